@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Control-channel handshake: the host's 24-byte hello and the 296-byte
+ * target status message (spec section 2).
+ */
+#include "internal.h"
+
+/* Copy a uname string, always NUL-terminated: the reference overran here. */
+static void copy_field(char *dst, size_t size, const char *src)
+{
+	size_t n = 0;
+
+	if (src)
+		while (n < size - 1 && src[n])
+			n++;
+	memcpy(dst, src ? src : "", n);
+	memset(dst + n, 0, size - n);
+}
+
+static void fill_hardware_info(const struct acp_conn *c,
+			       struct sep_remote_hardware_info *hw)
+{
+	uint32_t regs[4];
+	uint32_t eax;
+
+	c->ops->cpuid(c->ctx, 1, 0, regs);
+	eax = regs[0];
+	hw->num_cpus = c->ops->num_cpus(c->ctx);
+	/* Base family only, as VTune expects from the reference. */
+	hw->family = (eax >> 8) & 0xf;
+	hw->model = (((eax >> 16) & 0xf) << 4) | ((eax >> 4) & 0xf);
+	hw->stepping = eax & 0xf;
+	hw->tsc_freq = c->ops->tsc_hz(c->ctx);
+}
+
+void acp_build_status(const struct acp_conn *c, int32_t status,
+		      struct sep_target_status_msg *msg)
+{
+	memset(msg, 0, sizeof(*msg));
+	msg->msg_size = sizeof(*msg);
+	msg->proto_version = SEP_PROTO_VERSION;
+	msg->status = status;
+	msg->os_info_offset = __builtin_offsetof(struct sep_target_status_msg,
+						 os_info);
+	msg->os_info_size = sizeof(msg->os_info);
+	msg->collect_switch_offset =
+		__builtin_offsetof(struct sep_target_status_msg, collect_switch);
+	msg->collect_switch_size = sizeof(msg->collect_switch);
+	msg->hardware_info_offset =
+		__builtin_offsetof(struct sep_target_status_msg, hardware_info);
+	msg->hardware_info_size = sizeof(msg->hardware_info);
+
+	copy_field(msg->os_info.sysname, sizeof(msg->os_info.sysname),
+		   c->ops->sysname(c->ctx));
+	copy_field(msg->os_info.release, sizeof(msg->os_info.release),
+		   c->ops->release(c->ctx));
+	copy_field(msg->os_info.version, sizeof(msg->os_info.version),
+		   c->ops->version(c->ctx));
+
+	/* Native agent, immediate transfer; uncore is not collected. */
+	msg->collect_switch.flags = 0;
+	fill_hardware_info(c, &msg->hardware_info);
+}
+
+/* Returns the status the hello earns (spec 2.1: only msg_size is checked). */
+int32_t acp_check_hello(const uint8_t *bytes)
+{
+	struct sep_control_first_msg hello;
+
+	memcpy(&hello, bytes, sizeof(hello));
+	if (hello.msg_size != sizeof(hello))
+		return VT_COMM_NOT_COMPATIBLE;
+	return VT_SUCCESS;
+}

@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Functions shared between the protocol core's own files. */
+#ifndef ACA_CORE_INTERNAL_H
+#define ACA_CORE_INTERNAL_H
+
+#include "core.h"
+
+int32_t acp_check_hello(const uint8_t *bytes);
+
+#endif /* ACA_CORE_INTERNAL_H */

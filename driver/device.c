@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * /dev/aca: every open file is one protocol connection. aca-relay splices a
+ * TCP socket into it and splices its replies back out.
+ */
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/poll.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/splice.h>
+#include <linux/uio.h>
+#include <linux/version.h>
+#include <linux/wait.h>
+
+#include "aca.h"
+#include "../uapi/aca.h"
+
+struct aca_file {
+	struct mutex lock;		/* serialises the protocol core */
+	wait_queue_head_t wait;		/* readers and writers of this file */
+	struct acp_conn conn;
+};
+
+static bool aca_readable(struct aca_file *af)
+{
+	const void *data;
+
+	return acp_conn_peek(&af->conn, &data) || acp_conn_eof(&af->conn);
+}
+
+static bool aca_writable(struct aca_file *af)
+{
+	return acp_conn_writable(&af->conn);
+}
+
+/*
+ * Return 0 with af->lock held once @ready is true, or an error without it.
+ * wait_woken() closes the race between the check and going to sleep.
+ */
+static int aca_lock_when(struct aca_file *af,
+			 bool (*ready)(struct aca_file *af), bool nonblock)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	int ret = 0;
+
+	add_wait_queue(&af->wait, &wait);
+	for (;;) {
+		mutex_lock(&af->lock);
+		if (ready(af))
+			break;
+		mutex_unlock(&af->lock);
+		if (nonblock) {
+			ret = -EAGAIN;
+			break;
+		}
+		if (signal_pending(current)) {
+			ret = -ERESTARTSYS;
+			break;
+		}
+		wait_woken(&wait, TASK_INTERRUPTIBLE, MAX_SCHEDULE_TIMEOUT);
+	}
+	remove_wait_queue(&af->wait, &wait);
+	return ret;
+}
+
+static bool aca_nonblock(struct kiocb *iocb)
+{
+	return (iocb->ki_flags & IOCB_NOWAIT) ||
+	       (iocb->ki_filp->f_flags & O_NONBLOCK);
+}
+
+static ssize_t aca_read_iter(struct kiocb *iocb, struct iov_iter *to)
+{
+	struct aca_file *af = iocb->ki_filp->private_data;
+	const void *data;
+	size_t avail, n;
+	int ret;
+
+	if (!iov_iter_count(to))
+		return 0;
+	ret = aca_lock_when(af, aca_readable, aca_nonblock(iocb));
+	if (ret)
+		return ret;
+	avail = acp_conn_peek(&af->conn, &data);
+	n = copy_to_iter(data, min(avail, iov_iter_count(to)), to);
+	acp_conn_consume(&af->conn, n);
+	mutex_unlock(&af->lock);
+
+	wake_up_interruptible(&af->wait);
+	if (avail && !n)
+		return -EFAULT;
+	return n;
+}
+
+/* Feed one chunk to the core; returns the bytes it took. */
+static size_t aca_feed(struct aca_file *af, const u8 *buf, size_t len)
+{
+	size_t used = 0, n;
+
+	while (used < len) {
+		n = acp_conn_input(&af->conn, buf + used, len - used);
+		if (!n)
+			break;
+		used += n;
+	}
+	return used;
+}
+
+static ssize_t aca_write_iter(struct kiocb *iocb, struct iov_iter *from)
+{
+	struct aca_file *af = iocb->ki_filp->private_data;
+	size_t done = 0;
+	u8 buf[256];
+	int ret;
+
+	while (iov_iter_count(from)) {
+		size_t len = min(sizeof(buf), iov_iter_count(from));
+		size_t used;
+
+		if (!copy_from_iter_full(buf, len, from))
+			return done ? done : -EFAULT;
+		ret = aca_lock_when(af, aca_writable,
+				    done || aca_nonblock(iocb));
+		if (ret) {
+			iov_iter_revert(from, len);
+			return done ? done : ret;
+		}
+		used = aca_feed(af, buf, len);
+		mutex_unlock(&af->lock);
+
+		wake_up_interruptible(&af->wait);
+		iov_iter_revert(from, len - used);
+		done += used;
+	}
+	return done;
+}
+
+static __poll_t aca_poll(struct file *file, poll_table *pt)
+{
+	struct aca_file *af = file->private_data;
+	__poll_t mask = 0;
+
+	poll_wait(file, &af->wait, pt);
+	mutex_lock(&af->lock);
+	if (aca_readable(af))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	if (aca_writable(af))
+		mask |= EPOLLOUT | EPOLLWRNORM;
+	mutex_unlock(&af->lock);
+	return mask;
+}
+
+static long aca_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct aca_file *af = file->private_data;
+
+	switch (cmd) {
+	case ACA_IOC_HANGUP:
+		mutex_lock(&af->lock);
+		acp_conn_hangup(&af->conn);
+		mutex_unlock(&af->lock);
+		wake_up_interruptible(&af->wait);
+		return 0;
+	default:
+		return -ENOTTY;
+	}
+}
+
+static int aca_open(struct inode *inode, struct file *file)
+{
+	struct aca_file *af = kzalloc(sizeof(*af), GFP_KERNEL);
+
+	if (!af)
+		return -ENOMEM;
+	mutex_init(&af->lock);
+	init_waitqueue_head(&af->wait);
+	acp_conn_init(&af->conn, &aca_kernel_ops, af);
+	file->private_data = af;
+	return stream_open(inode, file);
+}
+
+static int aca_release(struct inode *inode, struct file *file)
+{
+	struct aca_file *af = file->private_data;
+
+	mutex_destroy(&af->lock);
+	kfree(af);
+	return 0;
+}
+
+static const struct file_operations aca_fops = {
+	.owner = THIS_MODULE,
+	.open = aca_open,
+	.release = aca_release,
+	.read_iter = aca_read_iter,
+	.write_iter = aca_write_iter,
+	.poll = aca_poll,
+	.unlocked_ioctl = aca_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	/* The relay moves bytes with splice(2) through io_uring. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+	.splice_read = copy_splice_read,
+#else
+	.splice_read = generic_file_splice_read,
+#endif
+	.splice_write = iter_file_splice_write,
+};
+
+static struct miscdevice aca_misc = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "aca",
+	.fops = &aca_fops,
+	.mode = 0660,
+};
+
+int aca_device_init(void)
+{
+	return misc_register(&aca_misc);
+}
+
+void aca_device_exit(void)
+{
+	misc_deregister(&aca_misc);
+}

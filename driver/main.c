@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * aca: Analysis Communication Agent target driver. The SEP remote protocol
+ * lives in the kernel; aca-relay only moves bytes between TCP and /dev/aca.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+
+#include "aca.h"
+
+static int __init aca_init(void)
+{
+	int ret = aca_device_init();
+
+	if (ret)
+		return ret;
+	pr_info("version %s ready on /dev/aca\n", ACA_VERSION);
+	return 0;
+}
+
+static void __exit aca_exit(void)
+{
+	aca_device_exit();
+}
+
+module_init(aca_init);
+module_exit(aca_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("SEP remote-profiling target (VTune) over perf_events");
+MODULE_AUTHOR("The aca developers");
+MODULE_VERSION(ACA_VERSION);

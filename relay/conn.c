@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * One TCP connection and its /dev/aca file, joined by two splice pumps.
+ * Bytes go socket -> pipe -> device and device -> pipe -> socket without
+ * ever entering this process's memory.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "relay.h"
+#include "../uapi/aca.h"
+
+#define PUMP_CHUNK	(64 * 1024)
+
+static void pump_splice(struct pump *p, int in, int out, unsigned int len)
+{
+	struct io_uring_sqe *sqe = relay_sqe(p->conn->relay);
+
+	io_uring_prep_splice(sqe, in, -1, out, -1, len, SPLICE_F_MOVE);
+	io_uring_sqe_set_data(sqe, p);
+	p->busy = true;
+}
+
+/* pending == 0: the pipe is empty, refill it; else drain it. */
+static void pump_next(struct pump *p)
+{
+	if (p->pending)
+		pump_splice(p, p->pipe[0], p->out, p->pending);
+	else
+		pump_splice(p, p->in, p->pipe[1], PUMP_CHUNK);
+}
+
+static void conn_free(struct conn *c)
+{
+	struct pump *pumps[] = { &c->up, &c->down };
+
+	for (int i = 0; i < 2; i++) {
+		close(pumps[i]->pipe[0]);
+		close(pumps[i]->pipe[1]);
+	}
+	close(c->dev);
+	close(c->sock);
+	c->relay->nconns--;
+	if (c->relay->verbose)
+		log_info("%s: closed", c->peer);
+	free(c);
+}
+
+/* Cancel whatever is in flight; the last completion frees the connection. */
+static void conn_close(struct conn *c)
+{
+	struct pump *pumps[] = { &c->up, &c->down };
+
+	c->closing = true;
+	for (int i = 0; i < 2; i++) {
+		if (pumps[i]->busy) {
+			struct io_uring_sqe *sqe = relay_sqe(c->relay);
+
+			io_uring_prep_cancel(sqe, pumps[i], 0);
+			io_uring_sqe_set_data64(sqe, RELAY_TAG_CANCEL);
+		}
+	}
+	if (!c->up.busy && !c->down.busy)
+		conn_free(c);
+}
+
+static void pump_eof(struct pump *p)
+{
+	struct conn *c = p->conn;
+
+	p->eof = true;
+	if (p == &c->up) {
+		/* The host sent its last byte: let the device finish. */
+		if (ioctl(c->dev, ACA_IOC_HANGUP) < 0) {
+			conn_close(c);
+			return;
+		}
+	} else {
+		/* The device is done: pass the end on, keep draining the host. */
+		shutdown(c->sock, SHUT_WR);
+	}
+	if (c->up.eof && c->down.eof)
+		conn_close(c);
+}
+
+void pump_complete(struct pump *p, int res)
+{
+	struct conn *c = p->conn;
+
+	p->busy = false;
+	if (c->closing) {
+		if (!c->up.busy && !c->down.busy)
+			conn_free(c);
+		return;
+	}
+	if (res == -EINTR || res == -EAGAIN) {
+		pump_next(p);
+		return;
+	}
+	if (res < 0) {
+		if (c->relay->verbose)
+			log_info("%s: %s", c->peer, strerror(-res));
+		conn_close(c);
+		return;
+	}
+	if (!p->pending) {
+		if (!res) {
+			pump_eof(p);
+			return;
+		}
+		p->pending = res;
+	} else if (!res) {
+		conn_close(c);	/* a pipe that will not drain */
+		return;
+	} else {
+		p->pending -= res;
+	}
+	pump_next(p);
+}
+
+static int pump_init(struct pump *p, struct conn *c, int in, int out)
+{
+	p->conn = c;
+	p->in = in;
+	p->out = out;
+	return pipe2(p->pipe, O_CLOEXEC);
+}
+
+void conn_open(struct relay *r, int sock)
+{
+	struct conn *c = calloc(1, sizeof(*c));
+	int one = 1;
+
+	if (!c) {
+		log_err("out of memory accepting a connection");
+		close(sock);
+		return;
+	}
+	addr_format((struct sockaddr *)&r->peer, c->peer, sizeof(c->peer));
+	c->relay = r;
+	c->sock = sock;
+	c->dev = open(r->device, O_RDWR | O_CLOEXEC);
+	if (c->dev < 0) {
+		log_err("%s: cannot open %s: %s (is the aca module loaded? try 'modprobe aca')",
+			c->peer, r->device, strerror(errno));
+		close(sock);
+		free(c);
+		return;
+	}
+	/* Control replies are small and latency-bound. */
+	setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	c->up.pipe[0] = c->up.pipe[1] = c->down.pipe[0] = c->down.pipe[1] = -1;
+	if (pump_init(&c->up, c, sock, c->dev) ||
+	    pump_init(&c->down, c, c->dev, sock)) {
+		log_err("%s: pipe: %s", c->peer, strerror(errno));
+		r->nconns++;
+		conn_free(c);
+		return;
+	}
+	r->nconns++;
+	if (r->verbose)
+		log_info("%s: connected", c->peer);
+	pump_next(&c->up);
+	pump_next(&c->down);
+}

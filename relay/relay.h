@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * aca-relay: moves bytes between TCP connections and /dev/aca, one device
+ * file per connection, with io_uring splice. It knows nothing of the protocol.
+ */
+#ifndef ACA_RELAY_H
+#define ACA_RELAY_H
+
+#include <liburing.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+struct relay;
+
+/* One direction of a connection: in -> pipe -> out. */
+struct pump {
+	struct conn *conn;
+	int in, out;
+	int pipe[2];
+	unsigned int pending;	/* bytes sitting in the pipe */
+	bool busy;		/* a splice is in flight */
+	bool eof;
+};
+
+struct conn {
+	struct relay *relay;
+	int sock, dev;
+	struct pump up;		/* socket -> device */
+	struct pump down;	/* device -> socket */
+	bool closing;
+	char peer[64];
+};
+
+struct relay {
+	struct io_uring ring;
+	int listen_fd;
+	const char *device;
+	int verbose;
+	struct sockaddr_storage peer;	/* filled by the pending accept */
+	socklen_t peer_len;
+	unsigned int nconns;
+	struct allow *allow;		/* NULL: everyone may connect */
+};
+
+/* log.c */
+void log_msg(int prio, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+#define log_err(...)	log_msg(3, __VA_ARGS__)
+#define log_info(...)	log_msg(6, __VA_ARGS__)
+
+/* allow.c: --allow CIDR lists */
+struct allow;
+int allow_add(struct allow **list, const char *cidr);
+bool allow_match(const struct allow *list, const struct sockaddr *sa);
+void allow_free(struct allow *list);
+void addr_format(const struct sockaddr *sa, char *buf, size_t len);
+
+/*
+ * uring.c: SQE helpers. The user_data of a pump's splice is the pump pointer;
+ * pointers are aligned, so small integers tag the other operations.
+ */
+#define RELAY_TAG_ACCEPT	1
+#define RELAY_TAG_CANCEL	2
+
+struct io_uring_sqe *relay_sqe(struct relay *r);
+void relay_submit_accept(struct relay *r);
+
+/* conn.c */
+void conn_open(struct relay *r, int sock);
+void pump_complete(struct pump *p, int res);
+
+#endif /* ACA_RELAY_H */

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * SEP remote-target protocol, version 6: wire structures.
+ *
+ * Everything a VTune host and an aca target exchange over TCP is defined here
+ * once, for the kernel module, the relay-side tests and the host tools.
+ * Integers are little-endian, structs use natural x86-64 alignment (no
+ * packing), so these declarations are the wire format on x86-64.
+ * See shared/spec/sep-remote-protocol.md for the meaning of every field.
+ */
+#ifndef _UAPI_ACA_SEP_H
+#define _UAPI_ACA_SEP_H
+
+#include <linux/types.h>
+
+#define SEP_PROTO_VERSION		6
+#define SEP_TCP_PORT			9321
+
+/* Error codes that appear on the wire (spec section 10). */
+#define VT_SUCCESS			0
+#define VT_DRIVER_COMM_FAILED		159
+#define VT_COMM_NOT_COMPATIBLE		218
+#define VT_COMM_DATA_CHANNEL_UNAVAILABLE 219
+
+/* Host -> target, first bytes of the control channel (spec 2.1). */
+struct sep_control_first_msg {
+	__u32 msg_size;			/* must be sizeof(this) */
+	__u32 proto_version;
+	__u32 per_cpu_buffer_size;
+	__u32 reserved1;
+	__u64 reserved2;
+};
+
+struct sep_remote_os_info {
+	__u32 os_family;
+	__u32 reserved1;
+	char sysname[64];		/* NUL-terminated, truncated */
+	char release[64];
+	char version[64];
+};
+
+/* Collection switches: one __u32 of flags (spec 2.2). */
+#define SEP_SWITCH_AUTO_MODE		(1u << 0)
+#define SEP_SWITCH_ADV_HOTSPOT		(1u << 1)
+#define SEP_SWITCH_FULL_PEBS		(1u << 4)
+#define SEP_SWITCH_UNCORE_SUPPORTED	(1u << 5)
+#define SEP_SWITCH_AGENT_MODE_SHIFT	6
+#define SEP_SWITCH_SCHED_SWITCH		(1u << 8)
+#define SEP_SWITCH_DELAYED_TRANSFER	(1u << 9)
+
+struct sep_remote_switch {
+	__u32 flags;
+	__u32 reserved2;
+};
+
+struct sep_remote_hardware_info {
+	__u32 num_cpus;
+	__u32 family;			/* CPUID(1).EAX[11:8], base family only */
+	__u32 model;			/* display model incl. extended model */
+	__u32 stepping;
+	__u64 tsc_freq;			/* Hz */
+	__u64 reserved2;
+	__u64 reserved3;
+};
+
+/* Target -> host reply to the hello (spec 2.2). */
+struct sep_target_status_msg {
+	__u32 msg_size;
+	__u32 proto_version;
+	__s32 status;
+	__u32 reserved1;
+	__u64 reserved2;
+	__u32 os_info_offset;
+	__u32 os_info_size;
+	__u32 collect_switch_offset;
+	__u32 collect_switch_size;
+	__u32 hardware_info_offset;
+	__u32 hardware_info_size;
+	struct sep_remote_os_info os_info;
+	struct sep_remote_switch collect_switch;
+	struct sep_remote_hardware_info hardware_info;
+};
+
+/* Request and response header of every control command (spec 4.1). */
+struct sep_control_msg_header {
+	__u32 header_size;
+	__u32 proto_version;
+	__u32 command_id;
+	__s32 status;
+	__u64 to_target_data_size;
+	__u64 from_target_data_size;
+	__u64 reserved1;
+	__u64 reserved2;
+};
+
+/* Data channel types (spec 3.1). */
+#define SEP_DATA_CPU			0
+#define SEP_DATA_MODULE			1
+#define SEP_DATA_UNCORE			2
+#define SEP_DATA_SIDEBAND		3
+
+/* Target -> host, first bytes of every data channel (spec 3.2). */
+struct sep_data_first_msg {
+	__u32 proto_version;
+	__u16 data_type;
+	__u16 data_id;
+};
+
+/*
+ * The layout is the protocol: any change of size or offset breaks every host.
+ * _Static_assert is C11 and available to both the kernel and userspace.
+ */
+#ifndef __cplusplus
+#define SEP_ASSERT_SIZE(type, size) \
+	_Static_assert(sizeof(struct type) == (size), #type " size")
+#define SEP_ASSERT_OFFSET(type, field, off) \
+	_Static_assert(__builtin_offsetof(struct type, field) == (off), \
+		       #type "." #field " offset")
+
+SEP_ASSERT_SIZE(sep_control_first_msg, 24);
+SEP_ASSERT_SIZE(sep_remote_os_info, 200);
+SEP_ASSERT_SIZE(sep_remote_switch, 8);
+SEP_ASSERT_SIZE(sep_remote_hardware_info, 40);
+SEP_ASSERT_SIZE(sep_target_status_msg, 296);
+SEP_ASSERT_SIZE(sep_control_msg_header, 48);
+SEP_ASSERT_SIZE(sep_data_first_msg, 8);
+
+SEP_ASSERT_OFFSET(sep_control_first_msg, per_cpu_buffer_size, 8);
+SEP_ASSERT_OFFSET(sep_control_first_msg, reserved2, 16);
+SEP_ASSERT_OFFSET(sep_remote_os_info, sysname, 8);
+SEP_ASSERT_OFFSET(sep_remote_os_info, release, 72);
+SEP_ASSERT_OFFSET(sep_remote_os_info, version, 136);
+SEP_ASSERT_OFFSET(sep_remote_hardware_info, tsc_freq, 16);
+SEP_ASSERT_OFFSET(sep_target_status_msg, status, 8);
+SEP_ASSERT_OFFSET(sep_target_status_msg, os_info_offset, 24);
+SEP_ASSERT_OFFSET(sep_target_status_msg, hardware_info_size, 44);
+SEP_ASSERT_OFFSET(sep_target_status_msg, os_info, 48);
+SEP_ASSERT_OFFSET(sep_target_status_msg, collect_switch, 248);
+SEP_ASSERT_OFFSET(sep_target_status_msg, hardware_info, 256);
+SEP_ASSERT_OFFSET(sep_control_msg_header, command_id, 8);
+SEP_ASSERT_OFFSET(sep_control_msg_header, status, 12);
+SEP_ASSERT_OFFSET(sep_control_msg_header, to_target_data_size, 16);
+SEP_ASSERT_OFFSET(sep_control_msg_header, from_target_data_size, 24);
+SEP_ASSERT_OFFSET(sep_data_first_msg, data_type, 4);
+SEP_ASSERT_OFFSET(sep_data_first_msg, data_id, 6);
+#endif
+
+#endif /* _UAPI_ACA_SEP_H */
