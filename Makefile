@@ -41,7 +41,10 @@ module:
 	@tools/build-module $(KDIR) $(B)/kernel-$(KSERIES)
 
 modules:
-	@for k in $(SUPPORTED_KERNELS); do $(MAKE) --no-print-directory module KVER=$$k KDIR= || exit 1; done
+	@for k in $(SUPPORTED_KERNELS); do \
+		kdir=$$(tools/kernel-headers $$k) || exit 1; \
+		tools/build-module "$$kdir" $(B)/kernel-$$k || exit 1; \
+	done
 
 relay: $(B)/aca-relay
 

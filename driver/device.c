@@ -11,7 +11,6 @@
 #include <linux/slab.h>
 #include <linux/splice.h>
 #include <linux/uio.h>
-#include <linux/version.h>
 #include <linux/wait.h>
 
 #include "aca.h"
@@ -200,7 +199,7 @@ static const struct file_operations aca_fops = {
 	.unlocked_ioctl = aca_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	/* The relay moves bytes with splice(2) through io_uring. */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+#ifdef ACA_HAVE_COPY_SPLICE_READ
 	.splice_read = copy_splice_read,
 #else
 	.splice_read = generic_file_splice_read,

@@ -11,6 +11,7 @@
 #ifndef _UAPI_ACA_SEP_H
 #define _UAPI_ACA_SEP_H
 
+#include <linux/const.h>
 #include <linux/types.h>
 
 #define SEP_PROTO_VERSION		6
@@ -40,13 +41,13 @@ struct sep_remote_os_info {
 };
 
 /* Collection switches: one __u32 of flags (spec 2.2). */
-#define SEP_SWITCH_AUTO_MODE		(1u << 0)
-#define SEP_SWITCH_ADV_HOTSPOT		(1u << 1)
-#define SEP_SWITCH_FULL_PEBS		(1u << 4)
-#define SEP_SWITCH_UNCORE_SUPPORTED	(1u << 5)
+#define SEP_SWITCH_AUTO_MODE		_BITUL(0)
+#define SEP_SWITCH_ADV_HOTSPOT		_BITUL(1)
+#define SEP_SWITCH_FULL_PEBS		_BITUL(4)
+#define SEP_SWITCH_UNCORE_SUPPORTED	_BITUL(5)
 #define SEP_SWITCH_AGENT_MODE_SHIFT	6
-#define SEP_SWITCH_SCHED_SWITCH		(1u << 8)
-#define SEP_SWITCH_DELAYED_TRANSFER	(1u << 9)
+#define SEP_SWITCH_SCHED_SWITCH		_BITUL(8)
+#define SEP_SWITCH_DELAYED_TRANSFER	_BITUL(9)
 
 struct sep_remote_switch {
 	__u32 flags;
@@ -106,16 +107,18 @@ struct sep_data_first_msg {
 	__u16 data_id;
 };
 
-/*
- * The layout is the protocol: any change of size or offset breaks every host.
- * _Static_assert is C11 and available to both the kernel and userspace.
- */
+/* The layout is the protocol: any change of size or offset breaks every host. */
 #ifndef __cplusplus
+#ifdef __KERNEL__
+#include <linux/build_bug.h>
+#else
+#include <assert.h>
+#endif
 #define SEP_ASSERT_SIZE(type, size) \
-	_Static_assert(sizeof(struct type) == (size), #type " size")
+	static_assert(sizeof(struct type) == (size), #type " size")
 #define SEP_ASSERT_OFFSET(type, field, off) \
-	_Static_assert(__builtin_offsetof(struct type, field) == (off), \
-		       #type "." #field " offset")
+	static_assert(__builtin_offsetof(struct type, field) == (off), \
+		      #type "." #field " offset")
 
 SEP_ASSERT_SIZE(sep_control_first_msg, 24);
 SEP_ASSERT_SIZE(sep_remote_os_info, 200);

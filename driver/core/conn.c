@@ -25,8 +25,10 @@ void acp_conn_consume(struct acp_conn *c, size_t n)
 	if (n > c->out_tail - c->out_head)
 		n = c->out_tail - c->out_head;
 	c->out_head += n;
-	if (c->out_head == c->out_tail)
-		c->out_head = c->out_tail = 0;
+	if (c->out_head == c->out_tail) {
+		c->out_head = 0;
+		c->out_tail = 0;
+	}
 }
 
 void acp_conn_hangup(struct acp_conn *c)
@@ -56,7 +58,7 @@ static void queue_out(struct acp_conn *c, const void *buf, size_t len)
 static void answer_hello(struct acp_conn *c)
 {
 	struct sep_target_status_msg msg;
-	int32_t status = acp_check_hello(c->in);
+	s32 status = acp_check_hello(c->in);
 
 	acp_build_status(c, status, &msg);
 	queue_out(c, &msg, sizeof(msg));
@@ -66,7 +68,7 @@ static void answer_hello(struct acp_conn *c)
 
 size_t acp_conn_input(struct acp_conn *c, const void *buf, size_t len)
 {
-	const uint8_t *p = buf;
+	const u8 *p = buf;
 	size_t want, n;
 
 	if (!acp_conn_writable(c))

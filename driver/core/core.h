@@ -20,11 +20,11 @@ struct acp_ops {
 	const char *(*release)(void *ctx);
 	const char *(*version)(void *ctx);
 	/* Number of CPU data channels: highest present CPU id + 1. */
-	uint32_t (*num_cpus)(void *ctx);
+	u32 (*num_cpus)(void *ctx);
 	/* CPUID of the calling CPU: regs = eax, ebx, ecx, edx. */
-	void (*cpuid)(void *ctx, uint32_t leaf, uint32_t subleaf,
-		      uint32_t regs[4]);
-	uint64_t (*tsc_hz)(void *ctx);
+	void (*cpuid)(void *ctx, u32 leaf, u32 subleaf,
+		      u32 regs[4]);
+	u64 (*tsc_hz)(void *ctx);
 };
 
 enum acp_phase {
@@ -40,11 +40,11 @@ struct acp_conn {
 	const struct acp_ops *ops;
 	void *ctx;
 	enum acp_phase phase;
-	uint32_t in_len;
-	uint8_t in[sizeof(struct sep_control_first_msg)];
-	uint32_t out_head;
-	uint32_t out_tail;
-	uint8_t out[ACP_OUT_CAP];
+	u32 in_len;
+	u8 in[sizeof(struct sep_control_first_msg)];
+	u32 out_head;
+	u32 out_tail;
+	u8 out[ACP_OUT_CAP];
 };
 
 void acp_conn_init(struct acp_conn *c, const struct acp_ops *ops, void *ctx);
@@ -70,7 +70,7 @@ bool acp_conn_writable(const struct acp_conn *c);
 bool acp_conn_eof(const struct acp_conn *c);
 
 /* Status message for a hello (exposed for tests). */
-void acp_build_status(const struct acp_conn *c, int32_t status,
+void acp_build_status(const struct acp_conn *c, s32 status,
 		      struct sep_target_status_msg *msg);
 
 #endif /* ACA_CORE_H */

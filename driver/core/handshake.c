@@ -20,8 +20,8 @@ static void copy_field(char *dst, size_t size, const char *src)
 static void fill_hardware_info(const struct acp_conn *c,
 			       struct sep_remote_hardware_info *hw)
 {
-	uint32_t regs[4];
-	uint32_t eax;
+	u32 regs[4];
+	u32 eax;
 
 	c->ops->cpuid(c->ctx, 1, 0, regs);
 	eax = regs[0];
@@ -33,7 +33,7 @@ static void fill_hardware_info(const struct acp_conn *c,
 	hw->tsc_freq = c->ops->tsc_hz(c->ctx);
 }
 
-void acp_build_status(const struct acp_conn *c, int32_t status,
+void acp_build_status(const struct acp_conn *c, s32 status,
 		      struct sep_target_status_msg *msg)
 {
 	memset(msg, 0, sizeof(*msg));
@@ -63,7 +63,7 @@ void acp_build_status(const struct acp_conn *c, int32_t status,
 }
 
 /* Returns the status the hello earns (spec 2.1: only msg_size is checked). */
-int32_t acp_check_hello(const uint8_t *bytes)
+s32 acp_check_hello(const u8 *bytes)
 {
 	struct sep_control_first_msg hello;
 

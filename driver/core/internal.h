@@ -5,6 +5,6 @@
 
 #include "core.h"
 
-int32_t acp_check_hello(const uint8_t *bytes);
+s32 acp_check_hello(const u8 *bytes);
 
 #endif /* ACA_CORE_INTERNAL_H */

@@ -10,11 +10,11 @@
 static const char *t_sysname(void *ctx) { return "Linux"; }
 static const char *t_release(void *ctx) { return "6.12.117+deb12-amd64"; }
 static const char *t_version(void *ctx) { return LONG_VERSION; }
-static uint32_t t_num_cpus(void *ctx) { return 4; }
-static uint64_t t_tsc_hz(void *ctx) { return 2112000000ull; }
+static u32 t_num_cpus(void *ctx) { return 4; }
+static u64 t_tsc_hz(void *ctx) { return 2112000000ull; }
 
 /* CPUID(1).EAX of a Coffee Lake part: family 6, model 0x9e, stepping 10. */
-static void t_cpuid(void *ctx, uint32_t leaf, uint32_t sub, uint32_t r[4])
+static void t_cpuid(void *ctx, u32 leaf, u32 sub, u32 r[4])
 {
 	memset(r, 0, 4 * sizeof(*r));
 	if (leaf == 1)
@@ -26,7 +26,7 @@ static const struct acp_ops test_ops = {
 	.num_cpus = t_num_cpus, .cpuid = t_cpuid, .tsc_hz = t_tsc_hz,
 };
 
-static void make_hello(struct sep_control_first_msg *h, uint32_t size)
+static void make_hello(struct sep_control_first_msg *h, u32 size)
 {
 	memset(h, 0, sizeof(*h));
 	h->msg_size = size;
@@ -103,7 +103,7 @@ TEST_F(conn, long_uname_is_truncated_not_overrun)
 TEST_F(conn, byte_by_byte_hello_matches_whole)
 {
 	struct sep_target_status_msg whole;
-	const uint8_t *p = (const uint8_t *)&self->hello;
+	const u8 *p = (const u8 *)&self->hello;
 	struct acp_conn other;
 
 	for (size_t i = 0; i < sizeof(self->hello); i++) {
@@ -119,7 +119,7 @@ TEST_F(conn, byte_by_byte_hello_matches_whole)
 
 TEST_F(conn, v3_hello_is_not_compatible_and_closes)
 {
-	uint8_t junk[100] = { 0 };
+	u8 junk[100] = { 0 };
 
 	make_hello(&self->hello, 3);	/* a v3 hello starts with its version */
 	acp_conn_input(&self->c, &self->hello, sizeof(self->hello));
@@ -134,7 +134,7 @@ TEST_F(conn, v3_hello_is_not_compatible_and_closes)
 
 TEST_F(conn, input_waits_while_reply_is_unread)
 {
-	uint8_t more[8] = { 0 };
+	u8 more[8] = { 0 };
 
 	acp_conn_input(&self->c, &self->hello, sizeof(self->hello));
 	EXPECT_FALSE(acp_conn_writable(&self->c));
@@ -142,7 +142,7 @@ TEST_F(conn, input_waits_while_reply_is_unread)
 	/* Partial reads keep the rest queued. */
 	EXPECT_EQ(100, drain(&self->c, &self->status, 100));
 	EXPECT_FALSE(acp_conn_writable(&self->c));
-	EXPECT_EQ(196, drain(&self->c, (uint8_t *)&self->status + 100, 1000));
+	EXPECT_EQ(196, drain(&self->c, (u8 *)&self->status + 100, 1000));
 	EXPECT_TRUE(acp_conn_writable(&self->c));
 	EXPECT_EQ(296, self->status.msg_size);
 }
