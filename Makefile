@@ -31,10 +31,10 @@ CORE_HDR := $(wildcard driver/core/*.h) $(wildcard uapi/*.h)
 
 TESTS := $(B)/tests/core_test $(B)/tests/device_test $(B)/tests/remote_test
 
-.PHONY: all module modules relay tests deps check checkpatch vm-test clean
+.PHONY: all module modules relay host tests demo deps check checkpatch vm-test clean
 .DELETE_ON_ERROR:
 
-all: module relay tests
+all: module relay host tests
 
 module:
 	@test -n "$(KDIR)" || { echo "no kernel headers found for '$(or $(KVER),newest)'; run 'make deps'" >&2; exit 1; }
@@ -51,6 +51,12 @@ relay: $(B)/aca-relay
 $(B)/aca-relay: $(wildcard relay/*.c relay/*.h) $(wildcard uapi/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) -o $@ $(filter %.c,$^) -luring
+
+host: $(B)/aca-host
+
+$(B)/aca-host: $(wildcard tools/aca-host/*.c tools/aca-host/*.h) $(wildcard uapi/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(UCFLAGS) -o $@ $(filter %.c,$^)
 
 tests: $(TESTS)
 
@@ -80,6 +86,11 @@ checkpatch: $(KSRC)/.stamp
 # One kernel's VM selftests: make vm-test KVER=6.1
 vm-test: module relay tests
 	@tools/vm-selftests $(KSERIES)
+
+# See it work: boot a VM with aca and aca-relay, hand-shake from the host.
+demo: deps
+	@$(MAKE) --no-print-directory modules relay host
+	@tools/demo
 
 check: deps
 	@tools/check

@@ -227,4 +227,11 @@ TEST(vanished_peers_do_not_disturb_the_next)
 	close(fd);
 }
 
-TEST_HARNESS_MAIN
+/* Wait out the VM's boot before the per-test timeouts start ticking. */
+int main(int argc, char **argv)
+{
+	if (wait_for_target())
+		fprintf(stderr, "# target %s never answered a hello\n",
+			getenv("ACA_TARGET") ? getenv("ACA_TARGET") : "127.0.0.1:9321");
+	return test_harness_run(argc, argv);
+}
