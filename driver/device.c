@@ -1,26 +1,42 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * /dev/aca: every open file is one protocol connection. aca-relay splices a
- * TCP socket into it and splices its replies back out.
+ * TCP socket into it and splices its replies back out. All files share the
+ * one protocol target, serialised by aca_lock.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/fs.h>
+#include <linux/in.h>
+#include <linux/in6.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/poll.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/socket.h>
 #include <linux/splice.h>
+#include <linux/uaccess.h>
 #include <linux/uio.h>
 #include <linux/wait.h>
 
 #include "aca.h"
 #include "../uapi/aca.h"
 
+static DEFINE_MUTEX(aca_lock);		/* the protocol target and all conns */
+static struct acp_target aca_target;
+
 struct aca_file {
-	struct mutex lock;		/* serialises the protocol core */
 	wait_queue_head_t wait;		/* readers and writers of this file */
 	struct acp_conn conn;
 };
+
+void aca_wake_conn(void *conn_ctx)
+{
+	struct aca_file *af = conn_ctx;
+
+	wake_up_interruptible(&af->wait);
+}
 
 static bool aca_readable(struct aca_file *af)
 {
@@ -35,7 +51,7 @@ static bool aca_writable(struct aca_file *af)
 }
 
 /*
- * Return 0 with af->lock held once @ready is true, or an error without it.
+ * Return 0 with aca_lock held once @ready is true, or an error without it.
  * wait_woken() closes the race between the check and going to sleep.
  */
 static int aca_lock_when(struct aca_file *af,
@@ -46,10 +62,10 @@ static int aca_lock_when(struct aca_file *af,
 
 	add_wait_queue(&af->wait, &wait);
 	for (;;) {
-		mutex_lock(&af->lock);
+		mutex_lock(&aca_lock);
 		if (ready(af))
 			break;
-		mutex_unlock(&af->lock);
+		mutex_unlock(&aca_lock);
 		if (nonblock) {
 			ret = -EAGAIN;
 			break;
@@ -73,8 +89,8 @@ static bool aca_nonblock(struct kiocb *iocb)
 static ssize_t aca_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
 	struct aca_file *af = iocb->ki_filp->private_data;
+	size_t avail, n, done = 0;
 	const void *data;
-	size_t avail, n;
 	int ret;
 
 	if (!iov_iter_count(to))
@@ -82,15 +98,25 @@ static ssize_t aca_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	ret = aca_lock_when(af, aca_readable, aca_nonblock(iocb));
 	if (ret)
 		return ret;
-	avail = acp_conn_peek(&af->conn, &data);
-	n = copy_to_iter(data, min(avail, iov_iter_count(to)), to);
-	acp_conn_consume(&af->conn, n);
-	mutex_unlock(&af->lock);
+	/* A reply may come in pieces (head, data, padding): take them all. */
+	while (iov_iter_count(to)) {
+		avail = acp_conn_peek(&af->conn, &data);
+		if (!avail)
+			break;
+		n = copy_to_iter(data, min(avail, iov_iter_count(to)), to);
+		acp_conn_consume(&af->conn, n);
+		done += n;
+		if (n < avail && !iov_iter_count(to))
+			break;
+		if (!n) {
+			ret = -EFAULT;
+			break;
+		}
+	}
+	mutex_unlock(&aca_lock);
 
 	wake_up_interruptible(&af->wait);
-	if (avail && !n)
-		return -EFAULT;
-	return n;
+	return done ? done : ret;
 }
 
 /* Feed one chunk to the core; returns the bytes it took. */
@@ -127,7 +153,7 @@ static ssize_t aca_write_iter(struct kiocb *iocb, struct iov_iter *from)
 			return done ? done : ret;
 		}
 		used = aca_feed(af, buf, len);
-		mutex_unlock(&af->lock);
+		mutex_unlock(&aca_lock);
 
 		wake_up_interruptible(&af->wait);
 		iov_iter_revert(from, len - used);
@@ -142,13 +168,36 @@ static __poll_t aca_poll(struct file *file, poll_table *pt)
 	__poll_t mask = 0;
 
 	poll_wait(file, &af->wait, pt);
-	mutex_lock(&af->lock);
+	mutex_lock(&aca_lock);
 	if (aca_readable(af))
 		mask |= EPOLLIN | EPOLLRDNORM;
 	if (aca_writable(af))
 		mask |= EPOLLOUT | EPOLLWRNORM;
-	mutex_unlock(&af->lock);
+	mutex_unlock(&aca_lock);
 	return mask;
+}
+
+static long aca_set_peer(struct aca_file *af, void __user *arg)
+{
+	struct acp_peer peer = { 0 };
+	struct aca_peer p;
+	long ret = 0;
+
+	if (copy_from_user(&p, arg, sizeof(p)))
+		return -EFAULT;
+	if (p.reserved || (p.family != AF_INET && p.family != AF_INET6))
+		return -EINVAL;
+	peer.family = p.family;
+	memcpy(peer.addr, p.addr, p.family == AF_INET ? 4 : 16);
+
+	mutex_lock(&aca_lock);
+	if (af->conn.role != ACP_ROLE_NONE)
+		ret = -EBUSY;	/* the role was already given */
+	else
+		acp_conn_attach(&af->conn, &peer);
+	mutex_unlock(&aca_lock);
+	wake_up_interruptible(&af->wait);
+	return ret;
 }
 
 static long aca_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
@@ -157,11 +206,13 @@ static long aca_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 
 	switch (cmd) {
 	case ACA_IOC_HANGUP:
-		mutex_lock(&af->lock);
+		mutex_lock(&aca_lock);
 		acp_conn_hangup(&af->conn);
-		mutex_unlock(&af->lock);
+		mutex_unlock(&aca_lock);
 		wake_up_interruptible(&af->wait);
 		return 0;
+	case ACA_IOC_SET_PEER:
+		return aca_set_peer(af, (void __user *)arg);
 	default:
 		return -ENOTTY;
 	}
@@ -173,9 +224,8 @@ static int aca_open(struct inode *inode, struct file *file)
 
 	if (!af)
 		return -ENOMEM;
-	mutex_init(&af->lock);
 	init_waitqueue_head(&af->wait);
-	acp_conn_init(&af->conn, &aca_kernel_ops, af);
+	acp_conn_init(&af->conn, &aca_target, af);
 	file->private_data = af;
 	return stream_open(inode, file);
 }
@@ -184,7 +234,9 @@ static int aca_release(struct inode *inode, struct file *file)
 {
 	struct aca_file *af = file->private_data;
 
-	mutex_destroy(&af->lock);
+	mutex_lock(&aca_lock);
+	acp_conn_release(&af->conn);
+	mutex_unlock(&aca_lock);
 	kfree(af);
 	return 0;
 }
@@ -216,10 +268,13 @@ static struct miscdevice aca_misc = {
 
 int aca_device_init(void)
 {
+	acp_target_init(&aca_target, &aca_kernel_ops, NULL);
 	return misc_register(&aca_misc);
 }
 
 void aca_device_exit(void)
 {
 	misc_deregister(&aca_misc);
+	/* No file can be open now: the module is only unloaded when unused. */
+	acp_target_fini(&aca_target);
 }

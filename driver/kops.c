@@ -1,7 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The protocol core's view of the machine, answered by the running kernel. */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
 #include <linux/cpumask.h>
+#include <linux/mm.h>
+#include <linux/printk.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/utsname.h>
+#include <asm/cpufeature.h>
+#include <asm/msr.h>
 #include <asm/processor.h>
 #include <asm/tsc.h>
 
@@ -32,14 +41,117 @@ static u32 aca_num_cpus(void *ctx)
 	return max(last + 1, num_present_cpus());
 }
 
-static void aca_cpuid(void *ctx, u32 leaf, u32 subleaf, u32 regs[4])
+struct cpuid_call {
+	u32 leaf, subleaf;
+	u32 *regs;
+};
+
+static void cpuid_here(void *arg)
 {
-	cpuid_count(leaf, subleaf, &regs[0], &regs[1], &regs[2], &regs[3]);
+	struct cpuid_call *c = arg;
+
+	cpuid_count(c->leaf, c->subleaf, &c->regs[0], &c->regs[1], &c->regs[2],
+		    &c->regs[3]);
+}
+
+static bool aca_cpuid(void *ctx, int cpu, u32 leaf, u32 subleaf, u32 regs[4])
+{
+	struct cpuid_call c = { leaf, subleaf, regs };
+
+	if (cpu < 0) {
+		cpuid_here(&c);
+		return true;
+	}
+	if (cpu >= nr_cpu_ids || !cpu_online(cpu))
+		return false;
+	return !smp_call_function_single(cpu, cpuid_here, &c, 1);
 }
 
 static u64 aca_tsc_hz(void *ctx)
 {
 	return (u64)tsc_khz * 1000;
+}
+
+/*
+ * TSCs of different CPUs may differ by a few cycles even when the kernel
+ * calls them synchronised; clamp so no reader ever sees time go back.
+ */
+static atomic64_t aca_last_tsc;
+
+u64 aca_tsc_now(void)
+{
+	s64 now = rdtsc_ordered();
+	s64 last = atomic64_read(&aca_last_tsc);
+
+	do {
+		if (now <= last)
+			return last;
+	} while (!atomic64_try_cmpxchg(&aca_last_tsc, &last, now));
+	return now;
+}
+
+static u64 aca_tsc_now_op(void *ctx)
+{
+	return aca_tsc_now();
+}
+
+static bool aca_rdmsr(void *ctx, int cpu, u32 msr, u64 *val)
+{
+	if (cpu < 0)
+		return !rdmsrl_safe(msr, val);
+	if (cpu >= nr_cpu_ids || !cpu_online(cpu))
+		return false;
+	return !rdmsrl_safe_on_cpu(cpu, msr, val);
+}
+
+static bool aca_wrmsr(void *ctx, int cpu, u32 msr, u64 val)
+{
+	if (cpu < 0 || cpu >= nr_cpu_ids || !cpu_online(cpu))
+		return false;
+	return !wrmsrl_safe_on_cpu(cpu, msr, val);
+}
+
+static bool aca_pti(void *ctx)
+{
+	return boot_cpu_has(X86_FEATURE_PTI);
+}
+
+static u64 aca_total_ram(void *ctx)
+{
+	return (u64)totalram_pages() << PAGE_SHIFT;
+}
+
+static u32 aca_page_size(void *ctx)
+{
+	return PAGE_SIZE;
+}
+
+/* Sizes come from the network: failing is fine, warning about it is not. */
+static void *aca_alloc(void *ctx, size_t size)
+{
+	return kvzalloc(size, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+}
+
+static void aca_free(void *ctx, void *ptr)
+{
+	kvfree(ptr);
+}
+
+static void aca_wake(void *ctx, void *conn_ctx)
+{
+	aca_wake_conn(conn_ctx);
+}
+
+static void aca_log(void *ctx, const char *fmt, va_list args)
+{
+	struct va_format vaf;
+	va_list copy;
+
+	va_copy(copy, args);
+	vaf.fmt = fmt;
+	vaf.va = &copy;
+	pr_notice_ratelimited("%pV\n", &vaf);
+	va_end(copy);
 }
 
 const struct acp_ops aca_kernel_ops = {
@@ -49,4 +161,14 @@ const struct acp_ops aca_kernel_ops = {
 	.num_cpus = aca_num_cpus,
 	.cpuid = aca_cpuid,
 	.tsc_hz = aca_tsc_hz,
+	.tsc_now = aca_tsc_now_op,
+	.rdmsr = aca_rdmsr,
+	.wrmsr = aca_wrmsr,
+	.pti = aca_pti,
+	.total_ram = aca_total_ram,
+	.page_size = aca_page_size,
+	.alloc = aca_alloc,
+	.free = aca_free,
+	.wake = aca_wake,
+	.log = aca_log,
 };

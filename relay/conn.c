@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdlib.h>
@@ -132,6 +133,35 @@ static int pump_init(struct pump *p, struct conn *c, int in, int out)
 	return pipe2(p->pipe, O_CLOEXEC);
 }
 
+/* The module gives each connection its role by the host's address. */
+static int set_peer(int dev, const struct sockaddr *sa)
+{
+	struct aca_peer p = { 0 };
+
+	if (sa->sa_family == AF_INET) {
+		const struct sockaddr_in *in = (const void *)sa;
+
+		p.family = AF_INET;
+		p.port = ntohs(in->sin_port);
+		memcpy(p.addr, &in->sin_addr, 4);
+	} else if (sa->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 = (const void *)sa;
+
+		p.port = ntohs(in6->sin6_port);
+		if (IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr)) {
+			p.family = AF_INET;
+			memcpy(p.addr, &in6->sin6_addr.s6_addr[12], 4);
+		} else {
+			p.family = AF_INET6;
+			memcpy(p.addr, &in6->sin6_addr, 16);
+		}
+	} else {
+		errno = EAFNOSUPPORT;
+		return -1;
+	}
+	return ioctl(dev, ACA_IOC_SET_PEER, &p);
+}
+
 void conn_open(struct relay *r, int sock)
 {
 	struct conn *c = calloc(1, sizeof(*c));
@@ -149,6 +179,14 @@ void conn_open(struct relay *r, int sock)
 	if (c->dev < 0) {
 		log_err("%s: cannot open %s: %s (is the aca module loaded? try 'modprobe aca')",
 			c->peer, r->device, strerror(errno));
+		close(sock);
+		free(c);
+		return;
+	}
+	if (set_peer(c->dev, (struct sockaddr *)&r->peer)) {
+		log_err("%s: cannot register the peer with %s: %s", c->peer,
+			r->device, strerror(errno));
+		close(c->dev);
 		close(sock);
 		free(c);
 		return;

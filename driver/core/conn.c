@@ -1,88 +1,259 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Per-connection byte stream: reassembles fixed-size units from arbitrarily
- * fragmented input and queues replies for the reader.
+ * Per-connection byte stream: reassembles the hello, request headers and
+ * payloads from arbitrarily fragmented input, and queues one reply at a
+ * time for the reader. Nothing the peer sends is trusted: sizes are checked
+ * before anything is allocated for them.
  */
-#include "core.h"
 #include "internal.h"
 
-void acp_conn_init(struct acp_conn *c, const struct acp_ops *ops, void *ctx)
+static const u8 zero_page[4096];
+
+void acp_conn_init(struct acp_conn *c, struct acp_target *t, void *ctx)
 {
 	memset(c, 0, sizeof(*c));
-	c->ops = ops;
+	c->t = t;
 	c->ctx = ctx;
-	c->phase = ACP_HELLO;
+	c->in = ACP_IN_HELLO;
 }
 
-size_t acp_conn_peek(const struct acp_conn *c, const void **data)
+static bool out_empty(const struct acp_conn *c)
 {
-	*data = c->out + c->out_head;
-	return c->out_tail - c->out_head;
+	const struct acp_out *o = &c->out;
+
+	return o->head_off == o->head_len && o->data_off == o->data_len &&
+	       !o->zeros;
 }
 
-void acp_conn_consume(struct acp_conn *c, size_t n)
+static void out_reset(struct acp_conn *c)
 {
-	if (n > c->out_tail - c->out_head)
-		n = c->out_tail - c->out_head;
-	c->out_head += n;
-	if (c->out_head == c->out_tail) {
-		c->out_head = 0;
-		c->out_tail = 0;
+	if (c->out.owned)
+		acp_free(c->t, c->out.owned);
+	memset(&c->out, 0, sizeof(c->out));
+}
+
+/* Queue a reply head (status message, response header or data hello). */
+void acp_queue(struct acp_conn *c, const void *head, u32 head_len)
+{
+	out_reset(c);
+	memcpy(c->out.head, head, head_len);
+	c->out.head_len = head_len;
+}
+
+/* No more output will be queued: EOF once the reader has it all. */
+void acp_close(struct acp_conn *c)
+{
+	c->closed = true;
+	c->in = ACP_IN_NONE;
+	if (c->payload) {
+		acp_free(c->t, c->payload);
+		c->payload = NULL;
 	}
 }
 
-void acp_conn_hangup(struct acp_conn *c)
+void acp_conn_attach(struct acp_conn *c, const struct acp_peer *peer)
 {
-	c->phase = ACP_CLOSING;
-}
+	struct acp_target *t = c->t;
 
-bool acp_conn_writable(const struct acp_conn *c)
-{
-	return c->phase == ACP_CLOSING || c->out_head == c->out_tail;
-}
-
-bool acp_conn_eof(const struct acp_conn *c)
-{
-	return c->phase == ACP_CLOSING && c->out_head == c->out_tail;
-}
-
-/* Queue a reply; callers only queue into an empty buffer. */
-static void queue_out(struct acp_conn *c, const void *buf, size_t len)
-{
-	if (len > ACP_OUT_CAP - c->out_tail)
+	if (c->role != ACP_ROLE_NONE)
 		return;
-	memcpy(c->out + c->out_tail, buf, len);
-	c->out_tail += len;
+	c->peer = *peer;
+	if (!t->control) {
+		acp_session_begin(t, c);
+	} else if (t->ndata < t->nexpected &&
+		   !memcmp(&t->peer, peer, sizeof(*peer))) {
+		acp_data_attach(t, c);
+	} else {
+		/* A second host: it gets its hello answered with "busy". */
+		c->role = ACP_ROLE_BUSY;
+	}
 }
 
-static void answer_hello(struct acp_conn *c)
+static void attach_local(struct acp_conn *c)
+{
+	static const struct acp_peer local;
+
+	acp_conn_attach(c, &local);
+}
+
+static void on_hello(struct acp_conn *c)
 {
 	struct sep_target_status_msg msg;
-	s32 status = acp_check_hello(c->in);
+	s32 status = acp_check_hello(&c->in_buf.hello);
 
-	acp_build_status(c, status, &msg);
-	queue_out(c, &msg, sizeof(msg));
-	/* A refused host gets its status, then the connection ends. */
-	c->phase = status == VT_SUCCESS ? ACP_OPEN : ACP_CLOSING;
+	if (status == VT_SUCCESS && c->role != ACP_ROLE_CONTROL)
+		status = VT_COMM_DATA_CHANNEL_UNAVAILABLE;
+	acp_build_status(c->t, status, &msg);
+	acp_queue(c, &msg, sizeof(msg));
+	if (status == VT_SUCCESS) {
+		c->in = ACP_IN_HEADER;
+		return;
+	}
+	if (c->role == ACP_ROLE_CONTROL)
+		acp_session_end(c->t);
+	acp_close(c);
+}
+
+/* A request header is complete: decide what to do with its payload. */
+static void on_header(struct acp_conn *c)
+{
+	const struct sep_control_msg_header *h = &c->in_buf.hdr;
+	u64 n = h->to_target_data_size;
+
+	c->payload_len = n;
+	c->payload_got = 0;
+	if (h->header_size != sizeof(*h) || h->command_id == SEP_CMD_NONE ||
+	    n > ACP_MAX_PAYLOAD) {
+		/* Answered (or not) once the payload is consumed. */
+		c->skip_left = n;
+		c->in = ACP_IN_SKIP;
+		if (n > ACP_MAX_PAYLOAD)
+			acp_dispatch(c);	/* refuses and ends the session */
+		else if (!n)
+			acp_dispatch(c);
+		return;
+	}
+	if (n) {
+		c->payload = acp_zalloc(c->t, n);
+		if (!c->payload) {
+			c->skip_left = n;	/* answered VT_NO_MEMORY */
+			c->in = ACP_IN_SKIP;
+			return;
+		}
+		c->in = ACP_IN_PAYLOAD;
+		return;
+	}
+	acp_dispatch(c);
+}
+
+/* Collect bytes into the fixed-size unit being assembled. */
+static size_t take_unit(struct acp_conn *c, const u8 *p, size_t len, u32 size)
+{
+	size_t n = size - c->in_len;
+
+	if (n > len)
+		n = len;
+	memcpy(c->in_buf.bytes + c->in_len, p, n);
+	c->in_len += n;
+	if (c->in_len == size) {
+		c->in_len = 0;
+		if (c->in == ACP_IN_HELLO)
+			on_hello(c);
+		else
+			on_header(c);
+	}
+	return n;
+}
+
+static size_t take_payload(struct acp_conn *c, const u8 *p, size_t len)
+{
+	u64 n = c->payload_len - c->payload_got;
+
+	if (n > len)
+		n = len;
+	memcpy(c->payload + c->payload_got, p, n);
+	c->payload_got += n;
+	if (c->payload_got == c->payload_len)
+		acp_dispatch(c);
+	return n;
+}
+
+static size_t skip_payload(struct acp_conn *c, size_t len)
+{
+	u64 n = c->skip_left < len ? c->skip_left : len;
+
+	c->skip_left -= n;
+	if (!c->skip_left)
+		acp_dispatch(c);
+	return n;
+}
+
+bool acp_conn_writable(struct acp_conn *c)
+{
+	return c->in == ACP_IN_NONE || c->role == ACP_ROLE_DATA ||
+	       out_empty(c);
 }
 
 size_t acp_conn_input(struct acp_conn *c, const void *buf, size_t len)
 {
-	const u8 *p = buf;
-	size_t want, n;
-
-	if (!acp_conn_writable(c))
+	if (c->role == ACP_ROLE_NONE)
+		attach_local(c);
+	if (!len || c->in == ACP_IN_NONE || c->role == ACP_ROLE_DATA)
+		return len;	/* hosts may talk on data channels: drop it */
+	if (!out_empty(c))
 		return 0;
-	if (c->phase != ACP_HELLO)
-		return len;	/* commands arrive with the control plane */
 
-	want = sizeof(struct sep_control_first_msg) - c->in_len;
-	n = len < want ? len : want;
-	memcpy(c->in + c->in_len, p, n);
-	c->in_len += n;
-	if (c->in_len == sizeof(struct sep_control_first_msg)) {
-		answer_hello(c);
-		c->in_len = 0;
+	switch (c->in) {
+	case ACP_IN_HELLO:
+		return take_unit(c, buf, len, sizeof(struct sep_control_first_msg));
+	case ACP_IN_HEADER:
+		return take_unit(c, buf, len, sizeof(struct sep_control_msg_header));
+	case ACP_IN_PAYLOAD:
+		return take_payload(c, buf, len);
+	case ACP_IN_SKIP:
+		return skip_payload(c, len);
+	default:
+		return len;
 	}
+}
+
+size_t acp_conn_peek(struct acp_conn *c, const void **data)
+{
+	struct acp_out *o = &c->out;
+	u64 n;
+
+	if (c->role == ACP_ROLE_NONE)
+		attach_local(c);
+	if (o->head_off < o->head_len) {
+		*data = o->head + o->head_off;
+		return o->head_len - o->head_off;
+	}
+	if (o->data_off < o->data_len) {
+		*data = o->data + o->data_off;
+		return o->data_len - o->data_off;
+	}
+	n = o->zeros < sizeof(zero_page) ? o->zeros : sizeof(zero_page);
+	*data = zero_page;
 	return n;
+}
+
+void acp_conn_consume(struct acp_conn *c, size_t n)
+{
+	struct acp_out *o = &c->out;
+	u64 k;
+
+	k = o->head_len - o->head_off < n ? o->head_len - o->head_off : n;
+	o->head_off += k;
+	n -= k;
+	k = o->data_len - o->data_off < n ? o->data_len - o->data_off : n;
+	o->data_off += k;
+	n -= k;
+	o->zeros -= o->zeros < n ? o->zeros : n;
+	if (out_empty(c))
+		out_reset(c);
+}
+
+void acp_conn_hangup(struct acp_conn *c)
+{
+	if (c->role == ACP_ROLE_CONTROL && c->t->control == c)
+		acp_session_end(c->t);	/* as if TERMINATE had been sent */
+	acp_close(c);
+}
+
+bool acp_conn_eof(struct acp_conn *c)
+{
+	return c->closed && out_empty(c);
+}
+
+void acp_conn_release(struct acp_conn *c)
+{
+	struct acp_target *t = c->t;
+
+	if (c->role == ACP_ROLE_CONTROL && t->control == c)
+		acp_session_end(t);
+	if (c->role == ACP_ROLE_DATA && c->channel < t->ndata &&
+	    t->data[c->channel] == c)
+		t->data[c->channel] = NULL;
+	acp_close(c);
+	out_reset(c);
 }

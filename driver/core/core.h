@@ -1,17 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * aca protocol core: one byte-stream state machine per connection.
+ * aca protocol core: the SEP remote protocol as plain C.
  *
- * The caller (the /dev/aca file in the kernel, a test or the fuzzer in
- * userspace) pushes the peer's bytes in with acp_conn_input() and pulls the
- * reply bytes out with acp_conn_peek()/acp_conn_consume(). Everything the core
- * needs from the machine comes through struct acp_ops.
+ * One struct acp_target holds the target's single host session; every
+ * connection (an open /dev/aca file in the kernel; a test or the fuzzer in
+ * userspace) is a struct acp_conn. The caller serialises all calls with one
+ * lock, pushes peer bytes in with acp_conn_input() and pulls replies out
+ * with acp_conn_peek()/acp_conn_consume(). Everything the core needs from the
+ * machine comes through struct acp_ops.
  */
 #ifndef ACA_CORE_H
 #define ACA_CORE_H
 
 #include "env.h"
 #include "../../uapi/aca_sep.h"
+
+struct acp_conn;
+struct acp_config;
 
 /* What the core asks of the machine it runs on. */
 struct acp_ops {
@@ -21,33 +26,60 @@ struct acp_ops {
 	const char *(*version)(void *ctx);
 	/* Number of CPU data channels: highest present CPU id + 1. */
 	u32 (*num_cpus)(void *ctx);
-	/* CPUID of the calling CPU: regs = eax, ebx, ecx, edx. */
-	void (*cpuid)(void *ctx, u32 leaf, u32 subleaf,
-		      u32 regs[4]);
+	/* CPUID on @cpu (or the current CPU if @cpu < 0); false if offline. */
+	bool (*cpuid)(void *ctx, int cpu, u32 leaf, u32 subleaf, u32 regs[4]);
 	u64 (*tsc_hz)(void *ctx);
+	/* Globally non-decreasing TSC, the clock of every timestamp sent. */
+	u64 (*tsc_now)(void *ctx);
+	/* MSR access on @cpu; false if the MSR faults or the CPU is offline. */
+	bool (*rdmsr)(void *ctx, int cpu, u32 msr, u64 *val);
+	bool (*wrmsr)(void *ctx, int cpu, u32 msr, u64 val);
+	/* Kernel page-table isolation is active. */
+	bool (*pti)(void *ctx);
+	u64 (*total_ram)(void *ctx);
+	u32 (*page_size)(void *ctx);
+	/* Memory the core owns; alloc returns zeroed memory or NULL. */
+	void *(*alloc)(void *ctx, size_t size);
+	void (*free)(void *ctx, void *ptr);
+	/*
+	 * Sampling; optional (START fails without it). start() programs and
+	 * enables the events of @cfg (or leaves them paused).
+	 */
+	int (*start)(void *ctx, const struct acp_config *cfg, bool paused);
+	void (*stop)(void *ctx);
+	void (*pause)(void *ctx, bool pause);
+	/* Samples written and dropped on @cpu in this collection; optional. */
+	void (*sample_counts)(void *ctx, u32 cpu, u64 *written, u64 *dropped);
+	/* Another connection's readable/writable state changed. */
+	void (*wake)(void *ctx, void *conn_ctx);
+	/* A line for the system log (rate-limited by the implementation). */
+	void (*log)(void *ctx, const char *fmt, va_list args);
 };
 
-enum acp_phase {
-	ACP_HELLO,	/* collecting the 24-byte host hello */
-	ACP_OPEN,	/* hello answered with status 0 */
-	ACP_CLOSING,	/* no more input accepted; EOF once output drains */
+/* Who is at the other end; connections of one session share an address. */
+struct acp_peer {
+	u16 family;		/* 0: local (no network peer), else AF_INET/6 */
+	u8 addr[16];
 };
 
-/* Largest reply the core queues at once (a status message today). */
-#define ACP_OUT_CAP	512
+#include "session.h"
 
-struct acp_conn {
-	const struct acp_ops *ops;
-	void *ctx;
-	enum acp_phase phase;
-	u32 in_len;
-	u8 in[sizeof(struct sep_control_first_msg)];
-	u32 out_head;
-	u32 out_tail;
-	u8 out[ACP_OUT_CAP];
-};
+/* ---- target (one per module) ---- */
+void acp_target_init(struct acp_target *t, const struct acp_ops *ops,
+		     void *ctx);
+void acp_target_fini(struct acp_target *t);
 
-void acp_conn_init(struct acp_conn *c, const struct acp_ops *ops, void *ctx);
+/* ---- connections ---- */
+void acp_conn_init(struct acp_conn *c, struct acp_target *t, void *ctx);
+/* Free what the connection holds; ends the session if it was the control. */
+void acp_conn_release(struct acp_conn *c);
+
+/*
+ * Give the connection its role in the session (control, data channel, or a
+ * second host to turn away). Connections never attached explicitly attach
+ * as local peers on first use.
+ */
+void acp_conn_attach(struct acp_conn *c, const struct acp_peer *peer);
 
 /*
  * Feed peer bytes. Returns how many were consumed; fewer than @len means the
@@ -57,20 +89,20 @@ void acp_conn_init(struct acp_conn *c, const struct acp_ops *ops, void *ctx);
 size_t acp_conn_input(struct acp_conn *c, const void *buf, size_t len);
 
 /* Pending output: returns its length and points *@data at it. */
-size_t acp_conn_peek(const struct acp_conn *c, const void **data);
+size_t acp_conn_peek(struct acp_conn *c, const void **data);
 void acp_conn_consume(struct acp_conn *c, size_t n);
 
 /* The peer will send nothing more: end once pending output is read. */
 void acp_conn_hangup(struct acp_conn *c);
 
 /* True when acp_conn_input() will consume at least one byte. */
-bool acp_conn_writable(const struct acp_conn *c);
+bool acp_conn_writable(struct acp_conn *c);
 
 /* True once the connection is over and every reply byte has been read. */
-bool acp_conn_eof(const struct acp_conn *c);
+bool acp_conn_eof(struct acp_conn *c);
 
 /* Status message for a hello (exposed for tests). */
-void acp_build_status(const struct acp_conn *c, s32 status,
+void acp_build_status(const struct acp_target *t, s32 status,
 		      struct sep_target_status_msg *msg);
 
 #endif /* ACA_CORE_H */

@@ -17,23 +17,23 @@ static void copy_field(char *dst, size_t size, const char *src)
 	memset(dst + n, 0, size - n);
 }
 
-static void fill_hardware_info(const struct acp_conn *c,
+static void fill_hardware_info(const struct acp_target *t,
 			       struct sep_remote_hardware_info *hw)
 {
-	u32 regs[4];
+	u32 regs[4] = { 0 };
 	u32 eax;
 
-	c->ops->cpuid(c->ctx, 1, 0, regs);
+	t->ops->cpuid(t->ctx, -1, 1, 0, regs);
 	eax = regs[0];
-	hw->num_cpus = c->ops->num_cpus(c->ctx);
+	hw->num_cpus = t->ops->num_cpus(t->ctx);
 	/* Base family only, as VTune expects from the reference. */
 	hw->family = (eax >> 8) & 0xf;
 	hw->model = (((eax >> 16) & 0xf) << 4) | ((eax >> 4) & 0xf);
 	hw->stepping = eax & 0xf;
-	hw->tsc_freq = c->ops->tsc_hz(c->ctx);
+	hw->tsc_freq = t->ops->tsc_hz(t->ctx);
 }
 
-void acp_build_status(const struct acp_conn *c, s32 status,
+void acp_build_status(const struct acp_target *t, s32 status,
 		      struct sep_target_status_msg *msg)
 {
 	memset(msg, 0, sizeof(*msg));
@@ -51,24 +51,21 @@ void acp_build_status(const struct acp_conn *c, s32 status,
 	msg->hardware_info_size = sizeof(msg->hardware_info);
 
 	copy_field(msg->os_info.sysname, sizeof(msg->os_info.sysname),
-		   c->ops->sysname(c->ctx));
+		   t->ops->sysname(t->ctx));
 	copy_field(msg->os_info.release, sizeof(msg->os_info.release),
-		   c->ops->release(c->ctx));
+		   t->ops->release(t->ctx));
 	copy_field(msg->os_info.version, sizeof(msg->os_info.version),
-		   c->ops->version(c->ctx));
+		   t->ops->version(t->ctx));
 
 	/* Native agent, immediate transfer; uncore is not collected. */
 	msg->collect_switch.flags = 0;
-	fill_hardware_info(c, &msg->hardware_info);
+	fill_hardware_info(t, &msg->hardware_info);
 }
 
 /* Returns the status the hello earns (spec 2.1: only msg_size is checked). */
-s32 acp_check_hello(const u8 *bytes)
+s32 acp_check_hello(const struct sep_control_first_msg *hello)
 {
-	struct sep_control_first_msg hello;
-
-	memcpy(&hello, bytes, sizeof(hello));
-	if (hello.msg_size != sizeof(hello))
+	if (hello->msg_size != sizeof(*hello))
 		return VT_COMM_NOT_COMPATIBLE;
 	return VT_SUCCESS;
 }

@@ -1,10 +1,122 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Functions shared between the protocol core's own files. */
+/* Functions and types shared between the protocol core's own files. */
 #ifndef ACA_CORE_INTERNAL_H
 #define ACA_CORE_INTERNAL_H
 
 #include "core.h"
 
-s32 acp_check_hello(const u8 *bytes);
+/* A line for the system log (dispatch.c). */
+__printf(2, 3) void acp_log(const struct acp_target *t, const char *fmt, ...);
+
+/* A command being run: the request as the host sent it. */
+struct acp_cmd {
+	struct acp_target *t;
+	struct acp_conn *c;
+	u32 id;
+	const u8 *in;
+	u64 in_len;
+	u64 out_len;		/* what the host asked for */
+};
+
+/* What a command answers; data beyond out_len is cut, short data padded. */
+struct acp_reply {
+	s32 status;
+	const void *data;
+	void *owned;		/* freed by the core after sending */
+	u64 len;
+	bool end_session;	/* TERMINATE: answer, then end the session */
+	u8 small[64];
+};
+
+typedef s32 (*acp_run_fn)(const struct acp_cmd *cmd, struct acp_reply *r);
+
+struct acp_command {
+	u32 id;
+	acp_run_fn run;
+	u32 states;		/* BIT(enum acp_state) where allowed; 0: any */
+	u32 in_min;		/* payload bounds */
+	u32 in_max;
+	u32 out_min;		/* smallest reply buffer the host may ask */
+};
+
+#define ACP_IN(s)	(1u << (s))
+#define ACP_ANY		0
+
+/* handshake.c */
+s32 acp_check_hello(const struct sep_control_first_msg *hello);
+
+/* conn.c */
+void acp_queue(struct acp_conn *c, const void *head, u32 head_len);
+void acp_close(struct acp_conn *c);
+
+/* session.c */
+void acp_session_begin(struct acp_target *t, struct acp_conn *control);
+void acp_session_end(struct acp_target *t);
+void acp_data_attach(struct acp_target *t, struct acp_conn *c);
+
+/* dispatch.c */
+void acp_dispatch(struct acp_conn *c);
+const struct acp_command *acp_find_command(u32 id);
+
+/* reply helpers (dispatch.c) */
+s32 acp_reply_copy(struct acp_reply *r, const void *p, u32 n);
+void *acp_reply_alloc(const struct acp_cmd *cmd, struct acp_reply *r,
+		      u64 n);
+void *acp_zalloc(struct acp_target *t, size_t n);
+void acp_free(struct acp_target *t, void *p);
+
+/* Command implementations, by file. */
+s32 acp_cmd_reserve(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_init_driver(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_start(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_stop(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_pause(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_resume(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_terminate(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_driver_state(const struct acp_cmd *cmd, struct acp_reply *r);
+
+s32 acp_cmd_version(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_setup_info(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_num_cores(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_tsc(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_tsc_skew(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_platform_info(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_kernel_cs(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_num_core_ctrs(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_perf_capab(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_num_samples(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_drop_info(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_thread_count(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_set_osid(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_pax_info(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_driver_log(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_get_driver_log(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_success(const struct acp_cmd *cmd, struct acp_reply *r);
+
+s32 acp_cmd_collect_sys_config(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_get_sys_config(const struct acp_cmd *cmd, struct acp_reply *r);
+
+s32 acp_cmd_init_num_dev(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_topology(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_num_descriptor(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_desc_next(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_init(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_em_groups(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_em_config_next(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_init_pmu(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_uncore(const struct acp_cmd *cmd, struct acp_reply *r);
+
+s32 acp_cmd_read_msr(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_write_msr(const struct acp_cmd *cmd, struct acp_reply *r);
+
+/* ecb.c: decode one core ECB into events; false if malformed. */
+bool acp_ecb_decode(struct acp_target *t, const u8 *ecb, u64 len,
+		    struct acp_group *g, struct sep_drv_ioctl_status *st);
+
+/* msr.c */
+bool acp_msr_allowed(u32 msr);
+
+/* sysconfig.c */
+void acp_sysconfig_free(struct acp_target *t);
 
 #endif /* ACA_CORE_INTERNAL_H */

@@ -11,5 +11,9 @@
 int host_connect(const char *target, int timeout_s);
 int host_send(int fd, const void *buf, size_t len);
 int host_recv(int fd, void *buf, size_t len);
+void close_quietly(int fd);
+
+/* commands */
+int cmd_info(const char *target);
 
 #endif /* ACA_HOST_H */

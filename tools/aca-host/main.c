@@ -3,6 +3,7 @@
  * aca-host: talk to an aca target (or any SEP remote target) the way VTune
  * does, and print what it says.
  *   aca-host hello TARGET[:PORT]   handshake and print the target status
+ *   aca-host info TARGET[:PORT]    a whole session: every fact the target gives
  */
 #include <errno.h>
 #include <stdio.h>
@@ -69,14 +70,19 @@ static int cmd_hello(const char *target)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: aca-host hello TARGET[:PORT]\n"
-		   "  hello   hand-shake with the target and print its status\n");
+	fprintf(f, "usage: aca-host COMMAND TARGET[:PORT]   (default port %d)\n"
+		   "  hello   hand-shake with the target and print its status\n"
+		   "  info    open a session with all channels, print what the target\n"
+		   "          reports (CPUs, TSC, topology, ...), terminate cleanly\n",
+		SEP_TCP_PORT);
 }
 
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "hello"))
 		return cmd_hello(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "info"))
+		return cmd_info(argv[2]);
 	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		usage(stdout);
 		return 0;

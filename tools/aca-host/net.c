@@ -108,3 +108,9 @@ int host_recv(int fd, void *buf, size_t len)
 	}
 	return 0;
 }
+
+void close_quietly(int fd)
+{
+	if (fd >= 0)
+		close(fd);
+}

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ECB decoding (spec 6): from the register image a SEP host sends to the
+ * events aca asks perf for. Only counter slots and their selects matter;
+ * the global control registers belong to perf (spec 6.8).
+ */
+#include "internal.h"
+
+#define MSR_FIXED_CTR_CTRL	0x38d
+#define MSR_GLOBAL_CTRL		0x38f
+#define MSR_OFFCORE_RSP_0	0x1a6
+#define MSR_OFFCORE_RSP_1	0x1a7
+
+/* Event select bits perf lets a raw event carry (spec 6.5, 6.8). */
+#define EVTSEL_EVENT_UMASK	0x0000ffffull
+#define EVTSEL_USR		BIT_ULL(16)
+#define EVTSEL_OS		BIT_ULL(17)
+#define EVTSEL_EDGE		BIT_ULL(18)
+#define EVTSEL_INV		BIT_ULL(23)
+#define EVTSEL_CMASK		0xff000000ull
+#define EVTSEL_PERF_OWNED	(EVTSEL_EVENT_UMASK | EVTSEL_EDGE | \
+				 EVTSEL_INV | EVTSEL_CMASK)
+
+/* Fixed counter j as perf's raw encoding (spec 6.8 step 2). */
+static const u64 fixed_config[] = { 0x00c0, 0x003c, 0x0300, 0x0400 };
+
+/* The payload buffer comes from the allocator, so it is aligned for these. */
+struct ecb_view {
+	struct acp_target *t;
+	const struct sep_ecb *hdr;
+	const struct sep_event_reg *slots;
+	u32 nslots;
+	struct sep_drv_ioctl_status *st;
+};
+
+static bool slot(const struct ecb_view *v, u32 op, u32 i,
+		 struct sep_event_reg *reg)
+{
+	const struct sep_pmu_operation *o = &v->hdr->operations[op];
+
+	memset(reg, 0, sizeof(*reg));
+	if (i >= o->register_len)
+		return false;
+	*reg = v->slots[o->register_start + i];
+	return reg->event_reg_id.reg_id != 0;
+}
+
+/* Every section must lie inside the slots that were sent. */
+static bool sections_fit(const struct ecb_view *v)
+{
+	for (u32 op = 0; op < SEP_MAX_OPERATION_TYPES; op++) {
+		const struct sep_pmu_operation *o = &v->hdr->operations[op];
+
+		if (o->register_len &&
+		    (u64)o->register_start + o->register_len > v->nslots) {
+			acp_log(v->t, "ECB: section %u (%u+%u) beyond %u slots", op,
+				o->register_start, o->register_len, v->nslots);
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool registers_allowed(const struct ecb_view *v)
+{
+	for (u32 i = 0; i < v->nslots; i++) {
+		u32 msr = v->slots[i].event_reg_id.reg_id;
+
+		if (msr && !acp_msr_allowed(msr)) {
+			v->st->drv_status = VT_INVALID_PROG_INFO;
+			v->st->reg_prog_type = SEP_REG_PROG_MSR;
+			v->st->reg_key1 = msr;
+			acp_log(v->t, "ECB: register 0x%x is not on the PMU allow-list", msr);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Value of a global register by address, or @dflt if the ECB lacks it. */
+static u64 global_reg(const struct ecb_view *v, u32 msr, u64 dflt)
+{
+	struct sep_event_reg reg;
+
+	for (u32 i = 0; i < v->hdr->operations[SEP_OP_GLOBAL_REGS].register_len; i++)
+		if (slot(v, SEP_OP_GLOBAL_REGS, i, &reg) &&
+		    reg.event_reg_id.reg_id == msr)
+			return reg.reg_value;
+	return dflt;
+}
+
+static u64 ocr_value(const struct ecb_view *v, u32 msr)
+{
+	struct sep_event_reg reg;
+
+	for (u32 i = 0; i < v->hdr->operations[SEP_OP_OCR].register_len; i++)
+		if (slot(v, SEP_OP_OCR, i, &reg) && reg.event_reg_id.reg_id == msr)
+			return reg.reg_value;
+	return 0;
+}
+
+/* Sample-after value: the counter is preloaded with -SAV (spec 6.5). */
+static u64 sample_after(const struct sep_event_reg *reg)
+{
+	u64 mask = reg->max_bits ? reg->max_bits : 0xffffffffffffull;
+
+	return (mask + 1 - (reg->reg_value & mask)) & mask;
+}
+
+static bool add_event(const struct ecb_view *v, struct acp_group *g,
+		      const struct sep_event_reg *reg, struct acp_event *e)
+{
+	e->period = sample_after(reg);
+	e->event_index = reg->event_id_index;
+	e->msr = reg->event_reg_id.reg_id;
+	e->precise = reg->flags & SEP_EVREG_PRECISE ? 1 : 0;
+	if (!e->period) {
+		acp_log(v->t, "ECB: counter 0x%x has no sample-after value", e->msr);
+		return false;
+	}
+	if (g->nevents >= ACP_MAX_EVENTS) {
+		acp_log(v->t, "ECB: more than %u events in one group", ACP_MAX_EVENTS);
+		return false;
+	}
+	g->events[g->nevents++] = *e;
+	return true;
+}
+
+static bool decode_fixed(const struct ecb_view *v, struct acp_group *g)
+{
+	u64 ctrl = global_reg(v, MSR_FIXED_CTR_CTRL, 0);
+	u64 enabled = global_reg(v, MSR_GLOBAL_CTRL, ~0ull);
+	struct sep_event_reg reg;
+
+	for (u32 j = 0; j < v->hdr->operations[SEP_OP_DATA_FIXED].register_len; j++) {
+		struct acp_event e = { .fixed = 1, .counter = j };
+		u32 nibble = (ctrl >> (4 * j)) & 0xf;
+
+		if (!slot(v, SEP_OP_DATA_FIXED, j, &reg) ||
+		    !(enabled & (1ull << (32 + j))))
+			continue;
+		if (j >= ARRAY_SIZE(fixed_config)) {
+			acp_log(v->t, "ECB: fixed counter %u is not supported", j);
+			return false;
+		}
+		e.config = fixed_config[j];
+		e.exclude_kernel = !(nibble & 1);
+		e.exclude_user = !(nibble & 2);
+		if (!add_event(v, g, &reg, &e))
+			return false;
+	}
+	return true;
+}
+
+static bool decode_gp(const struct ecb_view *v, struct acp_group *g)
+{
+	u64 enabled = global_reg(v, MSR_GLOBAL_CTRL, ~0ull);
+	struct sep_event_reg reg, sel;
+
+	for (u32 k = 0; k < v->hdr->operations[SEP_OP_DATA_GP].register_len; k++) {
+		struct acp_event e = { .counter = k };
+		u8 event;
+
+		if (!slot(v, SEP_OP_DATA_GP, k, &reg) || !(enabled & (1ull << k)))
+			continue;
+		if (!slot(v, SEP_OP_CTRL_GP, k, &sel)) {
+			acp_log(v->t, "ECB: general counter %u has no event select", k);
+			return false;
+		}
+		e.config = sel.reg_value & EVTSEL_PERF_OWNED;
+		e.exclude_user = !(sel.reg_value & EVTSEL_USR);
+		e.exclude_kernel = !(sel.reg_value & EVTSEL_OS);
+		event = sel.reg_value & 0xff;
+		if (event == 0xb7)
+			e.config1 = ocr_value(v, MSR_OFFCORE_RSP_0);
+		else if (event == 0xbb)
+			e.config1 = ocr_value(v, MSR_OFFCORE_RSP_1);
+		if (!add_event(v, g, &reg, &e))
+			return false;
+	}
+	return true;
+}
+
+bool acp_ecb_decode(struct acp_target *t, const u8 *ecb, u64 len,
+		    struct acp_group *g, struct sep_drv_ioctl_status *st)
+{
+	struct ecb_view v = { .t = t, .st = st };
+
+	if (len < sizeof(*v.hdr))
+		return false;
+	v.hdr = (const struct sep_ecb *)ecb;
+	v.slots = (const struct sep_event_reg *)(ecb + sizeof(*v.hdr));
+	/* Slots are counted from the length, not num_entries (spec 6.5). */
+	v.nslots = (len - sizeof(*v.hdr)) / sizeof(struct sep_event_reg);
+	if (v.hdr->device_type != SEP_DEVICE_CORE &&
+	    v.hdr->device_type != SEP_DEVICE_HETERO) {
+		acp_log(t, "ECB: device type %u is not a core PMU", v.hdr->device_type);
+		return false;
+	}
+	if (!sections_fit(&v) || !registers_allowed(&v))
+		return false;
+	memset(g, 0, sizeof(*g));
+	if (!decode_fixed(&v, g) || !decode_gp(&v, g))
+		return false;
+	g->loaded = true;
+	return true;
+}

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The target's single host session (spec 3, 8.3): which connection is the
+ * control channel, which are data channels, and the driver state machine
+ * RESERVE -> INIT_DRIVER -> START -> STOP -> TERMINATE.
+ */
+#include "internal.h"
+
+void acp_target_init(struct acp_target *t, const struct acp_ops *ops,
+		     void *ctx)
+{
+	memset(t, 0, sizeof(*t));
+	t->ops = ops;
+	t->ctx = ctx;
+}
+
+void acp_target_fini(struct acp_target *t)
+{
+	acp_session_end(t);
+	acp_sysconfig_free(t);
+}
+
+/* The first connection when no host is here becomes its control channel. */
+void acp_session_begin(struct acp_target *t, struct acp_conn *control)
+{
+	u32 ncpus = t->ops->num_cpus(t->ctx);
+
+	t->data = acp_zalloc(t, (ncpus + 2) * sizeof(*t->data));
+	if (!t->data) {
+		control->role = ACP_ROLE_BUSY;	/* answered, then closed */
+		return;
+	}
+	control->role = ACP_ROLE_CONTROL;
+	t->control = control;
+	t->peer = control->peer;
+	t->ncpus = ncpus;
+	t->nexpected = ncpus + 2;
+	t->ndata = 0;
+	t->sessions++;
+}
+
+/* Data channels in spec 3.1 order: CPU 0..N-1, uncore, module. */
+void acp_data_attach(struct acp_target *t, struct acp_conn *c)
+{
+	struct sep_data_first_msg first = { .proto_version = SEP_PROTO_VERSION };
+	u32 k = t->ndata++;
+
+	c->role = ACP_ROLE_DATA;
+	c->channel = k;
+	c->in = ACP_IN_NONE;
+	t->data[k] = c;
+	if (k < t->ncpus) {
+		first.data_type = SEP_DATA_CPU;
+		first.data_id = k;
+	} else {
+		first.data_type = k == t->ncpus ? SEP_DATA_UNCORE : SEP_DATA_MODULE;
+	}
+	acp_queue(c, &first, sizeof(first));
+}
+
+static void close_data_channels(struct acp_target *t)
+{
+	for (u32 i = 0; i < t->ndata; i++) {
+		struct acp_conn *c = t->data[i];
+
+		if (c && !c->closed) {
+			acp_close(c);
+			t->ops->wake(t->ctx, c->ctx);
+		}
+	}
+}
+
+static void config_free(struct acp_target *t)
+{
+	acp_free(t, t->cfg.topology);
+	acp_free(t, t->cfg.groups);
+	memset(&t->cfg, 0, sizeof(t->cfg));
+}
+
+/*
+ * TERMINATE, control EOF, or the control file closed: stop whatever runs,
+ * release the reservation, end every channel and wait for the next host.
+ */
+void acp_session_end(struct acp_target *t)
+{
+	if (!t->control)
+		return;
+	if ((t->state == ACP_RUNNING || t->state == ACP_PAUSED) && t->ops->stop)
+		t->ops->stop(t->ctx);
+	close_data_channels(t);
+	for (u32 i = 0; i < t->ndata; i++)
+		if (t->data[i])
+			t->data[i]->channel = ~0u;	/* detached */
+	acp_free(t, t->data);
+	t->data = NULL;
+	t->ndata = 0;
+	t->nexpected = 0;
+	config_free(t);
+	t->state = ACP_IDLE;
+	t->control = NULL;
+}
+
+/* RESERVE answers busy in its payload, never in its status (spec 4.5). */
+s32 acp_cmd_reserve(const struct acp_cmd *cmd, struct acp_reply *r)
+{
+	struct acp_target *t = cmd->t;
+	s32 busy = t->state != ACP_IDLE;
+
+	if (!busy)
+		t->state = ACP_RESERVED;
+	return acp_reply_copy(r, &busy, sizeof(busy));
+}
+
+s32 acp_cmd_init_driver(const struct acp_cmd *cmd, struct acp_reply *r)
+{
+	struct acp_target *t = cmd->t;
+	u64 n = cmd->in_len;
+
+	/* DRV_CONFIG.size is not to be trusted (spec 5.2): use the length. */
+	if (n > sizeof(t->cfg.drv))
+		n = sizeof(t->cfg.drv);
+	memset(&t->cfg.drv, 0, sizeof(t->cfg.drv));
+	memcpy(&t->cfg.drv, cmd->in, n);
+	if (t->cfg.drv.collection_config &
+	    (SEP_DRV_CFG_COUNTING_MODE | SEP_DRV_CFG_EMON_MODE)) {
+		acp_log(t, "INIT_DRIVER: counting/EMON mode is not supported, only sampling");
+		return VT_DRIVER_COMM_FAILED;
+	}
+	t->state = ACP_CONFIGURED;
+	return VT_SUCCESS;
+}
+
+static bool have_events(const struct acp_target *t)
+{
+	for (u32 i = 0; i < t->cfg.ngroups; i++)
+		if (t->cfg.groups[i].loaded && t->cfg.groups[i].nevents)
+			return true;
+	return false;
+}
+
+s32 acp_cmd_start(const struct acp_cmd *cmd, struct acp_reply *r)
+{
+	struct acp_target *t = cmd->t;
+	bool paused = t->cfg.drv.collection_config & SEP_DRV_CFG_START_PAUSED;
+
+	if (!have_events(t)) {
+		acp_log(t, "START without any event configured (EM_CONFIG_NEXT)");
+		return VT_DRIVER_COMM_FAILED;
+	}
+	if (!t->ops->start) {
+		acp_log(t, "START: sampling is not available in this build");
+		return VT_DRIVER_COMM_FAILED;
+	}
+	if (t->ops->start(t->ctx, &t->cfg, paused))
+		return VT_DRIVER_COMM_FAILED;
+	t->state = paused ? ACP_PAUSED : ACP_RUNNING;
+	return VT_SUCCESS;
+}
+
+/* Stop counters, flush, answer, close every data channel (spec 13). */
+s32 acp_cmd_stop(const struct acp_cmd *cmd, struct acp_reply *r)
+{
+	struct acp_target *t = cmd->t;
+
+	if (t->ops->stop)
+		t->ops->stop(t->ctx);
+	t->state = ACP_STOPPED;
+	close_data_channels(t);
+	return VT_SUCCESS;
+}
+
+/* PAUSE and RESUME outside their state are successful no-ops (spec 8.2). */
+s32 acp_cmd_pause(const struct acp_cmd *cmd, struct acp_reply *r)
+{
+	struct acp_target *t = cmd->t;
+
+	if (t->state == ACP_RUNNING) {
+		t->ops->pause(t->ctx, true);
+		t->state = ACP_PAUSED;
+	}
+	return VT_SUCCESS;
+}
+
+s32 acp_cmd_resume(const struct acp_cmd *cmd, struct acp_reply *r)
+{
+	struct acp_target *t = cmd->t;
+
+	if (t->state == ACP_PAUSED) {
+		t->ops->pause(t->ctx, false);
+		t->state = ACP_RUNNING;
+	}
+	return VT_SUCCESS;
+}
+
+/*
+ * Unlike the reference, TERMINATE succeeds in every state and always
+ * releases the reservation (spec 8.2 [INCONSISTENCY], 12.8).
+ */
+s32 acp_cmd_terminate(const struct acp_cmd *cmd, struct acp_reply *r)
+{
+	r->end_session = true;
+	return VT_SUCCESS;
+}
+
+s32 acp_cmd_driver_state(const struct acp_cmd *cmd, struct acp_reply *r)
+{
+	static const u32 wire[] = {
+		[ACP_IDLE] = SEP_STATE_UNINITIALIZED,
+		[ACP_RESERVED] = SEP_STATE_RESERVED,
+		[ACP_CONFIGURED] = SEP_STATE_IDLE,
+		[ACP_RUNNING] = SEP_STATE_RUNNING,
+		[ACP_PAUSED] = SEP_STATE_PAUSED,
+		[ACP_STOPPED] = SEP_STATE_STOPPED,
+	};
+
+	return acp_reply_copy(r, &wire[cmd->t->state], sizeof(u32));
+}

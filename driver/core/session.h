@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * State of the protocol core: the target's one host session, its collection
+ * configuration, and each connection's stream state. Included by core.h;
+ * callers treat these as opaque and only size them.
+ */
+#ifndef ACA_CORE_SESSION_H
+#define ACA_CORE_SESSION_H
+
+#include "../../uapi/aca_sep_cmd.h"
+
+/* Bounds on what a peer may make the core hold. */
+#define ACP_MAX_PAYLOAD		(1024u * 1024)	/* inbound payload per command */
+#define ACP_MAX_REPLY		(16u << 20)	/* outbound payload per command */
+#define ACP_MAX_GROUPS		64		/* event groups (EM_GROUPS) */
+#define ACP_MAX_EVENTS		16		/* events decoded per group */
+#define ACP_MAX_DESCRIPTORS	64
+#define ACP_MAX_DEVICES		64
+
+/* Driver state (spec 8.3 [IMPL]); reported through GET_DRIVER_STATE. */
+enum acp_state {
+	ACP_IDLE,		/* no reservation */
+	ACP_RESERVED,
+	ACP_CONFIGURED,
+	ACP_RUNNING,
+	ACP_PAUSED,
+	ACP_STOPPED,
+};
+
+/* One sampling event decoded from an ECB (spec 6.5, 6.8). */
+struct acp_event {
+	u8 fixed;		/* 1: fixed counter @counter, 0: general */
+	u8 counter;
+	u8 precise;
+	u8 exclude_user;
+	u8 exclude_kernel;
+	u16 event_index;	/* the sample's eventIndex and descriptor */
+	u32 msr;		/* counter register it came from */
+	u64 config;		/* raw event encoding for perf */
+	u64 config1;		/* offcore response, if any */
+	u64 period;		/* sample-after value */
+};
+
+struct acp_group {
+	bool loaded;		/* its ECB arrived */
+	u32 nevents;
+	struct acp_event events[ACP_MAX_EVENTS];
+};
+
+/* What a host configured for one collection; freed at session end. */
+struct acp_config {
+	struct sep_drv_config drv;
+	struct sep_drv_topology_info *topology;
+	u32 ntopology;
+	u32 ndesc_expected;
+	u32 ndesc;
+	struct sep_event_desc desc[ACP_MAX_DESCRIPTORS];
+	u32 num_devices;
+	struct sep_dev_config dev;
+	bool have_dev;
+	struct sep_event_config events;
+	struct acp_group *groups;
+	u32 ngroups;
+	u32 uncore_groups;	/* accepted, not collected */
+	u32 pmu_buffer_size;
+	u32 osid;
+	u8 log_verbosity[SEP_DRV_LOG_CONTROL_MAX_DATA_SIZE];
+};
+
+struct acp_target {
+	const struct acp_ops *ops;
+	void *ctx;
+	enum acp_state state;
+	struct acp_conn *control;	/* NULL: no session */
+	struct acp_peer peer;		/* the session's host */
+	struct acp_conn **data;		/* channels, in acceptance order */
+	u32 ndata;
+	u32 nexpected;			/* N CPU channels + uncore + module */
+	u32 ncpus;
+	struct acp_config cfg;
+	u8 *sysconfig;			/* GET_SYS_CONFIG blob, built once */
+	u32 sysconfig_len;
+	u64 sessions;
+};
+
+enum acp_role {
+	ACP_ROLE_NONE,		/* not attached yet */
+	ACP_ROLE_CONTROL,
+	ACP_ROLE_DATA,
+	ACP_ROLE_BUSY,		/* a second host: answered 219, then closed */
+};
+
+enum acp_in {
+	ACP_IN_HELLO,
+	ACP_IN_HEADER,
+	ACP_IN_PAYLOAD,
+	ACP_IN_SKIP,		/* consume a payload we will not use */
+	ACP_IN_NONE,		/* discard everything */
+};
+
+/* One queued reply: a head (message or header), then data, then zeros. */
+struct acp_out {
+	u8 head[sizeof(struct sep_target_status_msg)];
+	u32 head_len;
+	u32 head_off;
+	const u8 *data;
+	void *owned;		/* freed once sent */
+	u8 small[64];		/* small replies are copied here */
+	u64 data_len;
+	u64 data_off;
+	u64 zeros;
+};
+
+struct acp_conn {
+	struct acp_target *t;
+	void *ctx;
+	enum acp_role role;
+	u32 channel;		/* data channel index */
+	bool closed;		/* no more output: EOF once drained */
+	struct acp_peer peer;
+	enum acp_in in;
+	u32 in_len;
+	union {
+		u8 bytes[sizeof(struct sep_control_msg_header)];
+		struct sep_control_first_msg hello;
+		struct sep_control_msg_header hdr;
+	} in_buf;
+	u8 *payload;
+	u64 payload_len;
+	u64 payload_got;
+	u64 skip_left;
+	struct acp_out out;
+};
+
+#endif /* ACA_CORE_SESSION_H */

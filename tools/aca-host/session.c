@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The host side of a SEP remote session (spec 2-4). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "host.h"
+#include "session.h"
+
+int host_session_open(struct host_session *s, const char *target,
+		      int with_data)
+{
+	struct sep_control_first_msg hello = {
+		.msg_size = sizeof(hello),
+		.proto_version = SEP_PROTO_VERSION,
+	};
+
+	memset(s, 0, sizeof(*s));
+	s->ctl = host_connect(target, 30);
+	if (s->ctl < 0)
+		return -1;
+	if (host_send(s->ctl, &hello, sizeof(hello)) ||
+	    host_recv(s->ctl, &s->status, sizeof(s->status))) {
+		fprintf(stderr, "aca-host: %s: no status message\n", target);
+		close(s->ctl);
+		return -1;
+	}
+	if (s->status.status != VT_SUCCESS || !with_data)
+		return 0;
+	s->ncpus = s->status.hardware_info.num_cpus;
+	if (s->ncpus + 2 > HOST_MAX_CHANNELS) {
+		fprintf(stderr, "aca-host: %u CPUs: more channels than supported\n",
+			s->ncpus);
+		close(s->ctl);
+		return -1;
+	}
+	/* Like the Intel host: every connect first, then the first messages. */
+	for (s->ndata = 0; s->ndata < s->ncpus + 2; s->ndata++) {
+		s->data[s->ndata] = host_connect(target, 30);
+		if (s->data[s->ndata] < 0)
+			goto fail;
+	}
+	for (uint32_t i = 0; i < s->ndata; i++) {
+		if (host_recv(s->data[i], &s->first[i], sizeof(s->first[i])) ||
+		    s->first[i].proto_version != SEP_PROTO_VERSION) {
+			fprintf(stderr, "aca-host: data channel %u: no first message\n", i);
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	for (uint32_t i = 0; i < s->ndata; i++)
+		close(s->data[i]);
+	close(s->ctl);
+	return -1;
+}
+
+int host_command(struct host_session *s, uint32_t id, const void *in,
+		 uint64_t in_len, void *out, uint64_t out_len)
+{
+	struct sep_control_msg_header h = {
+		.header_size = sizeof(h),
+		.proto_version = SEP_PROTO_VERSION,
+		.command_id = id,
+		.to_target_data_size = in_len,
+		.from_target_data_size = out_len,
+	};
+
+	if (host_send(s->ctl, &h, sizeof(h)) ||
+	    (in_len && host_send(s->ctl, in, in_len)) ||
+	    host_recv(s->ctl, &h, sizeof(h))) {
+		fprintf(stderr, "aca-host: command %u: connection lost\n", id);
+		return -1;
+	}
+	if (h.command_id != id || h.header_size != sizeof(h)) {
+		fprintf(stderr, "aca-host: command %u: answered as %u\n", id,
+			h.command_id);
+		return -1;
+	}
+	if (h.status != VT_SUCCESS) {
+		if (h.from_target_data_size) {
+			fprintf(stderr, "aca-host: command %u: payload with status %d\n",
+				id, h.status);
+			return -1;
+		}
+		return h.status;
+	}
+	if (h.from_target_data_size != out_len) {
+		fprintf(stderr, "aca-host: command %u: %llu bytes, asked %llu\n", id,
+			(unsigned long long)h.from_target_data_size,
+			(unsigned long long)out_len);
+		return -1;
+	}
+	if (out_len && host_recv(s->ctl, out, out_len)) {
+		fprintf(stderr, "aca-host: command %u: short payload\n", id);
+		return -1;
+	}
+	return VT_SUCCESS;
+}
+
+long long host_drain(int fd)
+{
+	char buf[65536];
+	long long total = 0;
+
+	for (;;) {
+		ssize_t n = recv(fd, buf, sizeof(buf), 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (!n)
+			return total;
+		total += n;
+	}
+}
+
+int host_session_close(struct host_session *s)
+{
+	int status = host_command(s, SEP_CMD_TERMINATE, NULL, 0, NULL, 0);
+	int ret = status == VT_SUCCESS ? 0 : -1;
+
+	for (uint32_t i = 0; i < s->ndata; i++) {
+		if (host_drain(s->data[i]) < 0) {
+			fprintf(stderr, "aca-host: data channel %u did not end\n", i);
+			ret = -1;
+		}
+		close(s->data[i]);
+	}
+	/* After TERMINATE the target closes the control channel too. */
+	if (ret == 0 && host_drain(s->ctl) != 0)
+		ret = -1;
+	close(s->ctl);
+	return ret;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A SEP remote session as a VTune host drives it: control channel, data
+ * channels, request/response commands. Shared by aca-host and the selftests.
+ */
+#ifndef ACA_HOST_SESSION_H
+#define ACA_HOST_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../uapi/aca_sep_cmd.h"
+
+#define HOST_MAX_CHANNELS	1026
+
+struct host_session {
+	int ctl;
+	struct sep_target_status_msg status;
+	uint32_t ncpus;
+	uint32_t ndata;
+	int data[HOST_MAX_CHANNELS];
+	struct sep_data_first_msg first[HOST_MAX_CHANNELS];
+};
+
+/*
+ * Connect and hand-shake; with @with_data also open the N+2 data channels
+ * and read each one's first message. Returns 0, or -1 with a message on
+ * stderr. A non-zero handshake status is returned in s->status with 0.
+ */
+int host_session_open(struct host_session *s, const char *target,
+		      int with_data);
+
+/*
+ * One command: send the header and @in, read the response header and, on
+ * success, exactly @out_len bytes into @out. Returns the status, or -1 on
+ * a transport or framing error (message on stderr).
+ */
+int host_command(struct host_session *s, uint32_t id, const void *in,
+		 uint64_t in_len, void *out, uint64_t out_len);
+
+/* Read a data channel to EOF; returns bytes seen (discarded) or -1. */
+long long host_drain(int fd);
+
+/* TERMINATE, wait for every data channel to end, close everything. */
+int host_session_close(struct host_session *s);
+
+#endif /* ACA_HOST_SESSION_H */
