@@ -23,7 +23,7 @@ WARNINGS := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
 	    -Wno-unused-parameter -Werror
 # kselftest_harness.h and checkpatch.pl come from Debian's linux-source.
 KSRC := $(B)/ksrc
-HARNESS_INC := -I$(KSRC)/tools/testing/selftests -Wno-sign-compare -Wno-missing-prototypes
+HARNESS_INC := -I$(KSRC)/tools/testing/selftests -Wno-sign-compare -Wno-missing-prototypes -Wno-clobbered
 UCFLAGS := -D_GNU_SOURCE -std=gnu11 $(CFLAGS) $(WARNINGS)
 
 CORE_SRC := $(wildcard driver/core/*.c)
@@ -72,9 +72,12 @@ $(B)/tests/device_test: $(wildcard selftests/device/*.c) $(wildcard uapi/*.h) $(
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^)
 
-$(B)/tests/remote_test: $(wildcard selftests/remote/*.c) $(wildcard uapi/*.h) $(KSRC)/.stamp
+HOST_LIB := tools/aca-host/net.c tools/aca-host/session.c
+
+$(B)/tests/remote_test: $(wildcard selftests/remote/*.c) $(HOST_LIB) $(wildcard tools/aca-host/*.h) \
+		$(wildcard uapi/*.h) $(KSRC)/.stamp
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^) -lpthread
+	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^)
 
 deps:
 	@tools/deps
@@ -97,3 +100,45 @@ check: deps
 
 clean:
 	rm -rf $(B)
+
+# ---- fuzz: libFuzzer target for the protocol core (selftests/fuzz/README.md)
+#   make fuzz           build, write the seed corpus, fuzz until interrupted
+#   make fuzz-smoke     fuzz for FUZZ_SECONDS (60); fails on any crash or leak
+# Needs clang; on Debian also libclang-rt-14-dev (libFuzzer, ASan, UBSan).
+FUZZ := $(B)/fuzz
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_VECTORS ?= ../shared/spec/vectors
+FUZZ_ARGS ?=
+FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=undefined -D_GNU_SOURCE -std=gnu11 \
+	-Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
+	-Wno-unused-parameter -Werror
+FUZZ_RUN = $(FUZZ)/core_fuzz -timeout=10 -artifact_prefix=$(FUZZ)/ $(FUZZ_ARGS) \
+	$(FUZZ)/corpus $(FUZZ)/seeds
+
+.PHONY: fuzz fuzz-smoke
+
+$(FUZZ)/core_fuzz: selftests/fuzz/core_fuzz.c $(CORE_SRC) $(CORE_HDR)
+	@command -v $(FUZZ_CC) >/dev/null || { echo "fuzz: no $(FUZZ_CC);" \
+		"on Debian: apt-get install clang libclang-rt-14-dev" >&2; exit 1; }
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
+
+$(FUZZ)/make_seeds: selftests/fuzz/make_seeds.c $(wildcard uapi/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(UCFLAGS) -o $@ $<
+
+$(FUZZ)/seeds.stamp: $(FUZZ)/make_seeds $(wildcard $(FUZZ_VECTORS)/*)
+	@rm -rf $(FUZZ)/seeds
+	$(FUZZ)/make_seeds $(FUZZ)/seeds $(FUZZ_VECTORS)
+	@touch $@
+
+fuzz: $(FUZZ)/core_fuzz $(FUZZ)/seeds.stamp
+	@mkdir -p $(FUZZ)/corpus
+	$(FUZZ_RUN)
+
+fuzz-smoke: $(FUZZ)/core_fuzz $(FUZZ)/seeds.stamp
+	@mkdir -p $(FUZZ)/corpus
+	$(FUZZ_RUN) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1
+# ---- end of fuzz

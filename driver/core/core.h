@@ -82,9 +82,10 @@ void acp_conn_release(struct acp_conn *c);
 void acp_conn_attach(struct acp_conn *c, const struct acp_peer *peer);
 
 /*
- * Feed peer bytes. Returns how many were consumed; fewer than @len means the
- * core wants its pending output read first (back-pressure), never an error.
- * Input after the connection is over is consumed and discarded.
+ * Feed peer bytes. Returns how many were consumed: at most one protocol
+ * unit per call, so callers loop; 0 means the core wants its pending output
+ * read first (back-pressure). Never an error. Input after the connection is
+ * over is consumed and discarded.
  */
 size_t acp_conn_input(struct acp_conn *c, const void *buf, size_t len);
 

@@ -209,7 +209,8 @@ void acp_dispatch(struct acp_conn *c)
 	bool refuse = c->payload_len > ACP_MAX_PAYLOAD;
 
 	c->in = ACP_IN_HEADER;
-	if (h->header_size == sizeof(*h) && h->command_id == SEP_CMD_NONE)
+	if (h->header_size == sizeof(*h) && h->command_id == SEP_CMD_NONE &&
+	    !refuse)
 		return;		/* the reference answers nothing (spec 4.1.6) */
 	if (h->header_size != sizeof(*h) || refuse) {
 		r.status = VT_COMM_NOT_COMPATIBLE;

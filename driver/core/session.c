@@ -175,7 +175,8 @@ s32 acp_cmd_pause(const struct acp_cmd *cmd, struct acp_reply *r)
 	struct acp_target *t = cmd->t;
 
 	if (t->state == ACP_RUNNING) {
-		t->ops->pause(t->ctx, true);
+		if (t->ops->pause)
+			t->ops->pause(t->ctx, true);
 		t->state = ACP_PAUSED;
 	}
 	return VT_SUCCESS;
@@ -186,7 +187,8 @@ s32 acp_cmd_resume(const struct acp_cmd *cmd, struct acp_reply *r)
 	struct acp_target *t = cmd->t;
 
 	if (t->state == ACP_PAUSED) {
-		t->ops->pause(t->ctx, false);
+		if (t->ops->pause)
+			t->ops->pause(t->ctx, false);
 		t->state = ACP_RUNNING;
 	}
 	return VT_SUCCESS;

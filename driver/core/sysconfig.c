@@ -107,7 +107,9 @@ static void topology(const struct cpuid_list *l, struct sep_gen_per_cpu *p)
 	const struct sep_cpuid_x86 *e;
 	u32 ts, cs, id;
 
-	if (!smt || !core || !smt->ebx) {
+	/* No threads at the SMT level, or a core level below it: unusable. */
+	if (!smt || !core || !(smt->ebx & 0xffff) ||
+	    (core->eax & 0x1f) < (smt->eax & 0x1f)) {
 		p->cpu_threads_per_core = 1;
 		return;
 	}

@@ -1,167 +1,260 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Protocol core, handshake: hello in, status message out (spec 2). */
-#include <string.h>
+/*
+ * Protocol core, handshake: hello in, status message out (spec 2).
+ * Part of core_test.c (see there); compiles to nothing on its own.
+ */
+#ifdef ACA_CORE_TEST_UNIT
 
-#include "kselftest_harness.h"
-#include "../../driver/core/core.h"
-
-#define LONG_VERSION "#1 SMP PREEMPT_DYNAMIC Debian 6.12.117-1~deb12u1 (2026-11-01) x86_64 and more"
-
-static const char *t_sysname(void *ctx) { return "Linux"; }
-static const char *t_release(void *ctx) { return "6.12.117+deb12-amd64"; }
-static const char *t_version(void *ctx) { return LONG_VERSION; }
-static u32 t_num_cpus(void *ctx) { return 4; }
-static u64 t_tsc_hz(void *ctx) { return 2112000000ull; }
-
-/* CPUID(1).EAX of a Coffee Lake part: family 6, model 0x9e, stepping 10. */
-static void t_cpuid(void *ctx, u32 leaf, u32 sub, u32 r[4])
+TEST_F(core, hello_gets_full_status)
 {
-	memset(r, 0, 4 * sizeof(*r));
-	if (leaf == 1)
-		r[0] = 0x000906ea;
+	struct sep_target_status_msg s;
+	struct acp_conn *c = new_conn(self);
+	u8 raw[296];
+	u32 v;
+	u64 q;
+
+	ASSERT_EQ(VT_SUCCESS, hello_on(_metadata, self, c, 24, &s));
+	check_status_layout(_metadata, &s, VT_SUCCESS);
+	EXPECT_STREQ(FAKE_SYSNAME, s.os_info.sysname);
+	EXPECT_STREQ(FAKE_RELEASE, s.os_info.release);
+	EXPECT_EQ(0, s.os_info.os_family);
+	EXPECT_EQ(0, s.os_info.reserved1);
+	EXPECT_EQ(0, s.collect_switch.reserved2);
+	EXPECT_EQ(FAKE_NCPUS, s.hardware_info.num_cpus);
+	EXPECT_EQ(6, s.hardware_info.family);
+	EXPECT_EQ(0x9e, s.hardware_info.model);
+	EXPECT_EQ(10, s.hardware_info.stepping);
+	EXPECT_EQ(FAKE_TSC_HZ, s.hardware_info.tsc_freq);
+	EXPECT_FALSE(acp_conn_eof(c));
+	EXPECT_TRUE(acp_conn_writable(c));
+
+	/* The same facts at the byte offsets of spec 2.2. */
+	memcpy(raw, self->out.buf, sizeof(raw));
+#define AT32(off) (memcpy(&v, raw + (off), 4), v)
+#define AT64(off) (memcpy(&q, raw + (off), 8), q)
+	EXPECT_EQ(296, AT32(0));
+	EXPECT_EQ(6, AT32(4));
+	EXPECT_EQ(0, AT32(8));
+	EXPECT_EQ(0, AT32(12));
+	EXPECT_EQ(0, AT64(16));
+	EXPECT_EQ(48, AT32(24));
+	EXPECT_EQ(200, AT32(28));
+	EXPECT_EQ(248, AT32(32));
+	EXPECT_EQ(8, AT32(36));
+	EXPECT_EQ(256, AT32(40));
+	EXPECT_EQ(40, AT32(44));
+	EXPECT_EQ(0, memcmp(raw + 48 + 8, "Linux", 6));
+	EXPECT_EQ(0, AT32(248));
+	EXPECT_EQ(FAKE_NCPUS, AT32(256));
+	EXPECT_EQ(6, AT32(260));
+	EXPECT_EQ(0x9e, AT32(264));
+	EXPECT_EQ(10, AT32(268));
+	EXPECT_EQ(FAKE_TSC_HZ, AT64(272));
+	EXPECT_EQ(0, AT64(280));
+	EXPECT_EQ(0, AT64(288));
+#undef AT32
+#undef AT64
 }
 
-static const struct acp_ops test_ops = {
-	.sysname = t_sysname, .release = t_release, .version = t_version,
-	.num_cpus = t_num_cpus, .cpuid = t_cpuid, .tsc_hz = t_tsc_hz,
-};
-
-static void make_hello(struct sep_control_first_msg *h, u32 size)
+TEST_F(core, long_uname_is_truncated_not_overrun)
 {
-	memset(h, 0, sizeof(*h));
-	h->msg_size = size;
-	h->proto_version = SEP_PROTO_VERSION;
+	static const char r64[] =
+		"0123456789012345678901234567890123456789012345678901234567890123";
+	static const char r63[] =
+		"012345678901234567890123456789012345678901234567890123456789012";
+	struct sep_target_status_msg s;
+	size_t n;
+
+	ASSERT_GT(strlen(FAKE_VERSION), 64);
+	ASSERT_EQ(VT_SUCCESS, hello_on(_metadata, self, new_conn(self), 24, &s));
+	EXPECT_EQ(63, strlen(s.os_info.version));
+	EXPECT_EQ(0, strncmp(FAKE_VERSION, s.os_info.version, 63));
+	/* The field after it (the switch) is untouched. */
+	EXPECT_EQ(0, s.collect_switch.flags);
+	EXPECT_EQ(0, s.collect_switch.reserved2);
+
+	/* 64 characters lose the last; 63 fit; NULL is empty; zero-filled. */
+	reinit(_metadata, self, FAKE_NCPUS);
+	self->f.sysname = NULL;
+	self->f.release = r64;
+	self->f.version = r63;
+	ASSERT_EQ(VT_SUCCESS, hello_on(_metadata, self, new_conn(self), 24, &s));
+	EXPECT_TRUE(tc_all_zero(s.os_info.sysname, sizeof(s.os_info.sysname)));
+	EXPECT_EQ(63, strlen(s.os_info.release));
+	EXPECT_EQ(0, strncmp(r64, s.os_info.release, 63));
+	EXPECT_STREQ(r63, s.os_info.version);
+	reinit(_metadata, self, FAKE_NCPUS);
+	self->f.release = "6.1";
+	ASSERT_EQ(VT_SUCCESS, hello_on(_metadata, self, new_conn(self), 24, &s));
+	n = strlen(s.os_info.release);
+	EXPECT_EQ(3, n);
+	EXPECT_TRUE(tc_all_zero(s.os_info.release + n, sizeof(s.os_info.release) - n));
 }
 
-/* Drain all pending output into @buf; returns its length. */
-static size_t drain(struct acp_conn *c, void *buf, size_t cap)
+/* Base family only, model with its extended bits, stepping (spec 2.2). */
+TEST_F(core, hello_reports_cpuid_family_model_stepping)
 {
-	const void *data;
-	size_t n = acp_conn_peek(c, &data);
+	static const struct { u32 eax, family, model, stepping; } cases[] = {
+		{ 0x000906ea, 6, 0x9e, 10 },
+		{ 0x00090672, 6, 0x97, 2 },
+		{ 0x00800f11, 0xf, 0x01, 1 },	/* extended family not added */
+		{ 0x00050654, 6, 0x55, 4 },
+	};
+	struct sep_target_status_msg s;
 
-	if (n > cap)
-		n = cap;
-	memcpy(buf, data, n);
-	acp_conn_consume(c, n);
-	return n;
-}
-
-FIXTURE(conn) {
-	struct acp_conn c;
-	struct sep_control_first_msg hello;
-	struct sep_target_status_msg status;
-};
-
-FIXTURE_SETUP(conn)
-{
-	acp_conn_init(&self->c, &test_ops, NULL);
-	make_hello(&self->hello, sizeof(self->hello));
-}
-
-FIXTURE_TEARDOWN(conn) {}
-
-TEST_F(conn, good_hello_gets_full_status)
-{
-	struct sep_target_status_msg *s = &self->status;
-
-	ASSERT_EQ(sizeof(self->hello),
-		  acp_conn_input(&self->c, &self->hello, sizeof(self->hello)));
-	ASSERT_EQ(296, drain(&self->c, s, sizeof(*s)));
-	EXPECT_EQ(296, s->msg_size);
-	EXPECT_EQ(6, s->proto_version);
-	EXPECT_EQ(0, s->status);
-	EXPECT_EQ(48, s->os_info_offset);
-	EXPECT_EQ(200, s->os_info_size);
-	EXPECT_EQ(248, s->collect_switch_offset);
-	EXPECT_EQ(8, s->collect_switch_size);
-	EXPECT_EQ(256, s->hardware_info_offset);
-	EXPECT_EQ(40, s->hardware_info_size);
-	EXPECT_STREQ("Linux", s->os_info.sysname);
-	EXPECT_STREQ("6.12.117+deb12-amd64", s->os_info.release);
-	EXPECT_EQ(0, s->collect_switch.flags);
-	EXPECT_EQ(4, s->hardware_info.num_cpus);
-	EXPECT_EQ(6, s->hardware_info.family);
-	EXPECT_EQ(0x9e, s->hardware_info.model);
-	EXPECT_EQ(10, s->hardware_info.stepping);
-	EXPECT_EQ(2112000000ull, s->hardware_info.tsc_freq);
-	EXPECT_FALSE(acp_conn_eof(&self->c));
-}
-
-TEST_F(conn, long_uname_is_truncated_not_overrun)
-{
-	struct sep_target_status_msg *s = &self->status;
-
-	acp_conn_input(&self->c, &self->hello, sizeof(self->hello));
-	ASSERT_EQ(296, drain(&self->c, s, sizeof(*s)));
-	EXPECT_EQ(63, strlen(s->os_info.version));
-	EXPECT_EQ(0, strncmp(LONG_VERSION, s->os_info.version, 63));
-	/* The field after it (the switch) must be untouched. */
-	EXPECT_EQ(0, s->collect_switch.flags);
-	EXPECT_EQ(0, s->collect_switch.reserved2);
-}
-
-TEST_F(conn, byte_by_byte_hello_matches_whole)
-{
-	struct sep_target_status_msg whole;
-	const u8 *p = (const u8 *)&self->hello;
-	struct acp_conn other;
-
-	for (size_t i = 0; i < sizeof(self->hello); i++) {
-		ASSERT_EQ(0, acp_conn_peek(&self->c, &(const void *){ 0 }));
-		ASSERT_EQ(1, acp_conn_input(&self->c, p + i, 1));
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		reinit(_metadata, self, 2);
+		self->f.cpuid1_eax = cases[i].eax;
+		ASSERT_EQ(VT_SUCCESS, hello_on(_metadata, self, new_conn(self), 24, &s));
+		EXPECT_EQ(2, s.hardware_info.num_cpus);
+		EXPECT_EQ(cases[i].family, s.hardware_info.family);
+		EXPECT_EQ(cases[i].model, s.hardware_info.model);
+		EXPECT_EQ(cases[i].stepping, s.hardware_info.stepping);
 	}
-	ASSERT_EQ(296, drain(&self->c, &self->status, sizeof(self->status)));
-	acp_conn_init(&other, &test_ops, NULL);
-	acp_conn_input(&other, &self->hello, sizeof(self->hello));
-	ASSERT_EQ(296, drain(&other, &whole, sizeof(whole)));
-	EXPECT_EQ(0, memcmp(&whole, &self->status, sizeof(whole)));
 }
 
-TEST_F(conn, v3_hello_is_not_compatible_and_closes)
+TEST_F(core, v3_hello_is_not_compatible_and_closes)
 {
+	struct sep_target_status_msg s;
+	struct acp_conn *c = new_conn(self);
 	u8 junk[100] = { 0 };
 
-	make_hello(&self->hello, 3);	/* a v3 hello starts with its version */
-	acp_conn_input(&self->c, &self->hello, sizeof(self->hello));
-	ASSERT_EQ(296, drain(&self->c, &self->status, sizeof(self->status)));
-	EXPECT_EQ(218, self->status.status);
-	EXPECT_EQ(296, self->status.msg_size);
-	EXPECT_TRUE(acp_conn_eof(&self->c));
+	/* A v3 hello starts with its protocol version (spec 1.4). */
+	ASSERT_EQ(VT_COMM_NOT_COMPATIBLE, hello_on(_metadata, self, c, 3, &s));
+	check_status_layout(_metadata, &s, VT_COMM_NOT_COMPATIBLE);
+	EXPECT_TRUE(acp_conn_eof(c));
 	/* Whatever follows is swallowed and produces nothing. */
-	EXPECT_EQ(sizeof(junk), acp_conn_input(&self->c, junk, sizeof(junk)));
-	EXPECT_TRUE(acp_conn_eof(&self->c));
+	EXPECT_EQ(sizeof(junk), acp_conn_input(c, junk, sizeof(junk)));
+	EXPECT_TRUE(acp_conn_eof(c));
+	EXPECT_TRUE(acp_conn_writable(c));
+	/* The failed control took no session with it: the next host is served. */
+	ASSERT_EQ(VT_SUCCESS, hello_on(_metadata, self, new_conn(self), 24, &s));
 }
 
-TEST_F(conn, input_waits_while_reply_is_unread)
+TEST_F(core, every_wrong_hello_size_is_refused)
 {
-	u8 more[8] = { 0 };
+	static const u32 sizes[] = { 0, 1, 3, 6, 23, 25, 48, 296, 0x18000000, ~0u };
+	struct sep_target_status_msg s;
 
-	acp_conn_input(&self->c, &self->hello, sizeof(self->hello));
-	EXPECT_FALSE(acp_conn_writable(&self->c));
-	EXPECT_EQ(0, acp_conn_input(&self->c, more, sizeof(more)));
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		struct acp_conn *c = new_conn(self);
+
+		EXPECT_EQ(VT_COMM_NOT_COMPATIBLE,
+			  hello_on(_metadata, self, c, sizes[i], &s)) TH_LOG("msg_size %u", sizes[i]);
+		EXPECT_TRUE(acp_conn_eof(c));
+		EXPECT_EQ(0, self->f.live) TH_LOG("a refused hello keeps no session");
+	}
+}
+
+/* Spec 2.1: only msg_size is checked, not the protocol version. */
+TEST_F(core, hello_protocol_version_is_not_checked)
+{
+	struct sep_control_first_msg h = tc_hello(24);
+	struct sep_target_status_msg s;
+	struct acp_conn *c = new_conn(self);
+
+	h.proto_version = 3;
+	h.per_cpu_buffer_size = 12345;
+	h.reserved2 = ~0ull;
+	ASSERT_EQ(0, tc_feed(c, &h, sizeof(h), 0, &self->out));
+	tc_out_reset(&self->out);
+	ASSERT_EQ(296, tc_drain(c, &self->out, 0));
+	memcpy(&s, self->out.buf, sizeof(s));
+	EXPECT_EQ(VT_SUCCESS, s.status);
+	EXPECT_EQ(SEP_PROTO_VERSION, s.proto_version);
+}
+
+/* Any fragmentation of the hello, any read size: the same 296 bytes. */
+TEST_F(core, fragmented_hello_matches_whole)
+{
+	struct sep_control_first_msg h = tc_hello(24);
+	struct sep_target_status_msg whole, s;
+	const u8 *p = (const u8 *)&h;
+
+	ASSERT_EQ(VT_SUCCESS, hello_on(_metadata, self, new_conn(self), 24, &whole));
+	for (size_t frag = 1; frag <= sizeof(h); frag++) {
+		struct acp_conn *c;
+
+		reinit(_metadata, self, FAKE_NCPUS);
+		c = new_conn(self);
+		for (size_t off = 0; off < sizeof(h); off += frag) {
+			size_t n = sizeof(h) - off < frag ? sizeof(h) - off : frag;
+			const void *d;
+
+			/* Nothing comes out before the last byte is in. */
+			ASSERT_EQ(0, acp_conn_peek(c, &d));
+			ASSERT_EQ(n, acp_conn_input(c, p + off, n));
+		}
+		tc_out_reset(&self->out);
+		ASSERT_EQ(296, tc_drain(c, &self->out, frag));
+		memcpy(&s, self->out.buf, sizeof(s));
+		EXPECT_EQ(0, memcmp(&whole, &s, sizeof(s))) TH_LOG("fragments of %zu", frag);
+	}
+}
+
+TEST_F(core, input_waits_while_reply_is_unread)
+{
+	struct sep_control_first_msg h = tc_hello(24);
+	struct sep_control_msg_header req = tc_header(SEP_CMD_VERSION, 0, 4);
+	struct acp_conn *c = new_conn(self);
+	const void *d;
+	u8 two[96];
+
+	ASSERT_EQ(sizeof(h), acp_conn_input(c, &h, sizeof(h)));
+	EXPECT_FALSE(acp_conn_writable(c));
+	EXPECT_EQ(0, acp_conn_input(c, &req, sizeof(req)));
 	/* Partial reads keep the rest queued. */
-	EXPECT_EQ(100, drain(&self->c, &self->status, 100));
-	EXPECT_FALSE(acp_conn_writable(&self->c));
-	EXPECT_EQ(196, drain(&self->c, (u8 *)&self->status + 100, 1000));
-	EXPECT_TRUE(acp_conn_writable(&self->c));
-	EXPECT_EQ(296, self->status.msg_size);
+	ASSERT_EQ(296, acp_conn_peek(c, &d));
+	acp_conn_consume(c, 100);
+	EXPECT_FALSE(acp_conn_writable(c));
+	EXPECT_EQ(0, acp_conn_input(c, &req, sizeof(req)));
+	ASSERT_EQ(196, acp_conn_peek(c, &d));
+	acp_conn_consume(c, 196);
+	EXPECT_TRUE(acp_conn_writable(c));
+	EXPECT_EQ(0, acp_conn_peek(c, &d));
+	/* A request and the next one in one write: the first is answered. */
+	memcpy(two, &req, 48);
+	memcpy(two + 48, &req, 48);
+	EXPECT_EQ(48, acp_conn_input(c, two, sizeof(two)));
+	ASSERT_EQ(48, acp_conn_peek(c, &d));
+	acp_conn_consume(c, 48);
+	ASSERT_EQ(4, acp_conn_peek(c, &d));
+	acp_conn_consume(c, 4);
+	EXPECT_EQ(48, acp_conn_input(c, two + 48, 48));
+	tc_out_reset(&self->out);
+	EXPECT_EQ(52, tc_drain(c, &self->out, 0));
 }
 
-TEST_F(conn, hangup_ends_after_pending_output)
+TEST_F(core, hangup_ends_after_pending_output)
 {
-	acp_conn_input(&self->c, &self->hello, sizeof(self->hello));
-	acp_conn_hangup(&self->c);
-	EXPECT_FALSE(acp_conn_eof(&self->c));
-	ASSERT_EQ(296, drain(&self->c, &self->status, sizeof(self->status)));
-	EXPECT_TRUE(acp_conn_eof(&self->c));
+	struct sep_control_first_msg h = tc_hello(24);
+	struct acp_conn *c = new_conn(self);
+
+	acp_conn_input(c, &h, sizeof(h));
+	acp_conn_hangup(c);
+	EXPECT_FALSE(acp_conn_eof(c));
+	tc_out_reset(&self->out);
+	ASSERT_EQ(296, tc_drain(c, &self->out, 0));
+	EXPECT_TRUE(acp_conn_eof(c));
+	EXPECT_EQ(0, self->f.live) TH_LOG("the session ended with the hangup");
 }
 
-TEST_F(conn, hangup_before_hello_is_eof_without_output)
+TEST_F(core, hangup_before_hello_is_eof_without_output)
 {
-	acp_conn_input(&self->c, &self->hello, 10);
-	acp_conn_hangup(&self->c);
-	EXPECT_TRUE(acp_conn_eof(&self->c));
-	EXPECT_EQ(0, drain(&self->c, &self->status, sizeof(self->status)));
+	struct sep_control_first_msg h = tc_hello(24);
+	struct sep_target_status_msg s;
+	struct acp_conn *c = new_conn(self);
+
+	acp_conn_input(c, &h, 10);
+	acp_conn_hangup(c);
+	EXPECT_TRUE(acp_conn_eof(c));
+	tc_out_reset(&self->out);
+	EXPECT_EQ(0, tc_drain(c, &self->out, 0));
+	/* The rest of the hello changes nothing. */
+	EXPECT_EQ(14, acp_conn_input(c, (u8 *)&h + 10, 14));
+	EXPECT_EQ(0, tc_drain(c, &self->out, 0));
+	EXPECT_TRUE(acp_conn_eof(c));
+	ASSERT_EQ(VT_SUCCESS, hello_on(_metadata, self, new_conn(self), 24, &s));
 }
 
-TEST_HARNESS_MAIN
+#endif /* ACA_CORE_TEST_UNIT */

@@ -14,8 +14,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <netinet/in.h>
+
 #include "../common/status_check.h"
 #include "../../uapi/aca.h"
+#include "../../uapi/aca_sep_cmd.h"
 
 static int open_dev(int flags)
 {
@@ -207,6 +210,149 @@ TEST(splice_in_and_out)
 	ASSERT_EQ(sizeof(s), read_full(out[0], &s, sizeof(s)));
 	check_status_layout(_metadata, &s, VT_SUCCESS);
 	close(fd);
+}
+
+/* Number of CPU data channels the target announces. */
+static int ncpus(void)
+{
+	return sysconf(_SC_NPROCESSORS_CONF);
+}
+
+static int hello_on(int fd, struct sep_target_status_msg *s)
+{
+	struct sep_control_first_msg hello = sep_hello(sizeof(hello));
+
+	if (write(fd, &hello, sizeof(hello)) != sizeof(hello))
+		return -1;
+	return read_full(fd, s, sizeof(*s)) == sizeof(*s) ? 0 : -1;
+}
+
+/* One command over a control fd; returns the response status. */
+static int command(int fd, uint32_t id, void *out, uint64_t out_len)
+{
+	struct sep_control_msg_header h = {
+		.header_size = sizeof(h), .proto_version = SEP_PROTO_VERSION,
+		.command_id = id, .from_target_data_size = out_len,
+	};
+
+	if (write(fd, &h, sizeof(h)) != sizeof(h) ||
+	    read_full(fd, &h, sizeof(h)) != sizeof(h) || h.command_id != id)
+		return -1;
+	if (h.status == 0 && out_len &&
+	    read_full(fd, out, out_len) != (ssize_t)out_len)
+		return -1;
+	return h.status;
+}
+
+static int set_peer(int fd, uint8_t last_octet)
+{
+	struct aca_peer p = { .family = AF_INET, .addr = { 10, 0, 0, last_octet } };
+
+	return ioctl(fd, ACA_IOC_SET_PEER, &p);
+}
+
+/* Local files get roles in order: control, N CPU, uncore, module, busy. */
+TEST(local_session_roles_and_teardown)
+{
+	int n = ncpus(), ctl = open_dev(0), busy, data[n + 2];
+	struct sep_target_status_msg s;
+	struct sep_data_first_msg first;
+	uint32_t version;
+	char c;
+
+	ASSERT_LE(0, ctl);
+	ASSERT_EQ(0, hello_on(ctl, &s));
+	ASSERT_EQ(0, s.status);
+	ASSERT_EQ(n, s.hardware_info.num_cpus);
+	for (int i = 0; i < n + 2; i++) {
+		data[i] = open_dev(0);
+		ASSERT_LE(0, data[i]);
+		ASSERT_EQ(sizeof(first), read_full(data[i], &first, sizeof(first)));
+		EXPECT_EQ(SEP_PROTO_VERSION, first.proto_version);
+		EXPECT_EQ(i < n ? SEP_DATA_CPU : i == n ? SEP_DATA_UNCORE : SEP_DATA_MODULE,
+			  first.data_type);
+		EXPECT_EQ(i < n ? i : 0, first.data_id);
+		/* Hosts may talk on data channels; it is swallowed. */
+		EXPECT_EQ(24, write(data[i], &s, 24));
+	}
+	busy = open_dev(0);
+	ASSERT_LE(0, busy);
+	ASSERT_EQ(0, hello_on(busy, &s));
+	check_status_layout(_metadata, &s, VT_COMM_DATA_CHANNEL_UNAVAILABLE);
+	EXPECT_EQ(0, read(busy, &c, 1));
+	close(busy);
+
+	ASSERT_EQ(0, command(ctl, SEP_CMD_VERSION, &version, 4));
+	EXPECT_EQ(SEP_DRIVER_VERSION, version);
+	ASSERT_EQ(0, command(ctl, SEP_CMD_TERMINATE, NULL, 0));
+	EXPECT_EQ(0, read(ctl, &c, 1));
+	for (int i = 0; i < n + 2; i++) {
+		EXPECT_EQ(0, read(data[i], &c, 1));	/* woken, at EOF */
+		close(data[i]);
+	}
+	close(ctl);
+	/* The next session starts afresh. */
+	ctl = open_dev(0);
+	ASSERT_EQ(0, hello_on(ctl, &s));
+	EXPECT_EQ(0, s.status);
+	close(ctl);
+}
+
+/* The relay names each connection's peer; other addresses are turned away. */
+TEST(peer_address_decides_roles)
+{
+	struct sep_target_status_msg s;
+	struct sep_data_first_msg first;
+	struct aca_peer bad = { .family = 99 };
+	int ctl = open_dev(0), other = open_dev(0), data = open_dev(0);
+	char c;
+
+	ASSERT_LE(0, ctl);
+	ASSERT_EQ(-1, ioctl(ctl, ACA_IOC_SET_PEER, &bad));
+	EXPECT_EQ(EINVAL, errno);
+	ASSERT_EQ(0, set_peer(ctl, 1));
+	ASSERT_EQ(-1, set_peer(ctl, 1));
+	EXPECT_EQ(EBUSY, errno);
+	ASSERT_EQ(0, hello_on(ctl, &s));
+	EXPECT_EQ(0, s.status);
+	ASSERT_EQ(0, set_peer(other, 2));
+	ASSERT_EQ(0, hello_on(other, &s));
+	EXPECT_EQ(VT_COMM_DATA_CHANNEL_UNAVAILABLE, s.status);
+	ASSERT_EQ(0, set_peer(data, 1));
+	ASSERT_EQ(sizeof(first), read_full(data, &first, sizeof(first)));
+	EXPECT_EQ(SEP_DATA_CPU, first.data_type);
+	/* Control gone (as when the relay sees EOF): the channel ends. */
+	ASSERT_EQ(0, ioctl(ctl, ACA_IOC_HANGUP));
+	EXPECT_EQ(0, read(data, &c, 1));
+	close(ctl);
+	close(other);
+	close(data);
+}
+
+/* A reader blocked on a data channel is woken when the session ends. */
+TEST(blocked_data_reader_wakes_at_session_end)
+{
+	struct sep_target_status_msg s;
+	struct sep_data_first_msg first;
+	int ctl = open_dev(0), data = open_dev(0), status;
+	pid_t pid;
+
+	ASSERT_EQ(0, hello_on(ctl, &s));
+	ASSERT_EQ(sizeof(first), read_full(data, &first, sizeof(first)));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		char c;
+
+		close(ctl);	/* only the parent's copy may keep the session */
+		_exit(read(data, &c, 1) == 0 ? 0 : 1);	/* blocks */
+	}
+	usleep(200 * 1000);
+	close(ctl);	/* the session ends with its control file */
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	close(data);
 }
 
 TEST_HARNESS_MAIN

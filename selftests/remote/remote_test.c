@@ -6,71 +6,40 @@
  *   ACA_TARGET=127.0.0.1:19321   where the relay is reached
  *   ACA_EXPECT_SERIES=6.12       kernel series the target must report
  *   ACA_EXPECT_CPUS=2            CPU count the target must report
+ *   ACA_HOST_BIN=build/aca-host  the host tool, for the "info" test
  */
-#include <arpa/inet.h>
 #include <errno.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "../common/status_check.h"
+#include "../../tools/aca-host/host.h"
+#include "../../tools/aca-host/session.h"
 
 #define READY_TIMEOUT_S	180
 
-static struct sockaddr_in target(void)
+static const char *target(void)
 {
 	const char *t = getenv("ACA_TARGET");
-	char host[64] = "127.0.0.1";
-	struct sockaddr_in sa = { .sin_family = AF_INET };
-	int port = 9321;
 
-	if (t && sscanf(t, "%63[^:]:%d", host, &port) < 1)
-		port = 9321;
-	sa.sin_port = htons(port);
-	inet_pton(AF_INET, host, &sa.sin_addr);
-	return sa;
+	return t ? t : "127.0.0.1:9321";
+}
+
+static int expected_cpus(void)
+{
+	const char *c = getenv("ACA_EXPECT_CPUS");
+
+	return c ? atoi(c) : 0;
 }
 
 static int connect_target(void)
 {
-	struct sockaddr_in sa = target();
-	struct timeval tv = { .tv_sec = 30 };
-	int one = 1;
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-
-	if (fd < 0)
-		return -1;
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	/* A wedged target fails the test instead of hanging it. */
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-static ssize_t recv_full(int fd, void *buf, size_t len)
-{
-	size_t got = 0;
-
-	while (got < len) {
-		ssize_t n = recv(fd, (char *)buf + got, len - got, 0);
-
-		if (n <= 0)
-			return n < 0 && !got ? n : (ssize_t)got;
-		got += n;
-	}
-	return got;
-}
-
-static int send_all(int fd, const void *buf, size_t len)
-{
-	return send(fd, buf, len, MSG_NOSIGNAL) == (ssize_t)len ? 0 : -1;
+	return host_connect(target(), 30);
 }
 
 /* Connect and hand-shake; returns the socket or -1. */
@@ -81,46 +50,46 @@ static int handshake(struct sep_target_status_msg *s, uint32_t msg_size)
 
 	if (fd < 0)
 		return -1;
-	if (send_all(fd, &hello, sizeof(hello)) ||
-	    recv_full(fd, s, sizeof(*s)) != sizeof(*s)) {
+	if (host_send(fd, &hello, sizeof(hello)) || host_recv(fd, s, sizeof(*s))) {
 		close(fd);
 		return -1;
 	}
 	return fd;
 }
 
-/*
- * The VM may still be booting: the forwarded port accepts and then drops
- * connections until the relay listens. Wait for one good handshake.
- */
-static int wait_for_target(void)
+/* End a control connection the way hosts do: TERMINATE, then EOF. */
+static int terminate(int fd)
 {
-	static int ready;
-	time_t end = time(NULL) + READY_TIMEOUT_S;
-	struct sep_target_status_msg s;
+	struct host_session s = { .ctl = fd };
+	int st = host_command(&s, SEP_CMD_TERMINATE, NULL, 0, NULL, 0);
+	long long rest = host_drain(fd);
 
-	while (!ready && time(NULL) < end) {
-		int fd = handshake(&s, sizeof(struct sep_control_first_msg));
+	close(fd);
+	return st == VT_SUCCESS && rest == 0 ? 0 : -1;
+}
 
-		if (fd >= 0) {
-			close(fd);
-			ready = 1;
-		} else {
-			usleep(250 * 1000);
-		}
+/*
+ * A full session with every channel; retried while an earlier session
+ * that ended without TERMINATE is still being torn down.
+ */
+static int open_session(struct host_session *s)
+{
+	for (int i = 0; i < 100; i++) {
+		if (!host_session_open(s, target(), 1) && s->status.status == VT_SUCCESS)
+			return 0;
+		if (s->ctl >= 0 && s->status.status)
+			close(s->ctl);
+		usleep(100 * 1000);
 	}
-	return ready ? 0 : -1;
+	return -1;
 }
 
 TEST(hello_gets_status_through_relay)
 {
 	const char *series = getenv("ACA_EXPECT_SERIES");
-	const char *cpus = getenv("ACA_EXPECT_CPUS");
 	struct sep_target_status_msg s;
-	int fd;
+	int fd = handshake(&s, sizeof(struct sep_control_first_msg));
 
-	ASSERT_EQ(0, wait_for_target());
-	fd = handshake(&s, sizeof(struct sep_control_first_msg));
 	ASSERT_LE(0, fd);
 	check_status_layout(_metadata, &s, VT_SUCCESS);
 	if (series) {
@@ -129,22 +98,19 @@ TEST(hello_gets_status_through_relay)
 		EXPECT_EQ(0, strncmp(series, s.os_info.release, n));
 		EXPECT_EQ('.', s.os_info.release[n]);
 	}
-	if (cpus)
-		EXPECT_EQ(atoi(cpus), s.hardware_info.num_cpus);
-	close(fd);
+	if (expected_cpus())
+		EXPECT_EQ(expected_cpus(), s.hardware_info.num_cpus);
+	EXPECT_EQ(0, terminate(fd));
 }
 
 TEST(bad_hello_gets_218_and_close)
 {
 	struct sep_target_status_msg s;
-	char c;
-	int fd;
+	int fd = handshake(&s, 3);
 
-	ASSERT_EQ(0, wait_for_target());
-	fd = handshake(&s, 3);
 	ASSERT_LE(0, fd);
 	check_status_layout(_metadata, &s, VT_COMM_NOT_COMPATIBLE);
-	EXPECT_EQ(0, recv(fd, &c, 1, 0));
+	EXPECT_EQ(0, host_drain(fd));
 	close(fd);
 }
 
@@ -153,85 +119,232 @@ TEST(fragmented_hello_over_tcp)
 	struct sep_control_first_msg hello = sep_hello(sizeof(hello));
 	struct sep_target_status_msg s;
 	const char *p = (const char *)&hello;
-	int fd;
+	int fd = connect_target();
 
-	ASSERT_EQ(0, wait_for_target());
-	fd = connect_target();
 	ASSERT_LE(0, fd);
 	for (size_t i = 0; i < sizeof(hello); i++) {
-		ASSERT_EQ(0, send_all(fd, p + i, 1));
+		ASSERT_EQ(0, host_send(fd, p + i, 1));
 		usleep(2000);
 	}
-	ASSERT_EQ(sizeof(s), recv_full(fd, &s, sizeof(s)));
+	ASSERT_EQ(0, host_recv(fd, &s, sizeof(s)));
 	check_status_layout(_metadata, &s, VT_SUCCESS);
-	close(fd);
-}
-
-TEST(concurrent_connections_are_independent)
-{
-	struct sep_control_first_msg hello = sep_hello(sizeof(hello));
-	struct sep_target_status_msg s;
-	int fds[16];
-
-	ASSERT_EQ(0, wait_for_target());
-	for (int i = 0; i < 16; i++) {
-		fds[i] = connect_target();
-		ASSERT_LE(0, fds[i]);
-	}
-	for (int i = 15; i >= 0; i--)
-		ASSERT_EQ(0, send_all(fds[i], &hello, sizeof(hello)));
-	for (int i = 0; i < 16; i++) {
-		ASSERT_EQ(sizeof(s), recv_full(fds[i], &s, sizeof(s)));
-		EXPECT_EQ(0, s.status);
-		close(fds[i]);
-	}
+	EXPECT_EQ(0, terminate(fd));
 }
 
 TEST(half_close_still_gets_reply_then_eof)
 {
 	struct sep_control_first_msg hello = sep_hello(sizeof(hello));
 	struct sep_target_status_msg s;
-	char c;
-	int fd;
+	int fd = connect_target();
 
-	ASSERT_EQ(0, wait_for_target());
-	fd = connect_target();
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, send_all(fd, &hello, sizeof(hello)));
+	ASSERT_EQ(0, host_send(fd, &hello, sizeof(hello)));
 	ASSERT_EQ(0, shutdown(fd, SHUT_WR));
-	ASSERT_EQ(sizeof(s), recv_full(fd, &s, sizeof(s)));
+	ASSERT_EQ(0, host_recv(fd, &s, sizeof(s)));
 	EXPECT_EQ(0, s.status);
-	EXPECT_EQ(0, recv(fd, &c, 1, 0));
+	EXPECT_EQ(0, host_drain(fd));
 	close(fd);
 }
 
-TEST(vanished_peers_do_not_disturb_the_next)
+/* Channels in spec 3.1 order, each announced by its first message. */
+TEST(session_opens_every_data_channel_in_order)
 {
-	struct sep_control_first_msg hello = sep_hello(sizeof(hello));
-	struct sep_target_status_msg s;
-	struct linger rst = { .l_onoff = 1, .l_linger = 0 };
+	struct host_session s;
+
+	ASSERT_EQ(0, open_session(&s));
+	ASSERT_EQ(s.ncpus + 2, s.ndata);
+	if (expected_cpus())
+		EXPECT_EQ(expected_cpus(), s.ncpus);
+	for (uint32_t i = 0; i < s.ncpus; i++) {
+		EXPECT_EQ(SEP_DATA_CPU, s.first[i].data_type);
+		EXPECT_EQ(i, s.first[i].data_id);
+	}
+	EXPECT_EQ(SEP_DATA_UNCORE, s.first[s.ncpus].data_type);
+	EXPECT_EQ(SEP_DATA_MODULE, s.first[s.ncpus + 1].data_type);
+	EXPECT_EQ(0, host_session_close(&s));
+}
+
+TEST(normalized_tsc_never_decreases_and_num_cores)
+{
+	struct host_session s;
+	uint64_t prev = 0, tsc;
+	int32_t cores;
+
+	ASSERT_EQ(0, open_session(&s));
+	for (int i = 0; i < 100; i++) {
+		ASSERT_EQ(0, host_command(&s, SEP_CMD_GET_NORMALIZED_TSC, NULL, 0, &tsc, 8));
+		EXPECT_LE(prev, tsc);
+		prev = tsc;
+	}
+	ASSERT_EQ(0, host_command(&s, SEP_CMD_NUM_CORES, NULL, 0, &cores, 4));
+	EXPECT_EQ(s.ncpus, cores);
+	if (expected_cpus())
+		EXPECT_EQ(expected_cpus(), cores);
+	EXPECT_EQ(0, host_session_close(&s));
+}
+
+TEST(second_host_gets_busy_219)
+{
+	struct sep_target_status_msg busy;
+	struct host_session s;
+	uint32_t version;
 	int fd;
 
-	ASSERT_EQ(0, wait_for_target());
-	for (int i = 0; i < 20; i++) {
-		fd = connect_target();
-		ASSERT_LE(0, fd);
-		ASSERT_EQ(0, send_all(fd, &hello, i % 24));
-		if (i % 2)	/* half of them reset instead of closing */
-			setsockopt(fd, SOL_SOCKET, SO_LINGER, &rst, sizeof(rst));
-		close(fd);
-	}
-	fd = handshake(&s, sizeof(hello));
+	ASSERT_EQ(0, open_session(&s));
+	fd = handshake(&busy, sizeof(struct sep_control_first_msg));
 	ASSERT_LE(0, fd);
-	check_status_layout(_metadata, &s, VT_SUCCESS);
+	check_status_layout(_metadata, &busy, VT_COMM_DATA_CHANNEL_UNAVAILABLE);
+	EXPECT_EQ(0, host_drain(fd));
 	close(fd);
+	/* The first host is undisturbed. */
+	ASSERT_EQ(0, host_command(&s, SEP_CMD_VERSION, NULL, 0, &version, 4));
+	EXPECT_EQ(SEP_DRIVER_VERSION, version);
+	EXPECT_EQ(0, host_session_close(&s));
+}
+
+/* TERMINATE releases the reservation: the next host can reserve. */
+TEST(reservation_ends_with_the_session)
+{
+	struct host_session s;
+	int32_t busy = -1;
+
+	for (int round = 0; round < 2; round++) {
+		ASSERT_EQ(0, open_session(&s));
+		ASSERT_EQ(0, host_command(&s, SEP_CMD_RESERVE, NULL, 0, &busy, 4));
+		EXPECT_EQ(0, busy);
+		ASSERT_EQ(0, host_command(&s, SEP_CMD_RESERVE, NULL, 0, &busy, 4));
+		EXPECT_EQ(1, busy);
+		EXPECT_EQ(0, host_session_close(&s));
+	}
+}
+
+/* Control EOF ends the session as TERMINATE would: data channels end. */
+TEST(control_eof_ends_session)
+{
+	struct host_session s;
+	int32_t busy = -1;
+
+	ASSERT_EQ(0, open_session(&s));
+	ASSERT_EQ(0, host_command(&s, SEP_CMD_RESERVE, NULL, 0, &busy, 4));
+	close(s.ctl);
+	for (uint32_t i = 0; i < s.ndata; i++) {
+		EXPECT_EQ(0, host_drain(s.data[i]));
+		close(s.data[i]);
+	}
+	ASSERT_EQ(0, open_session(&s));
+	ASSERT_EQ(0, host_command(&s, SEP_CMD_RESERVE, NULL, 0, &busy, 4));
+	EXPECT_EQ(0, busy);
+	EXPECT_EQ(0, host_session_close(&s));
+}
+
+static uint32_t rnd(uint64_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return *state >> 11;
+}
+
+/* Random bytes, or a valid hello followed by random command headers. */
+static void garbage_session(uint64_t *rng)
+{
+	uint8_t buf[512];
+	uint32_t len = rnd(rng) % sizeof(buf);
+	int fd = connect_target();
+
+	if (fd < 0)
+		return;
+	for (uint32_t i = 0; i < len; i++)
+		buf[i] = rnd(rng);
+	if (rnd(rng) % 2) {
+		struct sep_control_first_msg hello = sep_hello(sizeof(hello));
+		struct sep_control_msg_header *h = (void *)(buf + sizeof(hello));
+
+		memcpy(buf, &hello, sizeof(hello));
+		if (len >= sizeof(hello) + sizeof(*h) && rnd(rng) % 2) {
+			h->header_size = sizeof(*h);
+			h->command_id = rnd(rng) % 100;
+			h->to_target_data_size %= 4096;
+			h->from_target_data_size %= 65536;
+		}
+	}
+	host_send(fd, buf, len);
+	close(fd);
+}
+
+#define GARBAGE_SESSIONS	1000
+#define GARBAGE_THREADS		10
+
+static void *garbage_thread(void *arg)
+{
+	uint64_t rng = 0x9e3779b97f4a7c15ull * ((uintptr_t)arg + 1);
+
+	for (int i = 0; i < GARBAGE_SESSIONS / GARBAGE_THREADS; i++)
+		garbage_session(&rng);
+	return NULL;
+}
+
+/* 1,000 connections through user-mode networking under TCG take a while. */
+FIXTURE(slow) {};
+FIXTURE_SETUP(slow) {}
+FIXTURE_TEARDOWN(slow) {}
+
+TEST_F_TIMEOUT(slow, garbage_sessions_then_a_good_one, 400)
+{
+	pthread_t threads[GARBAGE_THREADS];
+	struct host_session s;
+	uint32_t version;
+
+	/* Several at once, as a flood would come; any role, any state. */
+	for (uintptr_t i = 0; i < GARBAGE_THREADS; i++)
+		ASSERT_EQ(0, pthread_create(&threads[i], NULL, garbage_thread, (void *)i));
+	for (int i = 0; i < GARBAGE_THREADS; i++)
+		pthread_join(threads[i], NULL);
+	ASSERT_EQ(0, open_session(&s));
+	ASSERT_EQ(0, host_command(&s, SEP_CMD_VERSION, NULL, 0, &version, 4));
+	EXPECT_EQ(SEP_DRIVER_VERSION, version);
+	EXPECT_EQ(0, host_session_close(&s));
+}
+
+TEST(aca_host_info_succeeds)
+{
+	const char *bin = getenv("ACA_HOST_BIN");
+	struct host_session probe;
+	int status;
+	pid_t pid;
+
+	if (!bin)
+		bin = "build/aca-host";
+	/* Make sure no earlier session is still being torn down. */
+	ASSERT_EQ(0, open_session(&probe));
+	ASSERT_EQ(0, host_session_close(&probe));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		execl(bin, "aca-host", "info", target(), (char *)NULL);
+		_exit(127);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
 /* Wait out the VM's boot before the per-test timeouts start ticking. */
 int main(int argc, char **argv)
 {
-	if (wait_for_target())
-		fprintf(stderr, "# target %s never answered a hello\n",
-			getenv("ACA_TARGET") ? getenv("ACA_TARGET") : "127.0.0.1:9321");
+	time_t end = time(NULL) + READY_TIMEOUT_S;
+	struct sep_target_status_msg s;
+	int fd = -1;
+
+	while (time(NULL) < end) {
+		fd = handshake(&s, sizeof(struct sep_control_first_msg));
+		if (fd >= 0)
+			break;
+		usleep(250 * 1000);
+	}
+	if (fd < 0)
+		fprintf(stderr, "# target %s never answered a hello\n", target());
+	else
+		terminate(fd);
 	return test_harness_run(argc, argv);
 }

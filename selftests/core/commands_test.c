@@ -1,0 +1,743 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Protocol core, commands (spec 4, 9): every command of the dispatch table,
+ * its response framing and the values it answers.
+ * Part of core_test.c (see there); compiles to nothing on its own.
+ */
+#ifdef ACA_CORE_TEST_UNIT
+
+#define SETUP_BASE	(SEP_SETUP_NMI_MODE | SEP_SETUP_CPU_HOTPLUG_MODE | \
+			 SEP_SETUP_TRACEPOINTS_AVAILABLE | \
+			 SEP_SETUP_REGISTER_WHITELIST_DETECTED | \
+			 (1ull << SEP_SETUP_DRV_TYPE_SHIFT))
+
+/*
+ * Every command the dispatch table knows succeeds, in a state it is meant
+ * for, with the framing of spec 4.1; and no command of the table is left out.
+ */
+TEST_F(core, every_command_succeeds_with_exact_framing)
+{
+	static u8 seen[128];
+	bool pax_seen = false;
+	u32 n = FAKE_NCPUS, size, four = 4, two = 2;
+	struct sep_drv_log_control log = { .command = SEP_DRV_LOG_CMD_ADJUST_VERBOSITY };
+	struct sep_event_reg wr = { .event_reg_id.reg_id = 0x186, .reg_value = 0x43003c };
+	struct sep_drv_topology_info topo[FAKE_NCPUS];
+	struct sep_event_desc desc = { .sample_size = 48 };
+	struct sep_dev_config dev = { .dispatch_id = 2, .results_offset = 48, .max_gp_counters = 4 };
+	struct sep_dev_unc_config unc = { .dispatch_id = 120, .results_offset = 32, .device_type = 1 };
+	struct sep_event_config ec, ecu;
+	struct sep_drv_config dc;
+	u32 msr = 0x38f;
+	u8 scan[16] = { 0 };
+
+	tc_topology(topo, n);
+	tc_event_config(&ec, false);
+	tc_event_config(&ecu, true);
+	tc_drv_config(&dc, 0);
+	open_session(_metadata, self);
+
+#define RUN(id, in, in_len, out_len) do { \
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, id, in, in_len, out_len)) \
+			TH_LOG("command %u", (u32)(id)); \
+		if ((id) < sizeof(seen)) \
+			seen[id] = 1; \
+		else \
+			pax_seen = (id) == SEP_CMD_PAX_INFO; \
+	} while (0)
+
+	/* Queries and commands allowed in any state, here without a reservation. */
+	RUN(SEP_CMD_VERSION, NULL, 0, 4);
+	RUN(SEP_CMD_GET_DRV_SETUP_INFO, NULL, 0, 32);
+	RUN(SEP_CMD_NUM_CORES, NULL, 0, 4);
+	RUN(SEP_CMD_GET_NORMALIZED_TSC, NULL, 0, 8);
+	RUN(SEP_CMD_GET_NORMALIZED_TSC_STANDALONE, NULL, 0, 8);
+	RUN(SEP_CMD_TSC_SKEW_INFO, NULL, 0, 32);
+	RUN(SEP_CMD_GET_PLATFORM_INFO, NULL, 0, 15440);
+	RUN(SEP_CMD_COLLECT_SYS_CONFIG, NULL, 0, 4);
+	size = resp_u32(self, 0);
+	RUN(SEP_CMD_GET_SYS_CONFIG, NULL, 0, size);
+	RUN(SEP_CMD_KERNEL_CS, NULL, 0, 4);
+	RUN(SEP_CMD_GET_NUM_CORE_CTRS, NULL, 0, 4);
+	RUN(SEP_CMD_GET_PERF_CAPAB, NULL, 0, 8 * n);
+	RUN(SEP_CMD_GET_NUM_SAMPLES, NULL, 0, 8);
+	RUN(SEP_CMD_GET_SAMPLE_DROP_INFO, NULL, 0, 324);
+	RUN(SEP_CMD_GET_THREAD_COUNT, NULL, 0, 4);
+	RUN(SEP_CMD_SET_OSID, &four, 4, 0);
+	RUN(SEP_CMD_PAX_INFO, NULL, 0, 32);
+	RUN(SEP_CMD_CONTROL_DRIVER_LOG, &log, sizeof(log), sizeof(log));
+	RUN(SEP_CMD_GET_DRIVER_LOG, NULL, 0, 64);
+	RUN(SEP_CMD_READ_MSR, &msr, 4, 8 * n);
+	RUN(SEP_CMD_WRITE_MSR, &wr, sizeof(wr), 0);
+	RUN(SEP_CMD_INIT_NUM_DEV, &four, 4, 0);
+	RUN(SEP_CMD_SET_DEVICE_NUM_UNITS, &four, 4, 0);
+	RUN(SEP_CMD_INIT, &dev, sizeof(dev), 0);
+	RUN(SEP_CMD_SET_SCAN_UNCORE_TOPOLOGY_INFO, scan, sizeof(scan), 0);
+	RUN(SEP_CMD_GET_DRIVER_STATE, NULL, 0, 4);
+	RUN(SEP_CMD_PAUSE, NULL, 0, 0);
+	RUN(SEP_CMD_RESUME, NULL, 0, 0);
+	/* The collection. */
+	RUN(SEP_CMD_RESERVE, NULL, 0, 4);
+	RUN(SEP_CMD_INIT_DRIVER, &dc, sizeof(dc), 0);
+	RUN(SEP_CMD_SET_CPU_TOPOLOGY, topo, sizeof(topo), 0);
+	RUN(SEP_CMD_NUM_DESCRIPTOR, &two, 4, 0);
+	RUN(SEP_CMD_DESC_NEXT, &desc, sizeof(desc), 0);
+	RUN(SEP_CMD_DESC_NEXT, &desc, sizeof(desc), 0);
+	RUN(SEP_CMD_EM_GROUPS, &ec, sizeof(ec), 0);
+	RUN(SEP_CMD_EM_CONFIG_NEXT, core_ecb(_metadata, self), 4720, 48);
+	RUN(SEP_CMD_INIT_PMU, &four, 4, 0);
+	RUN(SEP_CMD_INIT_UNC, &unc, sizeof(unc), 0);
+	RUN(SEP_CMD_EM_GROUPS_UNC, &ecu, sizeof(ecu), 0);
+	RUN(SEP_CMD_EM_CONFIG_NEXT_UNC, uncore_ecb(_metadata, self), 2680, 48);
+	RUN(SEP_CMD_START, NULL, 0, 0);
+	RUN(SEP_CMD_PAUSE, NULL, 0, 0);
+	RUN(SEP_CMD_RESUME, NULL, 0, 0);
+	RUN(SEP_CMD_STOP, NULL, 0, 0);
+	RUN(SEP_CMD_TERMINATE, NULL, 0, 0);
+#undef RUN
+	expect_eof(_metadata, self, self->ctl);
+
+	for (u32 id = 0; id < sizeof(seen); id++)
+		if (acp_find_command(id)) {
+			EXPECT_TRUE(seen[id]) TH_LOG("command %u is not covered", id);
+		}
+	EXPECT_TRUE(pax_seen);
+	EXPECT_NE(NULL, acp_find_command(SEP_CMD_PAX_INFO));
+}
+
+TEST_F(core, version)
+{
+	open_session(_metadata, self);
+	EXPECT_EQ(0x00051105, query(_metadata, self, SEP_CMD_VERSION, 4));
+	EXPECT_EQ(5, self->r.data[0]);
+	EXPECT_EQ(17, self->r.data[1]);
+	EXPECT_EQ(5, self->r.data[2]);
+	EXPECT_EQ(0, self->r.data[3]);
+}
+
+TEST_F(core, num_cores_is_the_number_of_cpus)
+{
+	static const u32 ncpus[] = { 1, 2, FAKE_NCPUS, 24 };
+
+	for (size_t i = 0; i < sizeof(ncpus) / sizeof(ncpus[0]); i++) {
+		reinit(_metadata, self, ncpus[i]);
+		open_session(_metadata, self);
+		EXPECT_EQ(ncpus[i], query(_metadata, self, SEP_CMD_NUM_CORES, 4));
+		EXPECT_EQ(ncpus[i] + 2, self->ndata);
+	}
+}
+
+TEST_F(core, normalized_tsc_never_goes_back)
+{
+	u64 last = 0;
+
+	open_session(_metadata, self);
+	for (int i = 0; i < 100; i++) {
+		u32 id = i % 3 ? SEP_CMD_GET_NORMALIZED_TSC
+			       : SEP_CMD_GET_NORMALIZED_TSC_STANDALONE;
+		u64 tsc = query(_metadata, self, id, 8);
+
+		EXPECT_LE(last, tsc) TH_LOG("call %d", i);
+		EXPECT_NE(0, tsc);
+		last = tsc;
+	}
+	/* Asked for more than 8: padded with zeros. */
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_NORMALIZED_TSC, NULL, 0, 16));
+	EXPECT_LE(last, resp_u64(self, 0));
+	EXPECT_EQ(0, resp_u64(self, 8));
+}
+
+/* Exactly the length asked for, all zeros: one clock for all CPUs (9.6). */
+TEST_F(core, tsc_skew_is_the_asked_length_of_zeros)
+{
+	static const u32 asks[] = { 8, 32, 64, 8 * 24 };
+
+	open_session(_metadata, self);
+	for (size_t i = 0; i < sizeof(asks) / sizeof(asks[0]); i++) {
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_TSC_SKEW_INFO, NULL, 0, asks[i]));
+		EXPECT_TRUE(tc_all_zero(self->r.data, asks[i]));
+	}
+	/* No reply buffer: nothing; one too small for one CPU: refused. */
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_TSC_SKEW_INFO, NULL, 0, 0));
+	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_TSC_SKEW_INFO, NULL, 0, 4));
+}
+
+TEST_F(core, setup_info_bits)
+{
+	u64 modes;
+
+	open_session(_metadata, self);
+	modes = query(_metadata, self, SEP_CMD_GET_DRV_SETUP_INFO, 32);
+	EXPECT_EQ(SETUP_BASE, modes);
+	EXPECT_EQ(1, modes & SEP_SETUP_NMI_MODE);
+	EXPECT_EQ(SEP_DRV_TYPE_PUBLIC, (modes & SEP_SETUP_DRV_TYPE_MASK) >> 21);
+	EXPECT_EQ(0, modes & SEP_SETUP_PTI_MASK);
+	EXPECT_EQ(0, modes & (SEP_SETUP_VMM_MODE | SEP_SETUP_VMM_VENDOR_MASK |
+			      SEP_SETUP_VMM_GUEST_VM));
+	EXPECT_EQ(0, modes & SEP_SETUP_PEBS_ACCESSIBLE);
+	EXPECT_EQ(0, modes >> 24);
+	EXPECT_TRUE(tc_all_zero(self->r.data + 8, 24));
+
+	/* Kernel page-table isolation: KPTI in bits 15:14. */
+	self->f.pti = true;
+	modes = query(_metadata, self, SEP_CMD_GET_DRV_SETUP_INFO, 32);
+	EXPECT_EQ(SETUP_BASE | (u64)SEP_PTI_KPTI << SEP_SETUP_PTI_SHIFT, modes);
+
+	/* A KVM guest: vmm mode, guest, vendor KVM in bits 9:2. */
+	self->f.pti = false;
+	self->f.hypervisor = true;
+	modes = query(_metadata, self, SEP_CMD_GET_DRV_SETUP_INFO, 32);
+	EXPECT_EQ(SETUP_BASE | SEP_SETUP_VMM_MODE | SEP_SETUP_VMM_GUEST_VM |
+		  (u64)SEP_VMM_KVM << SEP_SETUP_VMM_VENDOR_SHIFT, modes);
+
+	memcpy(self->f.hv_sig, "VMwareVMware", 13);
+	modes = query(_metadata, self, SEP_CMD_GET_DRV_SETUP_INFO, 32);
+	EXPECT_EQ(SEP_VMM_VMWARE, (modes & SEP_SETUP_VMM_VENDOR_MASK) >> 2);
+
+	/* A hypervisor nobody knows: vmm mode, vendor unknown. */
+	memcpy(self->f.hv_sig, "TCGTCGTCGTCG", 13);
+	modes = query(_metadata, self, SEP_CMD_GET_DRV_SETUP_INFO, 32);
+	EXPECT_EQ(SETUP_BASE | SEP_SETUP_VMM_MODE | SEP_SETUP_VMM_GUEST_VM, modes);
+
+	/* The exact length is 32 (spec 9.2). */
+	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_DRV_SETUP_INFO, NULL, 0, 16));
+}
+
+TEST_F(core, platform_info)
+{
+	struct sep_drv_platform_info pi;
+	u32 ids[2] = { 2, 4 };
+
+	open_session(_metadata, self);
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_PLATFORM_INFO, NULL, 0, 15440));
+	memcpy(&pi, self->r.data, sizeof(pi));
+	EXPECT_EQ(FAKE_PLATFORM_INFO, resp_u64(self, 0));
+	EXPECT_EQ(0, pi.ddr_freq_index);
+	EXPECT_EQ(1, self->r.data[16]);
+	EXPECT_EQ(FAKE_MISC_FEATURE, resp_u64(self, 24));
+	EXPECT_EQ(0, pi.ufs_freq);
+	EXPECT_TRUE(tc_all_zero(pi.dimm_info, sizeof(pi.dimm_info)));
+	EXPECT_EQ((FAKE_RAPL_UNIT >> 8) & 0x1f, resp_u64(self, 15400));
+	EXPECT_TRUE(tc_all_zero(self->r.data + 15408, 32));
+	/* The reply buffer is freed once sent: left is the channel table. */
+	EXPECT_EQ(1, self->f.live);
+
+	/* With dispatch ids as input, and a bigger buffer: zero-padded. */
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_PLATFORM_INFO, ids, sizeof(ids), 20000));
+	EXPECT_EQ(FAKE_PLATFORM_INFO, resp_u64(self, 0));
+	EXPECT_TRUE(tc_all_zero(self->r.data + 15440, 20000 - 15440));
+	/* Too small a buffer for the struct: refused. */
+	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_PLATFORM_INFO, NULL, 0, 100));
+}
+
+/* Spec 9.3: the GET_SYS_CONFIG blob, parsed from its start. */
+static inline void check_sys_config(struct __test_metadata *_metadata,
+				    FIXTURE_DATA(core) *self, const u8 *blob,
+				    u32 size, u32 ncpus, int offline)
+{
+	struct sep_vtsa_sys_info sys;
+	struct sep_gen_array_hdr hdr;
+	struct sep_node_info node;
+	u64 off, sum = 0;
+
+	ASSERT_GE(size, 248 + 168 * ncpus);
+	memcpy(&sys, blob, sizeof(sys));
+	EXPECT_EQ(72, sys.node_array.offset);
+	EXPECT_EQ(0, sys.node_array.flags);
+	EXPECT_EQ(~0ull, sys.min_app_address);
+	EXPECT_EQ(~0ull, sys.max_app_address);
+	EXPECT_EQ(FAKE_PAGE_SIZE, sys.page_size);
+	EXPECT_EQ(FAKE_PAGE_SIZE, sys.allocation_granularity);
+
+	memcpy(&hdr, blob + 72, sizeof(hdr));
+	EXPECT_EQ(64, hdr.hdr_size);
+	EXPECT_EQ(0, hdr.next_array.offset);
+	EXPECT_EQ(1, hdr.array_num_entries);
+	EXPECT_EQ(48, hdr.array_entry_size);
+	EXPECT_EQ(SEP_GEN_ARRAY_NODE, hdr.array_type);
+	EXPECT_EQ(0, hdr.array_subtype);
+
+	memcpy(&node, blob + 136, sizeof(node));
+	EXPECT_EQ(0xffffffff, node.node_type_from_shell);
+	EXPECT_EQ(0xffffffff, node.node_id);
+	EXPECT_EQ(ncpus, node.node_num_available);
+	EXPECT_EQ(0xffffffff, node.node_num_used);
+	EXPECT_EQ(FAKE_TOTAL_RAM, node.node_physical_memory);
+	EXPECT_EQ(184, node.node_percpu_array.offset);
+
+	memcpy(&hdr, blob + 184, sizeof(hdr));
+	EXPECT_EQ(64, hdr.hdr_size);
+	EXPECT_EQ(ncpus, hdr.array_num_entries);
+	EXPECT_EQ(104, hdr.array_entry_size);
+	EXPECT_EQ(SEP_GEN_ARRAY_PER_CPU, hdr.array_type);
+	EXPECT_EQ(SEP_GEN_ARRAY_SUB_EM64T, hdr.array_subtype);
+
+	off = 248 + 104ull * ncpus;
+	for (u32 cpu = 0; cpu < ncpus; cpu++) {
+		struct sep_gen_per_cpu p;
+		u32 n = (int)cpu == offline ? 0 : FAKE_CPUID_ENTRIES;
+		u32 k = 0;
+
+		memcpy(&p, blob + 248 + 104 * cpu, sizeof(p));
+		EXPECT_EQ(cpu, p.cpu_number);
+		EXPECT_EQ(0xffffffff, p.cpu_speed_mhz);
+		EXPECT_EQ(0xffffffff, p.cpu_fsb_mhz);
+		EXPECT_EQ(0xffffffff, p.cpu_intel_processor_number);
+		EXPECT_EQ(off, p.cpu_cpuid_array.offset) TH_LOG("cpu %u", cpu);
+		EXPECT_EQ(0, p.cpu_cpuid_array.flags);
+		EXPECT_EQ(0, p.cpu_tsc_offset);
+		if (n) {
+			EXPECT_EQ(FAKE_L2_KB, p.cpu_cache_L2);
+			EXPECT_EQ(FAKE_L3_KB, p.cpu_cache_L3);
+			EXPECT_EQ(FAKE_PLATFORM_ID, p.platform_id);
+			EXPECT_EQ(cpu >> 2, p.cpu_package_num);
+			EXPECT_EQ((cpu >> 1) & 1, p.cpu_core_num);
+			EXPECT_EQ(cpu & 1, p.cpu_hw_thread_num);
+			EXPECT_EQ(2, p.cpu_threads_per_core);
+			EXPECT_EQ(1, p.cpu_num_modules);
+			EXPECT_EQ(FAKE_PERFMON_VER, p.arch_perfmon_ver);
+			EXPECT_EQ(FAKE_GP_COUNTERS, p.num_gp_counters);
+			EXPECT_EQ(FAKE_FIXED_COUNTERS, p.num_fixed_counters);
+		} else {
+			/* Nothing known of an offline CPU. */
+			EXPECT_EQ(0, p.cpu_cache_L2);
+			EXPECT_EQ(0, p.platform_id);
+			EXPECT_EQ(0, p.arch_perfmon_ver);
+		}
+		EXPECT_EQ(0, p.cpu_core_type);
+
+		ASSERT_LE(off + 64, size);
+		memcpy(&hdr, blob + off, sizeof(hdr));
+		EXPECT_EQ(64, hdr.hdr_size);
+		EXPECT_EQ(n, hdr.array_num_entries) TH_LOG("cpu %u", cpu);
+		EXPECT_EQ(20, hdr.array_entry_size);
+		EXPECT_EQ(SEP_GEN_ARRAY_CPUID, hdr.array_type);
+		EXPECT_EQ(SEP_GEN_ARRAY_SUB_EM64T, hdr.array_subtype);
+		off += 64;
+		ASSERT_LE(off + 20ull * hdr.array_num_entries, size);
+		/* Leaves in order, sub-leaves expanded, this CPU's own values. */
+		for (u32 leaf = 0; n && leaf <= 0x80000008; leaf++) {
+			u32 subs = leaf == 4 ? 5 : leaf == 0xb ? 3 : 1;
+
+			if (leaf == 0xc)
+				leaf = 0x80000000;
+			for (u32 s = 0; s < subs; s++, k++) {
+				struct sep_cpuid_x86 e;
+
+				memcpy(&e, blob + off + 20 * k, sizeof(e));
+				EXPECT_EQ(leaf, e.eax_input) TH_LOG("cpu %u entry %u", cpu, k);
+				if (leaf == 0) {
+					EXPECT_EQ(0x756e6547, e.ebx);
+				} else if (leaf == 1) {
+					EXPECT_EQ(FAKE_CPUID1_EAX, e.eax);
+					EXPECT_EQ(cpu, e.ebx >> 24);
+				} else if (leaf == 0xb) {
+					EXPECT_EQ(cpu, e.edx);
+				} else if (leaf == 0x80000000) {
+					EXPECT_EQ(0x80000008, e.eax);
+				}
+			}
+		}
+		EXPECT_EQ(n, k);
+		off += 20ull * hdr.array_num_entries;
+		sum += hdr.array_num_entries;
+	}
+	EXPECT_EQ(off, size);
+	EXPECT_EQ(248 + 168ull * ncpus + 20 * sum, size);
+}
+
+TEST_F(core, sys_config_blob)
+{
+	u32 size;
+	u64 nalloc;
+
+	open_session(_metadata, self);
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_COLLECT_SYS_CONFIG, NULL, 0, 4));
+	size = resp_u32(self, 0);
+	EXPECT_EQ(248 + 168 * FAKE_NCPUS + 20 * FAKE_NCPUS * FAKE_CPUID_ENTRIES, size);
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_SYS_CONFIG, NULL, 0, size));
+	check_sys_config(_metadata, self, self->r.data, size, FAKE_NCPUS, -1);
+
+	/* Built once: asking again allocates nothing and answers the same. */
+	nalloc = self->f.nalloc;
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_COLLECT_SYS_CONFIG, NULL, 0, 4));
+	EXPECT_EQ(size, resp_u32(self, 0));
+	EXPECT_EQ(nalloc, self->f.nalloc);
+	/* More than the blob: zero-padded; less: cut. */
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_SYS_CONFIG, NULL, 0, size + 100));
+	check_sys_config(_metadata, self, self->r.data, size, FAKE_NCPUS, -1);
+	EXPECT_TRUE(tc_all_zero(self->r.data + size, 100));
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_SYS_CONFIG, NULL, 0, 10));
+	EXPECT_EQ(72, resp_u64(self, 8));
+
+	/* It outlives sessions (one per driver lifetime). */
+	acp_conn_release(self->ctl);
+	EXPECT_EQ(1, self->f.live);
+	open_session(_metadata, self);
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_COLLECT_SYS_CONFIG, NULL, 0, 4));
+	EXPECT_EQ(size, resp_u32(self, 0));
+}
+
+TEST_F(core, sys_config_without_collect_and_with_an_offline_cpu)
+{
+	u32 n = 6, size = 248 + 168 * n + 20 * (n - 1) * FAKE_CPUID_ENTRIES;
+
+	reinit(_metadata, self, n);
+	self->f.offline_cpu = 2;
+	open_session(_metadata, self);
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_SYS_CONFIG, NULL, 0, size));
+	check_sys_config(_metadata, self, self->r.data, size, n, 2);
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_COLLECT_SYS_CONFIG, NULL, 0, 4));
+	EXPECT_EQ(size, resp_u32(self, 0));
+}
+
+/*
+ * CPUID comes from the CPU or a hypervisor, not from the host, but a
+ * hypervisor may report odd topology levels: a zero thread count with other
+ * EBX bits set, a core level narrower than the SMT level. The blob is still
+ * built, with no topology for such CPUs.
+ */
+TEST_F(core, sys_config_with_odd_topology_leaves)
+{
+	static const u32 odd[][2][2] = {
+		{ { 1, 0x10000 }, { 2, 4 } },	/* 0 threads per core */
+		{ { 2, 2 }, { 1, 4 } },		/* core shift < SMT shift */
+		{ { 1, 2 }, { 0, 0 } },		/* no core level: ends leaf 0xB */
+	};
+
+	for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++) {
+		u32 n = FAKE_CPUID_ENTRIES - (i == 2);
+		u32 size = 248 + (168 + 20 * n) * FAKE_NCPUS;
+
+		reinit(_metadata, self, FAKE_NCPUS);
+		self->f.odd_leaf_b = true;
+		memcpy(self->f.odd_b, odd[i], sizeof(odd[i]));
+		open_session(_metadata, self);
+		ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_COLLECT_SYS_CONFIG, NULL, 0, 4));
+		ASSERT_EQ(size, resp_u32(self, 0));
+		ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_SYS_CONFIG, NULL, 0, size));
+		for (u32 cpu = 0; cpu < FAKE_NCPUS; cpu++) {
+			struct sep_gen_per_cpu p;
+
+			memcpy(&p, self->r.data + 248 + 104 * cpu, sizeof(p));
+			EXPECT_EQ(1, p.cpu_threads_per_core) TH_LOG("case %zu", i);
+			EXPECT_EQ(0, p.cpu_core_num);
+			EXPECT_EQ(0, p.cpu_hw_thread_num);
+			EXPECT_EQ(0, p.cpu_package_num);
+			EXPECT_EQ(FAKE_L2_KB, p.cpu_cache_L2);
+		}
+	}
+}
+
+TEST_F(core, reserve_answers_busy_in_its_payload)
+{
+	open_session(_metadata, self);
+	EXPECT_EQ(SEP_STATE_UNINITIALIZED, driver_state(_metadata, self));
+	EXPECT_EQ(SEP_RESERVE_OK, reserve(_metadata, self));
+	EXPECT_EQ(SEP_STATE_RESERVED, driver_state(_metadata, self));
+	EXPECT_EQ(SEP_RESERVE_BUSY, reserve(_metadata, self));
+	EXPECT_EQ(SEP_STATE_RESERVED, driver_state(_metadata, self));
+	EXPECT_EQ(VT_SUCCESS, init_driver(_metadata, self, 0));
+	EXPECT_EQ(SEP_RESERVE_BUSY, reserve(_metadata, self));
+	EXPECT_EQ(SEP_STATE_IDLE, driver_state(_metadata, self));
+}
+
+TEST_F(core, sample_counts)
+{
+	struct sep_sample_drop_info di;
+	u32 osid = 7;
+
+	open_session(_metadata, self);
+	EXPECT_EQ(FAKE_WRITTEN(0) + FAKE_WRITTEN(1) + FAKE_WRITTEN(2) + FAKE_WRITTEN(3),
+		  query(_metadata, self, SEP_CMD_GET_NUM_SAMPLES, 8));
+	EXPECT_EQ(VT_SUCCESS, cmd_u32(_metadata, self, SEP_CMD_SET_OSID, osid));
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_SAMPLE_DROP_INFO, NULL, 0, 324));
+	memcpy(&di, self->r.data, sizeof(di));
+	EXPECT_EQ(FAKE_NCPUS, di.size);
+	for (u32 i = 0; i < SEP_MAX_SAMPLE_DROP_NODES; i++) {
+		if (i < FAKE_NCPUS) {
+			EXPECT_EQ(osid, di.drop_info[i].os_id);
+			EXPECT_EQ(i, di.drop_info[i].cpu_id);
+			EXPECT_EQ(FAKE_WRITTEN(i), di.drop_info[i].sampled);
+			EXPECT_EQ(FAKE_DROPPED(i), di.drop_info[i].dropped);
+		} else {
+			EXPECT_TRUE(tc_all_zero(&di.drop_info[i], sizeof(di.drop_info[i])));
+		}
+	}
+	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_SAMPLE_DROP_INFO, NULL, 0, 100));
+	EXPECT_EQ(0, query(_metadata, self, SEP_CMD_GET_THREAD_COUNT, 4));
+
+	/* More CPUs than the struct has room for: the first 20. */
+	reinit(_metadata, self, 24);
+	open_session(_metadata, self);
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_SAMPLE_DROP_INFO, NULL, 0, 400));
+	memcpy(&di, self->r.data, sizeof(di));
+	EXPECT_EQ(20, di.size);
+	EXPECT_EQ(19, di.drop_info[19].cpu_id);
+	EXPECT_EQ(0, di.drop_info[19].os_id) TH_LOG("a new session has no OS id");
+	EXPECT_EQ(FAKE_WRITTEN(19), di.drop_info[19].sampled);
+	EXPECT_TRUE(tc_all_zero(self->r.data + 324, 400 - 324));
+
+	/* Without a sampler there is nothing to count. */
+	self->ops = fake_ops_nosampling;
+	EXPECT_EQ(0, query(_metadata, self, SEP_CMD_GET_NUM_SAMPLES, 8));
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_SAMPLE_DROP_INFO, NULL, 0, 324));
+	EXPECT_EQ(20, resp_u32(self, 0));
+	EXPECT_EQ(0, resp_u32(self, 4 + 16 * 5 + 8));
+}
+
+TEST_F(core, set_osid_takes_nothing_or_a_u32)
+{
+	u8 five[5] = { 0 };
+
+	open_session(_metadata, self);
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_SET_OSID, NULL, 0, 0));
+	EXPECT_EQ(VT_SUCCESS, cmd_u32(_metadata, self, SEP_CMD_SET_OSID, 3));
+	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_SET_OSID, five, 5, 0));
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_SAMPLE_DROP_INFO, NULL, 0, 324));
+	EXPECT_EQ(3, resp_u32(self, 4));
+}
+
+TEST_F(core, pax_info_is_zeroed)
+{
+	open_session(_metadata, self);
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_PAX_INFO, NULL, 0, 32));
+	EXPECT_TRUE(tc_all_zero(self->r.data, 32));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_PAX_INFO, NULL, 0, 0));
+}
+
+TEST_F(core, control_driver_log)
+{
+	struct sep_drv_log_control ctl = { .command = SEP_DRV_LOG_CMD_ADJUST_VERBOSITY };
+	struct sep_drv_log_control got;
+
+	open_session(_metadata, self);
+	/* The test suite's request: no reply buffer, so no payload. */
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_CONTROL_DRIVER_LOG, &ctl, sizeof(ctl), 0));
+	/* Set two categories, query the others: the reply has the values. */
+	memset(ctl.data, SEP_LOG_VERBOSITY_QUERY, sizeof(ctl.data));
+	ctl.data[0] = 3;
+	ctl.data[5] = 7;
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_CONTROL_DRIVER_LOG, &ctl, sizeof(ctl), sizeof(ctl)));
+	memcpy(&got, self->r.data, sizeof(got));
+	EXPECT_EQ(SEP_DRV_LOG_CMD_ADJUST_VERBOSITY, got.command);
+	EXPECT_EQ(3, got.data[0]);
+	EXPECT_EQ(7, got.data[5]);
+	EXPECT_EQ(0, got.data[1]);
+	EXPECT_EQ(0, got.data[255]);
+	/* A pure query keeps them; the default marker resets one. */
+	memset(ctl.data, SEP_LOG_VERBOSITY_QUERY, sizeof(ctl.data));
+	ctl.data[5] = SEP_LOG_VERBOSITY_DEFAULT;
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_CONTROL_DRIVER_LOG, &ctl, sizeof(ctl), sizeof(ctl)));
+	memcpy(&got, self->r.data, sizeof(got));
+	EXPECT_EQ(3, got.data[0]);
+	EXPECT_EQ(0, got.data[5]);
+	/* QUERY_SIZE: no log buffer here. */
+	ctl.command = SEP_DRV_LOG_CMD_QUERY_SIZE;
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_CONTROL_DRIVER_LOG, &ctl, sizeof(ctl), sizeof(ctl)));
+	EXPECT_EQ(SEP_DRV_LOG_CMD_QUERY_SIZE, resp_u32(self, 0));
+	EXPECT_TRUE(tc_all_zero(self->r.data + 8, 256));
+	/* Only the command word and a bit: fine; less than 8 bytes: refused. */
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_CONTROL_DRIVER_LOG, &ctl, 8, 0));
+	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_CONTROL_DRIVER_LOG, &ctl, 7, 0));
+	/* The driver log itself is empty: zeros of the asked length. */
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_DRIVER_LOG, NULL, 0, 1000));
+	EXPECT_TRUE(tc_all_zero(self->r.data, 1000));
+}
+
+TEST_F(core, small_queries)
+{
+	open_session(_metadata, self);
+	EXPECT_EQ(SEP_KERNEL_CS, query(_metadata, self, SEP_CMD_KERNEL_CS, 4));
+	EXPECT_EQ(FAKE_GP_COUNTERS, query(_metadata, self, SEP_CMD_GET_NUM_CORE_CTRS, 4));
+	EXPECT_EQ(SEP_STATE_UNINITIALIZED, driver_state(_metadata, self));
+	EXPECT_EQ(0, query(_metadata, self, SEP_CMD_GET_THREAD_COUNT, 4));
+}
+
+TEST_F(core, perf_capabilities_per_cpu)
+{
+	open_session(_metadata, self);
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_PERF_CAPAB, NULL, 0, 8 * FAKE_NCPUS));
+	for (u32 cpu = 0; cpu < FAKE_NCPUS; cpu++) {
+		EXPECT_EQ(FAKE_PERF_CAPAB(cpu), resp_u64(self, 8 * cpu));
+	}
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_PERF_CAPAB, NULL, 0, 8 * FAKE_NCPUS + 16));
+	EXPECT_EQ(FAKE_PERF_CAPAB(3), resp_u64(self, 24));
+	EXPECT_TRUE(tc_all_zero(self->r.data + 8 * FAKE_NCPUS, 16));
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_PERF_CAPAB, NULL, 0, 8));
+	EXPECT_EQ(FAKE_PERF_CAPAB(0), resp_u64(self, 0));
+	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_PERF_CAPAB, NULL, 0, 4));
+	/* An offline CPU reads as 0. */
+	self->f.offline_cpu = 1;
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_PERF_CAPAB, NULL, 0, 8 * FAKE_NCPUS));
+	EXPECT_EQ(0, resp_u64(self, 8));
+	EXPECT_EQ(FAKE_PERF_CAPAB(2), resp_u64(self, 16));
+}
+
+TEST_F(core, read_msr_allowed_per_cpu)
+{
+	u32 msr = 0x38f;
+
+	open_session(_metadata, self);
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_READ_MSR, &msr, 4, 8 * FAKE_NCPUS));
+	for (u32 cpu = 0; cpu < FAKE_NCPUS; cpu++) {
+		EXPECT_EQ(FAKE_GLOBAL_CTRL(cpu), resp_u64(self, 8 * cpu));
+	}
+	/* Room for two CPUs: two values. */
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_READ_MSR, &msr, 4, 16));
+	EXPECT_EQ(FAKE_GLOBAL_CTRL(1), resp_u64(self, 8));
+	/* More room than CPUs: zero-padded. */
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_READ_MSR, &msr, 4, 8 * FAKE_NCPUS + 8));
+	EXPECT_EQ(0, resp_u64(self, 8 * FAKE_NCPUS));
+	/* No room at all: success, nothing sent. */
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_READ_MSR, &msr, 4, 0));
+	/* Allowed but faulting: zeros. */
+	msr = 0x4c1;
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_READ_MSR, &msr, 4, 8 * FAKE_NCPUS));
+	EXPECT_TRUE(tc_all_zero(self->r.data, 8 * FAKE_NCPUS));
+	msr = 0xce;
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_READ_MSR, &msr, 4, 8));
+	EXPECT_EQ(FAKE_PLATFORM_INFO, resp_u64(self, 0));
+}
+
+TEST_F(core, read_msr_refused_outside_the_allow_list)
+{
+	static const u32 refused[] = { 0x10, 0x2be, 0x1b0, 0x0, 0xc0000080, 0xffffffff };
+
+	open_session(_metadata, self);
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		u32 logs = self->f.nlogs;
+
+		EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_READ_MSR, &refused[i], 4, 8 * FAKE_NCPUS))
+			TH_LOG("MSR 0x%x", refused[i]);
+		EXPECT_EQ(logs + 1, self->f.nlogs);
+		/* The test suite's READ_MSR of 0x2be has no reply buffer. */
+		EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_READ_MSR, &refused[i], 4, 0));
+	}
+	EXPECT_LT(0, fake_log_count(&self->f, "READ_MSR 0x2be"));
+	EXPECT_LT(0, fake_log_count(&self->f, "READ_MSR 0x10 "));
+}
+
+TEST_F(core, write_msr_allowed_and_refused)
+{
+	struct sep_event_reg reg = { .event_reg_id.reg_id = 0x186, .reg_value = 0x43003c };
+
+	open_session(_metadata, self);
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_WRITE_MSR, &reg, sizeof(reg), 0));
+	ASSERT_EQ(FAKE_NCPUS, self->f.nwrites);
+	for (u32 i = 0; i < FAKE_NCPUS; i++) {
+		EXPECT_EQ((int)i, self->f.writes[i].cpu);
+		EXPECT_EQ(0x186, self->f.writes[i].msr);
+		EXPECT_EQ(0x43003c, self->f.writes[i].val);
+	}
+	EXPECT_EQ(0x43003c, fake_find_msr(&self->f, 0x186)->val[3]);
+
+	/* Not PMU (0x1b0), read-only PMU facts (0xce, 0x345): refused, logged. */
+	static const u32 refused[] = { 0x1b0, 0xce, 0x345, 0x10, 0x17 };
+
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		u32 logs = self->f.nlogs;
+
+		reg.event_reg_id.reg_id = refused[i];
+		EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_WRITE_MSR, &reg, sizeof(reg), 0))
+			TH_LOG("MSR 0x%x", refused[i]);
+		EXPECT_EQ(logs + 1, self->f.nlogs);
+	}
+	EXPECT_EQ(FAKE_NCPUS, self->f.nwrites) TH_LOG("nothing was written");
+	EXPECT_EQ(6, fake_find_msr(&self->f, 0x1b0)->val[0]);
+	EXPECT_LT(0, fake_log_count(&self->f, "WRITE_MSR 0x1b0"));
+
+	/* Allowed but faulting on the first CPU: an error. */
+	reg.event_reg_id.reg_id = 0x4c1;
+	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_WRITE_MSR, &reg, sizeof(reg), 0));
+	/* The payload is exactly one EVENT_REG. */
+	reg.event_reg_id.reg_id = 0x186;
+	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_WRITE_MSR, &reg, sizeof(reg) - 1, 0));
+}
+
+TEST_F(core, device_commands_any_state)
+{
+	struct sep_dev_config dev = { .dispatch_id = 2 };
+	u8 big[1000] = { 0 };
+
+	open_session(_metadata, self);
+	EXPECT_EQ(VT_SUCCESS, cmd_u32(_metadata, self, SEP_CMD_INIT_NUM_DEV, 4));
+	EXPECT_EQ(VT_BAD_PARAMETER, cmd_u32(_metadata, self, SEP_CMD_INIT_NUM_DEV, 65));
+	EXPECT_EQ(VT_SUCCESS, cmd_u32(_metadata, self, SEP_CMD_INIT_NUM_DEV, ACP_MAX_DEVICES));
+	EXPECT_EQ(VT_SUCCESS, cmd_u32(_metadata, self, SEP_CMD_SET_DEVICE_NUM_UNITS, 4));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_SET_DEVICE_NUM_UNITS, NULL, 0, 0));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_INIT, &dev, sizeof(dev), 0));
+	EXPECT_EQ(0, fake_log_count(&self->f, "PEBS"));
+	dev.enable_bits = SEP_DEV_CFG_PEBS_CAPTURE;
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_INIT, &dev, sizeof(dev), 0));
+	EXPECT_EQ(1, fake_log_count(&self->f, "PEBS"));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_SET_SCAN_UNCORE_TOPOLOGY_INFO, NULL, 0, 0));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_SET_SCAN_UNCORE_TOPOLOGY_INFO, big, sizeof(big), 0));
+}
+
+/* Spec 4.2: whatever the reference driver does not know is 159, no payload. */
+TEST_F(core, unknown_commands_fail_without_payload)
+{
+	static const u32 ids[] = {
+		18, 19, 20, 26, 17, 36, 43, 54, 62, 89, 93, 95, 99, 200, 997,
+		0x40086400, 0x7fffffff, 0x80000000, ~0u,
+	};
+	u8 payload[16] = { 0 };
+
+	open_session(_metadata, self);
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, ids[i], NULL, 0, 8))
+			TH_LOG("command %u", ids[i]);
+		EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, ids[i], payload, sizeof(payload), 0));
+	}
+	EXPECT_LE(sizeof(ids) / sizeof(ids[0]), fake_log_count(&self->f, "not supported"));
+	EXPECT_EQ(SEP_DRIVER_VERSION, query(_metadata, self, SEP_CMD_VERSION, 4));
+}
+
+/* Spec 4.1 rule 6: command 0 eats its payload and is never answered. */
+TEST_F(core, command_zero_is_consumed_silently)
+{
+	u8 payload[100];
+	struct sep_control_msg_header h;
+
+	memset(payload, 0x30, sizeof(payload));
+	open_session(_metadata, self);
+	for (size_t frag = 0; frag <= 7; frag += 7) {
+		self->frag = frag;
+		h = tc_header(SEP_CMD_NONE, 0, 8);
+		ASSERT_EQ(0, tc_request(self->ctl, &self->out, &h, NULL, 0, frag, &self->r));
+		EXPECT_EQ(0, self->r.total);
+		h = tc_header(SEP_CMD_NONE, sizeof(payload), 0);
+		ASSERT_EQ(0, tc_request(self->ctl, &self->out, &h, payload, sizeof(payload), frag, &self->r));
+		EXPECT_EQ(0, self->r.total);
+		/* The payload did not turn into commands: the next one is answered. */
+		EXPECT_EQ(SEP_DRIVER_VERSION, query(_metadata, self, SEP_CMD_VERSION, 4));
+		EXPECT_EQ(52, self->r.total);
+	}
+}
+
+TEST_F(core, terminate_answers_then_ends_the_session)
+{
+	struct sep_control_msg_header h = tc_header(SEP_CMD_VERSION, 0, 4);
+
+	open_session(_metadata, self);
+	EXPECT_EQ(SEP_RESERVE_OK, reserve(_metadata, self));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_TERMINATE, NULL, 0, 0));
+	EXPECT_EQ(48, self->r.total);
+	EXPECT_TRUE(acp_conn_eof(self->ctl));
+	for (u32 i = 0; i < self->ndata; i++) {
+		EXPECT_EQ(1, fake_woken(&self->f, self->data[i]));
+		expect_eof(_metadata, self, self->data[i]);
+	}
+	/* Anything after it is swallowed unanswered. */
+	EXPECT_EQ(sizeof(h), acp_conn_input(self->ctl, &h, sizeof(h)));
+	expect_eof(_metadata, self, self->ctl);
+	EXPECT_EQ(0, self->out.total);
+	EXPECT_EQ(0, self->f.live);
+	/* The next host finds the target free. */
+	open_session(_metadata, self);
+	EXPECT_EQ(SEP_STATE_UNINITIALIZED, driver_state(_metadata, self));
+	EXPECT_EQ(SEP_RESERVE_OK, reserve(_metadata, self));
+}
+
+#endif /* ACA_CORE_TEST_UNIT */

@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The fake machine behind struct acp_ops (see fake_target.h). */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "fake_target.h"
+
+/* Every allocation carries its size and a tag, so frees are checked. */
+struct fake_hdr {
+	u64 magic;
+	u64 size;
+};
+
+#define FAKE_MAGIC	0xfa4eb10cfa4eb10cull
+
+static void *fake_alloc(void *ctx, size_t size)
+{
+	struct fake *f = ctx;
+	struct fake_hdr *h;
+
+	f->nalloc++;
+	if (size > f->largest)
+		f->largest = size;
+	if (f->fail_at && f->nalloc == f->fail_at) {
+		f->nfailed++;
+		return NULL;
+	}
+	/* Anything bigger than the core's own caps is a bug: refuse it. */
+	if (size > (64u << 20))
+		return NULL;
+	h = calloc(1, sizeof(*h) + size);
+	if (!h)
+		return NULL;
+	h->magic = FAKE_MAGIC;
+	h->size = size;
+	f->live++;
+	f->live_bytes += size;
+	return h + 1;
+}
+
+static void fake_free(void *ctx, void *ptr)
+{
+	struct fake *f = ctx;
+	struct fake_hdr *h;
+
+	if (!ptr) {
+		f->bad_free = true;	/* the core promises non-NULL */
+		return;
+	}
+	h = (struct fake_hdr *)ptr - 1;
+	if (h->magic != FAKE_MAGIC) {
+		f->bad_free = true;
+		return;
+	}
+	h->magic = 0;
+	f->live--;
+	f->live_bytes -= h->size;
+	free(h);
+}
+
+static const char *fake_sysname(void *ctx)
+{
+	return ((struct fake *)ctx)->sysname;
+}
+
+static const char *fake_release(void *ctx)
+{
+	return ((struct fake *)ctx)->release;
+}
+
+static const char *fake_version(void *ctx)
+{
+	return ((struct fake *)ctx)->version;
+}
+
+static u32 fake_num_cpus(void *ctx)
+{
+	return ((struct fake *)ctx)->ncpus;
+}
+
+static bool cpu_ok(const struct fake *f, int cpu)
+{
+	return cpu >= 0 && (u32)cpu < f->ncpus && cpu != f->offline_cpu;
+}
+
+static void sig(const char s[12], u32 *a, u32 *b, u32 *c)
+{
+	memcpy(a, s, 4);
+	memcpy(b, s + 4, 4);
+	memcpy(c, s + 8, 4);
+}
+
+static bool fake_cpuid(void *ctx, int cpu, u32 leaf, u32 sub, u32 r[4])
+{
+	struct fake *f = ctx;
+	u32 apic;
+
+	if (cpu < 0)
+		cpu = 0;
+	if (!cpu_ok(f, cpu))
+		return false;
+	apic = cpu;
+	memset(r, 0, 4 * sizeof(*r));
+	switch (leaf) {
+	case 0:
+		r[0] = 0xb;
+		sig("GenuineIntel", &r[1], &r[3], &r[2]);
+		break;
+	case 1:
+		r[0] = f->cpuid1_eax;
+		r[1] = apic << 24 | 16 << 16 | 8 << 8;
+		r[2] = 0x7ffafbff | (f->hypervisor ? 1u << 31 : 0);
+		r[3] = 0xbfebfbff;
+		break;
+	case 4:
+		/* ways-1 << 22 | partitions-1 << 12 | line-1; ecx: sets-1 */
+		switch (sub) {
+		case 0:		/* L1 data, 32 KB */
+			r[0] = 1 << 5 | 1;
+			r[1] = 7 << 22 | 63;
+			r[2] = 63;
+			break;
+		case 1:		/* L1 instruction, 32 KB */
+			r[0] = 1 << 5 | 2;
+			r[1] = 7 << 22 | 63;
+			r[2] = 63;
+			break;
+		case 2:		/* L2 unified, 4 x 64 x 1024 */
+			r[0] = 2 << 5 | 3;
+			r[1] = 3 << 22 | 63;
+			r[2] = 1023;
+			break;
+		case 3:		/* L3 unified, 16 x 64 x 12288 */
+			r[0] = 3 << 5 | 3;
+			r[1] = 15 << 22 | 63;
+			r[2] = 12287;
+			break;
+		}
+		break;
+	case 7:
+		r[1] = 0x029c6fbf;
+		break;
+	case 0xa:
+		r[0] = FAKE_PERFMON_VER | FAKE_GP_COUNTERS << 8 | 48 << 16 | 7 << 24;
+		r[3] = FAKE_FIXED_COUNTERS | 48 << 5;
+		break;
+	case 0xb:
+		/* SMT level: shift 1, 2 threads; core level: shift 2, 4. */
+		if (sub == 0) {
+			r[0] = 1;
+			r[1] = 2;
+			r[2] = 1 << 8;
+		} else if (sub == 1) {
+			r[0] = 2;
+			r[1] = 4;
+			r[2] = 2 << 8 | 1;
+		} else {
+			r[2] = sub;
+		}
+		if (f->odd_leaf_b && sub < 2) {
+			r[0] = f->odd_b[sub][0];
+			r[1] = f->odd_b[sub][1];
+		}
+		r[3] = apic;
+		break;
+	case 0x40000000:
+		if (f->hypervisor) {
+			r[0] = 0x40000001;
+			sig(f->hv_sig, &r[1], &r[2], &r[3]);
+		}
+		break;
+	case 0x80000000:
+		r[0] = FAKE_MAX_EXT_LEAF;
+		break;
+	case 0x80000008:
+		r[0] = 0x3027;
+		break;
+	}
+	return true;
+}
+
+static u64 fake_tsc_hz(void *ctx)
+{
+	return FAKE_TSC_HZ;
+}
+
+/* Non-decreasing, with runs of equal values. */
+static u64 fake_tsc_now(void *ctx)
+{
+	struct fake *f = ctx;
+
+	if (f->ntsc++ % 3)
+		f->tsc += 977;
+	return f->tsc;
+}
+
+struct fake_msr *fake_find_msr(struct fake *f, u32 msr)
+{
+	for (u32 i = 0; i < f->nmsrs; i++)
+		if (f->msrs[i].msr == msr)
+			return &f->msrs[i];
+	return NULL;
+}
+
+void fake_set_msr(struct fake *f, u32 msr, u64 val)
+{
+	struct fake_msr *m = fake_find_msr(f, msr);
+
+	if (!m) {
+		if (f->nmsrs == FAKE_MAX_MSRS)
+			abort();
+		m = &f->msrs[f->nmsrs++];
+		m->msr = msr;
+	}
+	for (u32 cpu = 0; cpu < FAKE_MAX_CPUS; cpu++)
+		m->val[cpu] = val;
+}
+
+static bool fake_rdmsr(void *ctx, int cpu, u32 msr, u64 *val)
+{
+	struct fake *f = ctx;
+	struct fake_msr *m;
+
+	if (cpu < 0)
+		cpu = 0;
+	m = fake_find_msr(f, msr);
+	if (!cpu_ok(f, cpu) || !m)
+		return false;
+	*val = m->val[cpu];
+	return true;
+}
+
+static bool fake_wrmsr(void *ctx, int cpu, u32 msr, u64 val)
+{
+	struct fake *f = ctx;
+	struct fake_msr *m = fake_find_msr(f, msr);
+
+	if (f->nwrites < FAKE_MAX_WRITES)
+		f->writes[f->nwrites++] = (struct fake_write){ cpu, msr, val };
+	if (!cpu_ok(f, cpu) || !m)
+		return false;
+	m->val[cpu] = val;
+	return true;
+}
+
+static bool fake_pti(void *ctx)
+{
+	return ((struct fake *)ctx)->pti;
+}
+
+static u64 fake_total_ram(void *ctx)
+{
+	return FAKE_TOTAL_RAM;
+}
+
+static u32 fake_page_size(void *ctx)
+{
+	return FAKE_PAGE_SIZE;
+}
+
+static int fake_start(void *ctx, const struct acp_config *cfg, bool paused)
+{
+	struct fake *f = ctx;
+	u32 n = cfg->ngroups < FAKE_MAX_GROUPS ? cfg->ngroups : FAKE_MAX_GROUPS;
+
+	f->nstart++;
+	if (f->running)
+		f->misuse++;
+	if (!f->start_ret) {
+		f->running = true;
+		f->paused = paused;
+	}
+	f->start_paused = paused;
+	f->start_ngroups = cfg->ngroups;
+	memset(f->start_groups, 0, sizeof(f->start_groups));
+	memcpy(f->start_groups, cfg->groups, n * sizeof(*cfg->groups));
+	return f->start_ret;
+}
+
+static void fake_stop(void *ctx)
+{
+	struct fake *f = ctx;
+
+	f->nstop++;
+	if (!f->running)
+		f->misuse++;
+	f->running = false;
+	f->paused = false;
+}
+
+static void fake_pause(void *ctx, bool pause)
+{
+	struct fake *f = ctx;
+
+	if (pause)
+		f->npause++;
+	else
+		f->nresume++;
+	if (!f->running || f->paused == pause)
+		f->misuse++;
+	f->paused = pause;
+}
+
+static void fake_sample_counts(void *ctx, u32 cpu, u64 *written, u64 *dropped)
+{
+	*written = FAKE_WRITTEN(cpu);
+	*dropped = FAKE_DROPPED(cpu);
+}
+
+static void fake_wake(void *ctx, void *conn_ctx)
+{
+	struct fake *f = ctx;
+
+	if (f->nwoken < FAKE_MAX_WAKES)
+		f->woken[f->nwoken++] = conn_ctx;
+}
+
+static void fake_log(void *ctx, const char *fmt, va_list args)
+{
+	struct fake *f = ctx;
+
+	if (f->nlogs < FAKE_MAX_LOGS)
+		vsnprintf(f->logs[f->nlogs], FAKE_LOG_LEN, fmt, args);
+	f->nlogs++;
+}
+
+#define FAKE_MACHINE_OPS \
+	.sysname = fake_sysname, .release = fake_release, \
+	.version = fake_version, .num_cpus = fake_num_cpus, \
+	.cpuid = fake_cpuid, .tsc_hz = fake_tsc_hz, .tsc_now = fake_tsc_now, \
+	.rdmsr = fake_rdmsr, .wrmsr = fake_wrmsr, .pti = fake_pti, \
+	.total_ram = fake_total_ram, .page_size = fake_page_size, \
+	.alloc = fake_alloc, .free = fake_free, .wake = fake_wake, \
+	.log = fake_log
+
+const struct acp_ops fake_ops = {
+	FAKE_MACHINE_OPS,
+	.start = fake_start,
+	.stop = fake_stop,
+	.pause = fake_pause,
+	.sample_counts = fake_sample_counts,
+};
+
+const struct acp_ops fake_ops_nosampling = {
+	FAKE_MACHINE_OPS,
+};
+
+void fake_init(struct fake *f, u32 ncpus)
+{
+	memset(f, 0, sizeof(*f));
+	if (ncpus > FAKE_MAX_CPUS)
+		abort();
+	f->ncpus = ncpus;
+	f->offline_cpu = -1;
+	f->cpuid1_eax = FAKE_CPUID1_EAX;
+	memcpy(f->hv_sig, "KVMKVMKVM\0\0\0", 13);
+	f->sysname = FAKE_SYSNAME;
+	f->release = FAKE_RELEASE;
+	f->version = FAKE_VERSION;
+	f->tsc = 1000000;
+
+	fake_set_msr(f, 0x10, FAKE_TSC_MSR);
+	fake_set_msr(f, 0x17, FAKE_PLATFORM_ID);
+	fake_set_msr(f, 0xce, FAKE_PLATFORM_INFO);
+	fake_set_msr(f, 0x1a4, FAKE_MISC_FEATURE);
+	fake_set_msr(f, 0x606, FAKE_RAPL_UNIT);
+	fake_set_msr(f, 0x345, 0);
+	fake_set_msr(f, 0x38f, 0);
+	for (u32 cpu = 0; cpu < FAKE_MAX_CPUS; cpu++) {
+		fake_find_msr(f, 0x345)->val[cpu] = FAKE_PERF_CAPAB(cpu);
+		fake_find_msr(f, 0x38f)->val[cpu] = FAKE_GLOBAL_CTRL(cpu);
+	}
+	/* Writable PMU registers, and one that exists but is not PMU. */
+	fake_set_msr(f, 0x186, 0);
+	fake_set_msr(f, 0x309, 0);
+	fake_set_msr(f, 0x1b0, 6);		/* IA32_ENERGY_PERF_BIAS */
+	/* 0x2be and 0x4c1 are absent: reading them faults. */
+}
+
+u32 fake_log_count(const struct fake *f, const char *needle)
+{
+	u32 n = 0;
+
+	for (u32 i = 0; i < f->nlogs && i < FAKE_MAX_LOGS; i++)
+		if (strstr(f->logs[i], needle))
+			n++;
+	return n;
+}
+
+u32 fake_woken(const struct fake *f, const void *conn_ctx)
+{
+	u32 n = 0;
+
+	for (u32 i = 0; i < f->nwoken; i++)
+		if (f->woken[i] == conn_ctx)
+			n++;
+	return n;
+}

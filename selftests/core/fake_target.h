@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A fake machine for the protocol core: struct acp_ops answered from fixed
+ * tables, with recorders for everything the core does to it (allocations,
+ * MSR writes, wakes, log lines, sampling calls). No test harness in here.
+ */
+#ifndef ACA_TEST_FAKE_TARGET_H
+#define ACA_TEST_FAKE_TARGET_H
+
+#include "../../driver/core/core.h"
+
+#define FAKE_MAX_CPUS		32
+#define FAKE_MAX_MSRS		32
+#define FAKE_MAX_WRITES		256
+#define FAKE_MAX_WAKES		256
+#define FAKE_MAX_LOGS		64
+#define FAKE_LOG_LEN		256
+#define FAKE_MAX_GROUPS		4
+
+/* The default machine: a 4-CPU Coffee Lake, 2 cores x 2 threads. */
+#define FAKE_NCPUS		4
+#define FAKE_SYSNAME		"Linux"
+#define FAKE_RELEASE		"6.12.117+deb12-amd64"
+/* 80 characters: longer than the 64-byte wire field. */
+#define FAKE_VERSION \
+	"#1 SMP PREEMPT_DYNAMIC Debian 6.12.117-1~deb12u1 (2026-11-01) x86_64 and more.."
+#define FAKE_TSC_HZ		2112000000ull
+#define FAKE_TOTAL_RAM		(8ull << 30)
+#define FAKE_PAGE_SIZE		4096u
+/* CPUID(1).EAX: family 6, model 0x9e, stepping 10. */
+#define FAKE_CPUID1_EAX		0x000906eau
+/* CPUID(0xA): perfmon v4, 4 GP counters, 3 fixed counters. */
+#define FAKE_PERFMON_VER	4
+#define FAKE_GP_COUNTERS	4
+#define FAKE_FIXED_COUNTERS	3
+/* Leaf 4 cache sizes the sys-config blob must report (KB). */
+#define FAKE_L2_KB		256
+#define FAKE_L3_KB		12288
+/*
+ * CPUID entries per CPU the sys-config dump must hold: basic leaves 0..0xb
+ * (leaf 4 as 4 caches + terminator, leaf 0xb as SMT, core + terminator,
+ * leaf 7 once) = 4 + 5 + 6 + 3, then extended leaves 0x80000000..8 = 9.
+ */
+#define FAKE_CPUID_ENTRIES	27
+#define FAKE_MAX_EXT_LEAF	0x80000008u
+
+/* MSR values of the fake (per CPU where it says so). */
+#define FAKE_PLATFORM_INFO	0x80838f1012800ull	/* 0xce */
+#define FAKE_MISC_FEATURE	0x5ull			/* 0x1a4 */
+#define FAKE_RAPL_UNIT		0x000a0e03ull		/* 0x606: energy 0xe */
+#define FAKE_PLATFORM_ID	(1ull << 50)		/* 0x17 */
+#define FAKE_TSC_MSR		0x123456789ull		/* 0x10 */
+#define FAKE_PERF_CAPAB(cpu)	(0x33c5ull | ((u64)(cpu) << 32))	/* 0x345 */
+#define FAKE_GLOBAL_CTRL(cpu)	(0x70000000full | ((u64)(cpu) << 40))	/* 0x38f */
+/* Samples the fake reports per CPU (sample_counts). */
+#define FAKE_WRITTEN(cpu)	(100ull * ((cpu) + 1))
+#define FAKE_DROPPED(cpu)	((u64)(cpu))
+
+struct fake_msr {
+	u32 msr;
+	u64 val[FAKE_MAX_CPUS];
+};
+
+struct fake_write {
+	int cpu;
+	u32 msr;
+	u64 val;
+};
+
+struct fake {
+	/* ---- the machine (set by fake_init, tests may change it) ---- */
+	u32 ncpus;
+	int offline_cpu;		/* -1: none; CPUID/MSRs on it fail */
+	u32 cpuid1_eax;			/* family, model, stepping */
+	bool odd_leaf_b;		/* CPUID 0xB levels from odd_b[] */
+	u32 odd_b[2][2];		/* EAX, EBX of sub-leaves 0 and 1 */
+	bool pti;
+	bool hypervisor;		/* CPUID.1:ECX[31] */
+	char hv_sig[13];		/* CPUID 0x40000000 EBX, ECX, EDX */
+	const char *sysname, *release, *version;
+	struct fake_msr msrs[FAKE_MAX_MSRS];
+	u32 nmsrs;
+	u64 tsc;
+	u64 ntsc;
+
+	/* ---- allocator: calloc, counted ---- */
+	long live;			/* allocations not freed yet */
+	u64 live_bytes;
+	u64 nalloc;			/* alloc calls, failed ones included */
+	size_t largest;			/* largest size ever asked */
+	u64 fail_at;			/* fail the alloc call with this index (1-based); 0: never */
+	u64 nfailed;
+	bool bad_free;			/* free() of something not ours */
+
+	/* ---- recorders ---- */
+	struct fake_write writes[FAKE_MAX_WRITES];
+	u32 nwrites;
+	void *woken[FAKE_MAX_WAKES];
+	u32 nwoken;
+	char logs[FAKE_MAX_LOGS][FAKE_LOG_LEN];
+	u32 nlogs;			/* lines logged (may exceed FAKE_MAX_LOGS) */
+
+	/* ---- sampling ops (fake_ops only) ---- */
+	int start_ret;			/* what start() returns */
+	u32 nstart, nstop, npause, nresume;
+	bool running, paused;		/* the sampler as the calls left it */
+	u32 misuse;			/* calls that made no sense then */
+	bool start_paused;		/* @paused of the last start() */
+	u32 start_ngroups;
+	struct acp_group start_groups[FAKE_MAX_GROUPS];
+};
+
+/* Every op, sampling included. */
+extern const struct acp_ops fake_ops;
+/* No start/stop/pause/sample_counts: START must fail. */
+extern const struct acp_ops fake_ops_nosampling;
+
+void fake_init(struct fake *f, u32 ncpus);
+
+/* Set an MSR's value on every CPU (adding it to the map if needed). */
+void fake_set_msr(struct fake *f, u32 msr, u64 val);
+/* The MSR's entry, or NULL if reading it faults. */
+struct fake_msr *fake_find_msr(struct fake *f, u32 msr);
+
+/* The number of log lines containing @needle. */
+u32 fake_log_count(const struct fake *f, const char *needle);
+/* The number of times wake() was called for @conn_ctx. */
+u32 fake_woken(const struct fake *f, const void *conn_ctx);
+
+#endif /* ACA_TEST_FAKE_TARGET_H */

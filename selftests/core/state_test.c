@@ -1,0 +1,799 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Protocol core, the driver state machine (spec 8.3 [IMPL]) and the
+ * configuration of a collection (spec 5, 6): RESERVE -> INIT_DRIVER ->
+ * configuration -> START -> PAUSE/RESUME -> STOP -> TERMINATE.
+ * Part of core_test.c (see there); compiles to nothing on its own.
+ */
+#ifdef ACA_CORE_TEST_UNIT
+
+#define ECB_SLOTS	22	/* of the core vector */
+
+static inline void ecb_set_slot(u8 *ecb, u32 slot, u32 reg, u64 value,
+				u64 max_bits, u16 index, u16 flags)
+{
+	struct sep_event_reg r = {
+		.reg_type = reg ? SEP_REG_TYPE_DATA : 0,
+		.event_id_index = index,
+		.event_reg_id.reg_id = reg,
+		.reg_value = value,
+		.flags = flags,
+		.max_bits = max_bits,
+	};
+
+	memcpy(ecb + sizeof(struct sep_ecb) + slot * sizeof(r), &r, sizeof(r));
+}
+
+static inline void ecb_set_op(u8 *ecb, u32 op, u32 start, u32 len)
+{
+	struct sep_pmu_operation o = {
+		.operation_type = op, .register_start = start, .register_len = len,
+	};
+
+	memcpy(ecb + __builtin_offsetof(struct sep_ecb, operations[op]), &o, sizeof(o));
+}
+
+static inline void ecb_set_u32(u8 *ecb, size_t off, u32 v)
+{
+	memcpy(ecb + off, &v, sizeof(v));
+}
+
+/* The last START's view of group @g, event @e. */
+static inline const struct acp_event *started_event(FIXTURE_DATA(core) *self,
+						    u32 g, u32 e)
+{
+	return &self->f.start_groups[g].events[e];
+}
+
+/* A copy of the core vector to doctor. */
+static inline u8 *ecb_copy(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(core) *self, u8 *buf)
+{
+	memcpy(buf, core_ecb(_metadata, self), 4720);
+	return buf;
+}
+
+TEST_F(core, driver_state_follows_the_collection)
+{
+	open_session(_metadata, self);
+	EXPECT_EQ(SEP_STATE_UNINITIALIZED, driver_state(_metadata, self));
+	EXPECT_EQ(SEP_RESERVE_OK, reserve(_metadata, self));
+	EXPECT_EQ(SEP_STATE_RESERVED, driver_state(_metadata, self));
+	EXPECT_EQ(VT_SUCCESS, init_driver(_metadata, self, 0));
+	EXPECT_EQ(SEP_STATE_IDLE, driver_state(_metadata, self));
+	EXPECT_EQ(VT_SUCCESS, em_groups(_metadata, self, 1));
+	EXPECT_EQ(VT_SUCCESS, send_ecb(_metadata, self, core_ecb(_metadata, self), 4720, 0));
+	EXPECT_EQ(SEP_STATE_IDLE, driver_state(_metadata, self));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	EXPECT_EQ(SEP_STATE_RUNNING, driver_state(_metadata, self));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_PAUSE, NULL, 0, 0));
+	EXPECT_EQ(SEP_STATE_PAUSED, driver_state(_metadata, self));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_RESUME, NULL, 0, 0));
+	EXPECT_EQ(SEP_STATE_RUNNING, driver_state(_metadata, self));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_STOP, NULL, 0, 0));
+	EXPECT_EQ(SEP_STATE_STOPPED, driver_state(_metadata, self));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_TERMINATE, NULL, 0, 0));
+	open_session(_metadata, self);
+	EXPECT_EQ(SEP_STATE_UNINITIALIZED, driver_state(_metadata, self));
+}
+
+TEST_F(core, init_driver_only_when_reserved)
+{
+	open_session(_metadata, self);
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, init_driver(_metadata, self, 0));
+	EXPECT_LT(0, fake_log_count(&self->f, "refused in state"));
+	EXPECT_EQ(SEP_STATE_UNINITIALIZED, driver_state(_metadata, self));
+	EXPECT_EQ(SEP_RESERVE_OK, reserve(_metadata, self));
+	EXPECT_EQ(VT_SUCCESS, init_driver(_metadata, self, 0));
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, init_driver(_metadata, self, 0));
+	EXPECT_EQ(SEP_STATE_IDLE, driver_state(_metadata, self));
+}
+
+TEST_F(core, init_driver_refuses_counting_and_emon_modes)
+{
+	static const u64 modes[] = {
+		SEP_DRV_CFG_COUNTING_MODE, SEP_DRV_CFG_EMON_MODE,
+		SEP_DRV_CFG_COUNTING_MODE | SEP_DRV_CFG_EMON_MODE | SEP_DRV_CFG_START_PAUSED,
+	};
+
+	open_session(_metadata, self);
+	EXPECT_EQ(SEP_RESERVE_OK, reserve(_metadata, self));
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		u32 logs = fake_log_count(&self->f, "counting/EMON");
+
+		EXPECT_NE(VT_SUCCESS, init_driver(_metadata, self, modes[i]));
+		EXPECT_EQ(logs + 1, fake_log_count(&self->f, "counting/EMON"));
+		EXPECT_EQ(SEP_STATE_RESERVED, driver_state(_metadata, self));
+	}
+	/* The test suite's sampling configuration (0x4400) is fine. */
+	EXPECT_EQ(VT_SUCCESS, init_driver(_metadata, self, 0x4400));
+	EXPECT_EQ(SEP_STATE_IDLE, driver_state(_metadata, self));
+}
+
+/* DRV_CONFIG.size is not trusted; the payload length is (spec 5.2). */
+TEST_F(core, init_driver_payload_length)
+{
+	static const u32 lens[] = { 0, 8, 63, 64, 104, 120, 200 };
+	u8 buf[200];
+	struct sep_drv_config dc;
+
+	tc_drv_config(&dc, 0);
+	memset(buf, 0, sizeof(buf));
+	memcpy(buf, &dc, sizeof(dc));
+	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		u32 len = lens[i];
+
+		open_session(_metadata, self);
+		EXPECT_EQ(SEP_RESERVE_OK, reserve(_metadata, self));
+		EXPECT_EQ(len < 64 ? VT_DRIVER_COMM_FAILED : VT_SUCCESS,
+			  cmd(_metadata, self, SEP_CMD_INIT_DRIVER, buf, len, 0)) TH_LOG("%u bytes", len);
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_TERMINATE, NULL, 0, 0));
+	}
+}
+
+/*
+ * The configuration commands, in an order that works when CONFIGURED;
+ * @expect is what each must answer.
+ */
+static inline void run_config_commands(struct __test_metadata *_metadata,
+				       FIXTURE_DATA(core) *self, s32 expect)
+{
+	struct sep_drv_topology_info topo[FAKE_NCPUS];
+	struct sep_event_desc desc = { .sample_size = 48 };
+	struct sep_dev_unc_config unc = { .dispatch_id = 120, .device_type = 1 };
+	struct sep_event_config ec, ecu;
+	u32 two = 2, pmu = FAKE_NCPUS * 7 * 8;
+
+	tc_topology(topo, FAKE_NCPUS);
+	tc_event_config(&ec, false);
+	tc_event_config(&ecu, true);
+#define CFG(id, in, len) \
+	EXPECT_EQ(expect, cmd(_metadata, self, id, in, len, 0)) TH_LOG("command %u", id)
+	CFG(SEP_CMD_SET_CPU_TOPOLOGY, topo, sizeof(topo));
+	CFG(SEP_CMD_NUM_DESCRIPTOR, &two, 4);
+	CFG(SEP_CMD_DESC_NEXT, &desc, sizeof(desc));
+	CFG(SEP_CMD_DESC_NEXT, &desc, sizeof(desc));
+	CFG(SEP_CMD_EM_GROUPS, &ec, sizeof(ec));
+	CFG(SEP_CMD_EM_CONFIG_NEXT, core_ecb(_metadata, self), 4720);
+	CFG(SEP_CMD_INIT_UNC, &unc, sizeof(unc));
+	CFG(SEP_CMD_EM_GROUPS_UNC, &ecu, sizeof(ecu));
+	CFG(SEP_CMD_EM_CONFIG_NEXT_UNC, uncore_ecb(_metadata, self), 2680);
+	CFG(SEP_CMD_INIT_PMU, &pmu, 4);
+	CFG(SEP_CMD_START, NULL, 0);
+#undef CFG
+}
+
+TEST_F(core, configuration_only_when_configured)
+{
+	static const enum acp_state wrong[] = { ACP_IDLE, ACP_RESERVED, ACP_RUNNING, ACP_PAUSED, ACP_STOPPED };
+
+	for (size_t i = 0; i < sizeof(wrong) / sizeof(wrong[0]); i++) {
+		open_session(_metadata, self);
+		goto_state(_metadata, self, wrong[i]);
+		run_config_commands(_metadata, self, VT_DRIVER_COMM_FAILED);
+		EXPECT_LT(0, fake_log_count(&self->f, "refused in state"));
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_TERMINATE, NULL, 0, 0));
+	}
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	run_config_commands(_metadata, self, VT_SUCCESS);
+	EXPECT_EQ(SEP_STATE_RUNNING, driver_state(_metadata, self));
+}
+
+/* INIT_NUM_DEV is sent before RESERVE (spec 5.1): these work everywhere. */
+TEST_F(core, device_setup_and_queries_in_every_state)
+{
+	static const enum acp_state all[] = {
+		ACP_IDLE, ACP_RESERVED, ACP_CONFIGURED, ACP_RUNNING, ACP_PAUSED, ACP_STOPPED,
+	};
+	struct sep_dev_config dev = { .dispatch_id = 2 };
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		open_session(_metadata, self);
+		goto_state(_metadata, self, all[i]);
+		EXPECT_EQ(VT_SUCCESS, cmd_u32(_metadata, self, SEP_CMD_INIT_NUM_DEV, 4));
+		EXPECT_EQ(VT_SUCCESS, cmd_u32(_metadata, self, SEP_CMD_SET_DEVICE_NUM_UNITS, 1));
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_INIT, &dev, sizeof(dev), 0));
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_SET_SCAN_UNCORE_TOPOLOGY_INFO, &dev, 8, 0));
+		EXPECT_EQ(SEP_DRIVER_VERSION, query(_metadata, self, SEP_CMD_VERSION, 4));
+		EXPECT_EQ(FAKE_NCPUS, query(_metadata, self, SEP_CMD_NUM_CORES, 4));
+		EXPECT_EQ(all[i] == ACP_IDLE ? SEP_RESERVE_OK : SEP_RESERVE_BUSY,
+			  reserve(_metadata, self));
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_TERMINATE, NULL, 0, 0));
+	}
+}
+
+/* Spec 6.6: the test suite's ECB is CPU_CLK_UNHALTED.REF_TSC on fixed 2. */
+TEST_F(core, core_vector_decodes_to_ref_tsc)
+{
+	const struct acp_event *e;
+
+	for (int with_status = 0; with_status < 2; with_status++) {
+		open_session(_metadata, self);
+		goto_state(_metadata, self, ACP_CONFIGURED);
+		EXPECT_EQ(VT_SUCCESS, em_groups(_metadata, self, 1));
+		/* With or without a DRV_IOCTL_STATUS asked for (spec 4.5). */
+		EXPECT_EQ(VT_SUCCESS, send_ecb(_metadata, self, core_ecb(_metadata, self),
+					       4720, with_status ? 48 : 0));
+		if (with_status) {
+			EXPECT_TRUE(tc_all_zero(self->r.data, 48));
+		}
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+		ASSERT_EQ((u32)with_status + 1, self->f.nstart);
+		EXPECT_FALSE(self->f.start_paused);
+		ASSERT_EQ(1, self->f.start_ngroups);
+		EXPECT_TRUE(self->f.start_groups[0].loaded);
+		ASSERT_EQ(1, self->f.start_groups[0].nevents);
+		e = started_event(self, 0, 0);
+		EXPECT_EQ(1, e->fixed);
+		EXPECT_EQ(2, e->counter);
+		EXPECT_EQ(0x0300, e->config);
+		EXPECT_EQ(0, e->config1);
+		EXPECT_EQ(2200000, e->period);
+		EXPECT_EQ(0, e->exclude_user);
+		EXPECT_EQ(0, e->exclude_kernel);
+		EXPECT_EQ(0, e->event_index);
+		EXPECT_EQ(0, e->precise);
+		EXPECT_EQ(0x30b, e->msr);
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_TERMINATE, NULL, 0, 0));
+	}
+	/* A status buffer smaller than DRV_IOCTL_STATUS: zeros of that size. */
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	EXPECT_EQ(VT_SUCCESS, em_groups(_metadata, self, 1));
+	EXPECT_EQ(VT_SUCCESS, send_ecb(_metadata, self, core_ecb(_metadata, self), 4720, 8));
+	EXPECT_TRUE(tc_all_zero(self->r.data, 8));
+}
+
+/* General counters (spec 6.5, 6.8 step 3), in a doctored copy of the vector. */
+TEST_F(core, ecb_general_counters_decode)
+{
+	u8 ecb[4720];
+	const struct acp_event *e;
+
+	ecb_copy(_metadata, self, ecb);
+	/* Enable fixed 2 and general counters 0 and 1. */
+	ecb_set_slot(ecb, 0, 0x38f, 0x400000003ull, 0, 0, SEP_EVREG_GLOBAL);
+	/* PMC0: event 0xc4, user only, 10000; precise. */
+	ecb_set_slot(ecb, 5, 0x186, 0x004100c4, 0, 0, 0);
+	ecb_set_slot(ecb, 12, 0xc1, 0xffffffffffffull - 10000 + 1, 0xffffffffffffull, 1,
+		     SEP_EVREG_PRECISE | SEP_EVREG_IS_GP_REG);
+	/* A_PMC1: offcore 0xb7/0x01 with edge, inv, cmask 0x1d; kernel only. */
+	ecb_set_slot(ecb, 6, 0x187, 0x1dc601b7, 0, 0, 0);
+	ecb_set_slot(ecb, 13, 0x4c2, (1ull << 48) - 50000, 0, 2, SEP_EVREG_IS_GP_REG);
+	ecb_set_slot(ecb, 16, 0x1a6, 0x10001, 0, 0, 0);
+	/* Counter 2 has a counter but is not enabled in GLOBAL_CTRL. */
+	ecb_set_slot(ecb, 7, 0x188, 0x4300c0, 0, 0, 0);
+	ecb_set_slot(ecb, 14, 0xc3, (1ull << 48) - 7, 0, 3, 0);
+
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	EXPECT_EQ(VT_SUCCESS, em_groups(_metadata, self, 1));
+	EXPECT_EQ(VT_SUCCESS, send_ecb(_metadata, self, ecb, sizeof(ecb), 48));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	ASSERT_EQ(3, self->f.start_groups[0].nevents);
+	e = started_event(self, 0, 0);
+	EXPECT_EQ(1, e->fixed);
+	EXPECT_EQ(2, e->counter);
+	e = started_event(self, 0, 1);
+	EXPECT_EQ(0, e->fixed);
+	EXPECT_EQ(0, e->counter);
+	EXPECT_EQ(0xc4, e->config);
+	EXPECT_EQ(0, e->exclude_user);
+	EXPECT_EQ(1, e->exclude_kernel);
+	EXPECT_EQ(10000, e->period);
+	EXPECT_EQ(1, e->event_index);
+	EXPECT_EQ(1, e->precise);
+	EXPECT_EQ(0, e->config1);
+	e = started_event(self, 0, 2);
+	EXPECT_EQ(0, e->fixed);
+	EXPECT_EQ(1, e->counter);
+	/* USR/OS/INT/EN belong to perf; event, umask, edge, inv, cmask pass. */
+	EXPECT_EQ(0x1d8401b7, e->config);
+	EXPECT_EQ(1, e->exclude_user);
+	EXPECT_EQ(0, e->exclude_kernel);
+	EXPECT_EQ(50000, e->period) TH_LOG("max_bits 0 means 48 bits");
+	EXPECT_EQ(2, e->event_index);
+	EXPECT_EQ(0x10001, e->config1);
+	EXPECT_EQ(0x4c2, e->msr);
+}
+
+TEST_F(core, ecb_with_a_register_off_the_allow_list_is_refused)
+{
+	static const u32 regs[] = { 0x10, 0x1b0, 0xc0000080, 0x2be };
+	u8 ecb[4720];
+
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	EXPECT_EQ(VT_SUCCESS, em_groups(_metadata, self, 1));
+	for (size_t i = 0; i < sizeof(regs) / sizeof(regs[0]); i++) {
+		char needle[32];
+
+		ecb_copy(_metadata, self, ecb);
+		/* The LBR select slot of the OCR section, or one no section names. */
+		ecb_set_slot(ecb, i % 2 ? 20 : 21, regs[i], 0, 0, 0, 0);
+		snprintf(needle, sizeof(needle), "register 0x%x", regs[i]);
+		EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_ecb(_metadata, self, ecb, sizeof(ecb), 48))
+			TH_LOG("register 0x%x", regs[i]);
+		EXPECT_EQ(1, fake_log_count(&self->f, needle));
+	}
+	/* Nothing was loaded: START has no events. */
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	EXPECT_EQ(0, self->f.nstart);
+}
+
+TEST_F(core, ecb_sections_beyond_the_slots_are_refused)
+{
+	u8 ecb[4720], big[4720 + 2 * 136] = { 0 };
+
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	EXPECT_EQ(VT_SUCCESS, em_groups(_metadata, self, 1));
+	/* Cut after 12 slots: DATA_GP (12 + 4) is beyond them. */
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED,
+		  send_ecb(_metadata, self, core_ecb(_metadata, self), 1728 + 12 * 136, 0));
+	EXPECT_EQ(1, fake_log_count(&self->f, "beyond"));
+	/* Only the header: every section is beyond. */
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED,
+		  send_ecb(_metadata, self, core_ecb(_metadata, self), 1728, 0));
+	/* A partial slot does not count. */
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED,
+		  send_ecb(_metadata, self, core_ecb(_metadata, self), 4720 - 1, 0));
+	/* Starts and lengths that overflow 32 bits. */
+	ecb_copy(_metadata, self, ecb);
+	ecb_set_op(ecb, SEP_OP_DATA_FIXED, 0xfffffffe, 3);
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_ecb(_metadata, self, ecb, sizeof(ecb), 0));
+	ecb_copy(_metadata, self, ecb);
+	ecb_set_op(ecb, SEP_OP_DATA_ALL, 9, 0xffffffff);
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_ecb(_metadata, self, ecb, sizeof(ecb), 0));
+	ecb_copy(_metadata, self, ecb);
+	ecb_set_op(ecb, SEP_OP_GLOBAL_REGS, ECB_SLOTS, 1);
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_ecb(_metadata, self, ecb, sizeof(ecb), 0));
+	EXPECT_EQ(6, fake_log_count(&self->f, "beyond"));
+	/* Extra slots beyond num_entries and size_of_allocation are fine. */
+	memcpy(big, core_ecb(_metadata, self), 4720);
+	EXPECT_EQ(VT_SUCCESS, send_ecb(_metadata, self, big, sizeof(big), 0));
+}
+
+TEST_F(core, malformed_ecbs_are_refused)
+{
+	u8 ecb[4720];
+
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	/* Before EM_GROUPS there is no group 0. */
+	EXPECT_NE(VT_SUCCESS, send_ecb(_metadata, self, core_ecb(_metadata, self), 4720, 0));
+	EXPECT_EQ(VT_SUCCESS, em_groups(_metadata, self, 1));
+	/* Shorter than the header. */
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_ecb(_metadata, self, core_ecb(_metadata, self), 1727, 0));
+	/* A group beyond EM_GROUPS. */
+	ecb_copy(_metadata, self, ecb);
+	ecb_set_u32(ecb, __builtin_offsetof(struct sep_ecb, group_id), 1);
+	EXPECT_NE(VT_SUCCESS, send_ecb(_metadata, self, ecb, sizeof(ecb), 0));
+	ecb_set_u32(ecb, __builtin_offsetof(struct sep_ecb, group_id), ~0u);
+	EXPECT_NE(VT_SUCCESS, send_ecb(_metadata, self, ecb, sizeof(ecb), 0));
+	/* Not a core PMU: the uncore vector through EM_CONFIG_NEXT. */
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_ecb(_metadata, self, uncore_ecb(_metadata, self), 2680, 0));
+	EXPECT_EQ(1, fake_log_count(&self->f, "device type 12"));
+	/* A counter with no sample-after value. */
+	ecb_copy(_metadata, self, ecb);
+	ecb_set_slot(ecb, 11, 0x30b, 0, 0xffffffffffffull, 0, SEP_EVREG_FIXED_REG);
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_ecb(_metadata, self, ecb, sizeof(ecb), 0));
+	EXPECT_EQ(1, fake_log_count(&self->f, "sample-after"));
+	/* A general counter without its event select. */
+	ecb_copy(_metadata, self, ecb);
+	ecb_set_slot(ecb, 0, 0x38f, 0x1, 0, 0, 0);
+	ecb_set_slot(ecb, 12, 0xc1, 0xfff0, 0xffff, 0, 0);
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_ecb(_metadata, self, ecb, sizeof(ecb), 0));
+	EXPECT_EQ(1, fake_log_count(&self->f, "no event select"));
+	/* Fixed counter 4 does not exist for perf. */
+	ecb_copy(_metadata, self, ecb);
+	ecb_set_op(ecb, SEP_OP_DATA_FIXED, 9, 5);
+	ecb_set_slot(ecb, 13, 0x309, 0xfff0, 0xffff, 0, 0);
+	ecb_set_slot(ecb, 0, 0x38f, 1ull << 36, 0, 0, 0);
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_ecb(_metadata, self, ecb, sizeof(ecb), 0));
+	EXPECT_EQ(1, fake_log_count(&self->f, "fixed counter 4"));
+	/* Every counter disabled: accepted, but START has no event. */
+	ecb_copy(_metadata, self, ecb);
+	ecb_set_slot(ecb, 0, 0x38f, 0, 0, 0, SEP_EVREG_GLOBAL);
+	EXPECT_EQ(VT_SUCCESS, send_ecb(_metadata, self, ecb, sizeof(ecb), 0));
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	EXPECT_EQ(0, self->f.nstart);
+	/* The good one still works after all that. */
+	EXPECT_EQ(VT_SUCCESS, send_ecb(_metadata, self, core_ecb(_metadata, self), 4720, 0));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+}
+
+TEST_F(core, event_groups)
+{
+	u8 ecb[4720], big[sizeof(struct sep_event_config) + 1] = { 0 };
+	struct sep_event_config ec;
+
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	EXPECT_EQ(VT_BAD_PARAMETER, em_groups(_metadata, self, 0));
+	EXPECT_EQ(VT_BAD_PARAMETER, em_groups(_metadata, self, ACP_MAX_GROUPS + 1));
+	EXPECT_EQ(VT_SUCCESS, em_groups(_metadata, self, ACP_MAX_GROUPS));
+	tc_event_config(&ec, false);
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, SEP_CMD_EM_GROUPS, &ec, sizeof(ec) - 1, 0));
+	memcpy(big, &ec, sizeof(ec));
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, SEP_CMD_EM_GROUPS, big, sizeof(big), 0));
+	/* A new EM_GROUPS replaces the old groups. */
+	EXPECT_EQ(VT_SUCCESS, em_groups(_metadata, self, 2));
+	EXPECT_EQ(VT_SUCCESS, send_ecb(_metadata, self, core_ecb(_metadata, self), 4720, 0));
+	ecb_copy(_metadata, self, ecb);
+	ecb_set_u32(ecb, __builtin_offsetof(struct sep_ecb, group_id), 1);
+	ecb_set_slot(ecb, 11, 0x30b, (1ull << 48) - 1000, 0xffffffffffffull, 5, 0);
+	EXPECT_EQ(VT_SUCCESS, send_ecb(_metadata, self, ecb, sizeof(ecb), 0));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	ASSERT_EQ(2, self->f.start_ngroups);
+	EXPECT_EQ(2200000, started_event(self, 0, 0)->period);
+	EXPECT_EQ(1000, started_event(self, 1, 0)->period);
+	EXPECT_EQ(5, started_event(self, 1, 0)->event_index);
+}
+
+TEST_F(core, descriptors)
+{
+	struct sep_event_desc d = { .sample_size = 48 };
+
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	EXPECT_EQ(VT_SUCCESS, cmd_u32(_metadata, self, SEP_CMD_NUM_DESCRIPTOR, 2));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_DESC_NEXT, &d, sizeof(d), 0));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_DESC_NEXT, &d, sizeof(d), 0));
+	/* A third of two. */
+	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_DESC_NEXT, &d, sizeof(d), 0));
+	/* A new count starts over. */
+	EXPECT_EQ(VT_SUCCESS, cmd_u32(_metadata, self, SEP_CMD_NUM_DESCRIPTOR, 3));
+	/* Records smaller than a SampleRecordPC, too large, or unaligned. */
+	d.sample_size = 40;
+	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_DESC_NEXT, &d, sizeof(d), 0));
+	d.sample_size = 4104;
+	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_DESC_NEXT, &d, sizeof(d), 0));
+	d.sample_size = 52;
+	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_DESC_NEXT, &d, sizeof(d), 0));
+	d.sample_size = 0;
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_DESC_NEXT, &d, sizeof(d), 0));
+	d.sample_size = 4096;
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_DESC_NEXT, &d, sizeof(d), 0));
+	d.sample_size = 56;
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_DESC_NEXT, &d, sizeof(d), 0));
+	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_DESC_NEXT, &d, sizeof(d), 0));
+	EXPECT_EQ(VT_BAD_PARAMETER, cmd_u32(_metadata, self, SEP_CMD_NUM_DESCRIPTOR, ACP_MAX_DESCRIPTORS + 1));
+	EXPECT_EQ(VT_SUCCESS, cmd_u32(_metadata, self, SEP_CMD_NUM_DESCRIPTOR, ACP_MAX_DESCRIPTORS));
+	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_DESC_NEXT, &d, sizeof(d) - 1, 0));
+	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_NUM_DESCRIPTOR, &d, 8, 0));
+}
+
+TEST_F(core, cpu_topology)
+{
+	struct sep_drv_topology_info topo[FAKE_NCPUS + 4];
+	long live;
+
+	tc_topology(topo, FAKE_NCPUS + 4);
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	live = self->f.live;
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_SET_CPU_TOPOLOGY, topo, 72 * FAKE_NCPUS, 0));
+	EXPECT_EQ(live + 1, self->f.live);
+	/* Again: replaced, not added. One entry, extra bytes, more than N. */
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_SET_CPU_TOPOLOGY, topo, 72, 0));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_SET_CPU_TOPOLOGY, topo, 72 * 2 + 10, 0));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_SET_CPU_TOPOLOGY, topo, sizeof(topo), 0));
+	EXPECT_EQ(live + 1, self->f.live);
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, SEP_CMD_SET_CPU_TOPOLOGY, topo, 71, 0));
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, SEP_CMD_SET_CPU_TOPOLOGY, NULL, 0, 0));
+}
+
+TEST_F(core, init_pmu)
+{
+	u8 five[5] = { 0 };
+
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_INIT_PMU, NULL, 0, 0));
+	EXPECT_EQ(VT_SUCCESS, cmd_u32(_metadata, self, SEP_CMD_INIT_PMU, FAKE_NCPUS * 7 * 8));
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, SEP_CMD_INIT_PMU, five, 5, 0));
+}
+
+/* Uncore is accepted so hosts proceed, and not collected (spec 5.5, 6.7). */
+TEST_F(core, uncore_configuration_is_accepted)
+{
+	struct sep_dev_unc_config unc = { .dispatch_id = 120, .device_type = 1 };
+	struct sep_event_config ecu;
+	u8 big[sizeof(ecu) + 8] = { 0 };
+
+	tc_event_config(&ecu, true);
+	memcpy(big, &ecu, sizeof(ecu));
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_INIT_UNC, &unc, sizeof(unc), 0));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_EM_GROUPS_UNC, &ecu, sizeof(ecu), 0));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_EM_CONFIG_NEXT_UNC,
+				  uncore_ecb(_metadata, self), 2680, 0));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_EM_CONFIG_NEXT_UNC,
+				  uncore_ecb(_metadata, self), 2680, 48));
+	EXPECT_TRUE(tc_all_zero(self->r.data, 48));
+	EXPECT_EQ(VT_SUCCESS, cmd_u32(_metadata, self, SEP_CMD_SET_DEVICE_NUM_UNITS, 1));
+	/* Said once in the log, not per command. */
+	EXPECT_EQ(1, fake_log_count(&self->f, "uncore"));
+	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_INIT_UNC, &unc, sizeof(unc) - 1, 0));
+	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_EM_GROUPS_UNC, big, sizeof(big), 0));
+	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_EM_CONFIG_NEXT_UNC,
+				  uncore_ecb(_metadata, self), 1000, 0));
+	/* Uncore events alone are nothing to START. */
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+}
+
+TEST_F(core, start_needs_events)
+{
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	EXPECT_EQ(1, fake_log_count(&self->f, "START without any event"));
+	EXPECT_EQ(VT_SUCCESS, em_groups(_metadata, self, 1));
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	EXPECT_EQ(0, self->f.nstart);
+	EXPECT_EQ(SEP_STATE_IDLE, driver_state(_metadata, self));
+}
+
+TEST_F(core, start_needs_a_sampler_that_starts)
+{
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	EXPECT_EQ(VT_SUCCESS, em_groups(_metadata, self, 1));
+	EXPECT_EQ(VT_SUCCESS, send_ecb(_metadata, self, core_ecb(_metadata, self), 4720, 0));
+	/* The sampler fails. */
+	self->f.start_ret = -16;
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	EXPECT_EQ(1, self->f.nstart);
+	EXPECT_EQ(SEP_STATE_IDLE, driver_state(_metadata, self));
+	/* No sampler in this build. */
+	self->ops.start = NULL;
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	EXPECT_EQ(1, fake_log_count(&self->f, "not available"));
+	EXPECT_EQ(SEP_STATE_IDLE, driver_state(_metadata, self));
+	/* And once it works: RUNNING. */
+	self->ops.start = fake_ops.start;
+	self->f.start_ret = 0;
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	EXPECT_EQ(SEP_STATE_RUNNING, driver_state(_metadata, self));
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	EXPECT_EQ(2, self->f.nstart);
+}
+
+TEST_F(core, start_paused_when_configured_so)
+{
+	open_session(_metadata, self);
+	EXPECT_EQ(SEP_RESERVE_OK, reserve(_metadata, self));
+	EXPECT_EQ(VT_SUCCESS, init_driver(_metadata, self, SEP_DRV_CFG_START_PAUSED | 0x4400));
+	EXPECT_EQ(VT_SUCCESS, em_groups(_metadata, self, 1));
+	EXPECT_EQ(VT_SUCCESS, send_ecb(_metadata, self, core_ecb(_metadata, self), 4720, 0));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	EXPECT_EQ(1, self->f.nstart);
+	EXPECT_TRUE(self->f.start_paused);
+	EXPECT_EQ(SEP_STATE_PAUSED, driver_state(_metadata, self));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_RESUME, NULL, 0, 0));
+	EXPECT_EQ(1, self->f.nresume);
+	EXPECT_EQ(SEP_STATE_RUNNING, driver_state(_metadata, self));
+}
+
+TEST_F(core, pause_and_resume_toggle)
+{
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_RUNNING);
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_PAUSE, NULL, 0, 0));
+	EXPECT_EQ(SEP_STATE_PAUSED, driver_state(_metadata, self));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_PAUSE, NULL, 0, 0));
+	EXPECT_EQ(1, self->f.npause);
+	EXPECT_EQ(SEP_STATE_PAUSED, driver_state(_metadata, self));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_RESUME, NULL, 0, 0));
+	EXPECT_EQ(SEP_STATE_RUNNING, driver_state(_metadata, self));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_RESUME, NULL, 0, 0));
+	EXPECT_EQ(1, self->f.nresume);
+	EXPECT_EQ(SEP_STATE_RUNNING, driver_state(_metadata, self));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_PAUSE, NULL, 0, 0));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_RESUME, NULL, 0, 0));
+	EXPECT_EQ(2, self->f.npause);
+	EXPECT_EQ(2, self->f.nresume);
+}
+
+TEST_F(core, pause_and_resume_elsewhere_are_successful_noops)
+{
+	static const enum acp_state states[] = { ACP_IDLE, ACP_RESERVED, ACP_CONFIGURED, ACP_STOPPED };
+	static const u32 wire[] = {
+		SEP_STATE_UNINITIALIZED, SEP_STATE_RESERVED, SEP_STATE_IDLE, SEP_STATE_STOPPED,
+	};
+
+	for (size_t i = 0; i < sizeof(states) / sizeof(states[0]); i++) {
+		open_session(_metadata, self);
+		goto_state(_metadata, self, states[i]);
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_PAUSE, NULL, 0, 0));
+		EXPECT_EQ(wire[i], driver_state(_metadata, self));
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_RESUME, NULL, 0, 0));
+		EXPECT_EQ(wire[i], driver_state(_metadata, self));
+		EXPECT_EQ(0, self->f.npause + self->f.nresume);
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_TERMINATE, NULL, 0, 0));
+	}
+}
+
+/* start/stop/pause are optional ops (START without start() fails). */
+TEST_F(core, sampler_without_pause_op)
+{
+	self->ops.pause = NULL;
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_RUNNING);
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_PAUSE, NULL, 0, 0));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_RESUME, NULL, 0, 0));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_STOP, NULL, 0, 0));
+	EXPECT_EQ(1, self->f.nstop);
+}
+
+TEST_F(core, stop_only_when_collecting)
+{
+	static const enum acp_state idle[] = { ACP_IDLE, ACP_RESERVED, ACP_CONFIGURED };
+
+	for (size_t i = 0; i < sizeof(idle) / sizeof(idle[0]); i++) {
+		open_session(_metadata, self);
+		goto_state(_metadata, self, idle[i]);
+		EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, SEP_CMD_STOP, NULL, 0, 0));
+		EXPECT_EQ(0, self->f.nstop);
+		EXPECT_EQ(0, self->f.nwoken) TH_LOG("data channels stay open");
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_TERMINATE, NULL, 0, 0));
+		self->f.nwoken = 0;
+	}
+}
+
+TEST_F(core, stop_closes_the_data_channels)
+{
+	struct sep_target_status_msg s;
+
+	for (int paused = 0; paused < 2; paused++) {
+		open_session(_metadata, self);
+		goto_state(_metadata, self, paused ? ACP_PAUSED : ACP_RUNNING);
+		self->f.nstop = 0;
+		self->f.nwoken = 0;
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_STOP, NULL, 0, 0));
+		EXPECT_EQ(1, self->f.nstop);
+		EXPECT_EQ(SEP_STATE_STOPPED, driver_state(_metadata, self));
+		for (u32 i = 0; i < self->ndata; i++) {
+			EXPECT_EQ(1, fake_woken(&self->f, self->data[i]));
+			expect_eof(_metadata, self, self->data[i]);
+		}
+		/* After STOP: queries yes, a second STOP or START no. */
+		EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, SEP_CMD_STOP, NULL, 0, 0));
+		EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_NUM_SAMPLES, NULL, 0, 8));
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_TSC_SKEW_INFO, NULL, 0, 32));
+		/* A connection now is busy: the channels are not reopened. */
+		EXPECT_EQ(VT_COMM_DATA_CHANNEL_UNAVAILABLE,
+			  hello_on(_metadata, self, new_conn(self), 24, &s));
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_TERMINATE, NULL, 0, 0));
+		EXPECT_EQ(1, self->f.nstop) TH_LOG("stopped once only");
+		EXPECT_EQ(self->ndata, self->f.nwoken) TH_LOG("woken once only");
+	}
+}
+
+TEST_F(core, terminate_from_every_state)
+{
+	static const enum acp_state states[] = {
+		ACP_IDLE, ACP_RESERVED, ACP_CONFIGURED, ACP_RUNNING, ACP_PAUSED, ACP_STOPPED,
+	};
+
+	for (size_t i = 0; i < sizeof(states) / sizeof(states[0]); i++) {
+		u32 stops;
+
+		open_session(_metadata, self);
+		goto_state(_metadata, self, states[i]);
+		stops = self->f.nstop;
+		self->f.nwoken = 0;
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_TERMINATE, NULL, 0, 0))
+			TH_LOG("state %d", states[i]);
+		expect_eof(_metadata, self, self->ctl);
+		/* Sampling stops with it; a stopped one is not stopped again. */
+		EXPECT_EQ(stops + (states[i] == ACP_RUNNING || states[i] == ACP_PAUSED),
+			  self->f.nstop) TH_LOG("state %d", states[i]);
+		for (u32 k = 0; k < self->ndata; k++)
+			expect_eof(_metadata, self, self->data[k]);
+		EXPECT_EQ(states[i] == ACP_STOPPED ? 0 : self->ndata, self->f.nwoken);
+		EXPECT_EQ(0, self->f.live) TH_LOG("state %d: all configuration freed", states[i]);
+		/* The reservation went with it. */
+		open_session(_metadata, self);
+		EXPECT_EQ(SEP_STATE_UNINITIALIZED, driver_state(_metadata, self));
+		EXPECT_EQ(SEP_RESERVE_OK, reserve(_metadata, self));
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_TERMINATE, NULL, 0, 0));
+	}
+}
+
+/* Control lost while sampling: as TERMINATE, without a response. */
+TEST_F(core, control_lost_while_running_stops_sampling)
+{
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_RUNNING);
+	acp_conn_hangup(self->ctl);
+	EXPECT_EQ(1, self->f.nstop);
+	expect_eof(_metadata, self, self->ctl);
+	EXPECT_EQ(0, self->out.total);
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_PAUSED);
+	acp_conn_release(self->ctl);
+	EXPECT_EQ(2, self->f.nstop);
+	EXPECT_EQ(0, self->f.live);
+	open_session(_metadata, self);
+	EXPECT_EQ(SEP_RESERVE_OK, reserve(_metadata, self));
+}
+
+/* Spec 5.1: CollectionTest and UncoreCollectionTest, as the host sends them. */
+TEST_F(core, collection_sequence_of_the_test_suite)
+{
+	struct sep_drv_log_control log = { .command = SEP_DRV_LOG_CMD_ADJUST_VERBOSITY };
+	struct sep_drv_topology_info topo[FAKE_NCPUS];
+	struct sep_event_desc desc = { .sample_size = 48 };
+	struct sep_dev_config dev = { .dispatch_id = 2, .results_offset = 48, .max_gp_counters = 4 };
+	struct sep_dev_unc_config unc = { .dispatch_id = 120, .results_offset = 32, .device_type = 1 };
+	struct sep_event_config ec, ecu;
+	struct sep_drv_config dc;
+	u32 msr = 0x2be, size;
+	u64 tsc;
+
+	tc_topology(topo, FAKE_NCPUS);
+	tc_event_config(&ec, false);
+	tc_event_config(&ecu, true);
+	tc_drv_config(&dc, 0x4400);
+	for (int uncore = 0; uncore < 2; uncore++) {
+		open_session(_metadata, self);
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_SET_OSID, NULL, 0, 0));
+		EXPECT_EQ(SEP_DRIVER_VERSION, query(_metadata, self, SEP_CMD_VERSION, 4));
+		query(_metadata, self, SEP_CMD_GET_DRV_SETUP_INFO, 32);
+		for (int i = 0; i < 4; i++) {
+			size = query(_metadata, self, SEP_CMD_COLLECT_SYS_CONFIG, 4);
+			EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_SYS_CONFIG, NULL, 0, size));
+			EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_PLATFORM_INFO, NULL, 0, 15440));
+		}
+		EXPECT_EQ(FAKE_NCPUS, query(_metadata, self, SEP_CMD_NUM_CORES, 4));
+		/* Any status will do for these two: no payload either way. */
+		cmd(_metadata, self, SEP_CMD_READ_MSR, &msr, 4, 0);
+		tsc = query(_metadata, self, SEP_CMD_GET_NORMALIZED_TSC, 8);
+		EXPECT_LE(tsc, query(_metadata, self, SEP_CMD_GET_NORMALIZED_TSC, 8));
+		cmd(_metadata, self, SEP_CMD_CONTROL_DRIVER_LOG, &log, sizeof(log), 0);
+		EXPECT_EQ(VT_SUCCESS, cmd_u32(_metadata, self, SEP_CMD_INIT_NUM_DEV, 4));
+		EXPECT_EQ(SEP_RESERVE_OK, reserve(_metadata, self));
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_INIT_DRIVER, &dc, sizeof(dc), 0));
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_SET_CPU_TOPOLOGY, topo, sizeof(topo), 0));
+		EXPECT_EQ(VT_SUCCESS, cmd_u32(_metadata, self, SEP_CMD_NUM_DESCRIPTOR, 2));
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_DESC_NEXT, &desc, sizeof(desc), 0));
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_DESC_NEXT, &desc, sizeof(desc), 0));
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_INIT, &dev, sizeof(dev), 0));
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_EM_GROUPS, &ec, sizeof(ec), 0));
+		EXPECT_EQ(VT_SUCCESS, send_ecb(_metadata, self, core_ecb(_metadata, self), 4720, 0));
+		EXPECT_EQ(VT_SUCCESS, cmd_u32(_metadata, self, SEP_CMD_SET_DEVICE_NUM_UNITS, 4));
+		if (uncore) {
+			EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_INIT_UNC, &unc, sizeof(unc), 0));
+			EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_EM_GROUPS_UNC, &ecu, sizeof(ecu), 0));
+			EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_EM_CONFIG_NEXT_UNC,
+						  uncore_ecb(_metadata, self), 2680, 0));
+			EXPECT_EQ(VT_SUCCESS, cmd_u32(_metadata, self, SEP_CMD_SET_DEVICE_NUM_UNITS, 1));
+		}
+		query(_metadata, self, SEP_CMD_GET_NORMALIZED_TSC, 8);
+		EXPECT_EQ(VT_SUCCESS, cmd_u32(_metadata, self, SEP_CMD_INIT_PMU, FAKE_NCPUS * 7 * 8));
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_STOP, NULL, 0, 0));
+		for (u32 i = 0; i < self->ndata; i++)
+			expect_eof(_metadata, self, self->data[i]);
+		if (uncore) {
+			query(_metadata, self, SEP_CMD_GET_NORMALIZED_TSC, 8);
+			EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_TSC_SKEW_INFO, NULL, 0, 32));
+			size = query(_metadata, self, SEP_CMD_COLLECT_SYS_CONFIG, 4);
+			EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_SYS_CONFIG, NULL, 0, size));
+			EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_PLATFORM_INFO, NULL, 0, 15440));
+			EXPECT_EQ(FAKE_NCPUS, query(_metadata, self, SEP_CMD_NUM_CORES, 4));
+		}
+		query(_metadata, self, SEP_CMD_GET_NUM_SAMPLES, 8);
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_SAMPLE_DROP_INFO, NULL, 0, 324));
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_TERMINATE, NULL, 0, 0));
+		expect_eof(_metadata, self, self->ctl);
+		EXPECT_EQ(1, self->f.live) TH_LOG("the cached sys-config blob only");
+	}
+}
+
+#endif /* ACA_CORE_TEST_UNIT */

@@ -1,0 +1,1308 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * libFuzzer target for the protocol core (driver/core/).
+ *
+ * Every input is a script that drives one struct acp_target through up to 8
+ * connections, each fed and drained by the script the way aca-relay and
+ * /dev/aca would: attach with a peer, write (fragmented, back-pressured),
+ * read (partially), hang up, release. A model of the protocol (spec 2-5, 8.3)
+ * runs alongside and every reply the core produces is checked against it:
+ * the status message, each response header, payload lengths, roles and data
+ * channel order, when connections end. See README.md for the script format
+ * (make_seeds.c writes it too: keep both in sync).
+ */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "../../driver/core/core.h"
+
+/*
+ * Only the core is instrumented for coverage: the fuzzer's own bookkeeping
+ * would slow it down and blur what "cov:" counts.
+ */
+#pragma clang attribute push(__attribute__((no_sanitize("coverage"))), apply_to = function)
+
+#define MAX_CONNS	8
+#define MAX_OPS		20000
+#define MAX_PENDING	(4u << 20)	/* unread input per connection */
+#define MAX_PUMP	100000		/* rounds of one PUMP op */
+#define MAX_CALLS	100000		/* input/peek calls per script: keeps it fast */
+
+/* Script opcodes: op byte = kind << 5 | arg << 3 | connection. */
+enum {
+	OP_ATTACH,	/* arg: peer index */
+	OP_WRITE,	/* arg 0: u8 len + bytes, 1: u16 len + bytes,
+			 * 2: u8 len zeros, 3: u16 len * 16 zeros */
+	OP_READ,	/* arg 0: up to u8+1 bytes, 1: up to (u8+1)*64,
+			 * 2: all, 3: peek only */
+	OP_HANGUP,
+	OP_RELEASE,
+	OP_OPEN,	/* a fresh connection, attached on first use */
+	OP_PUMP,	/* arg 0: this conn, 1: all, 2: input chunk = u8,
+			 * 3: write a valid hello */
+	OP_MISC,	/* arg 0: fail allocation u8+1 from now,
+			 * 1: toggle start() failure,
+			 * 2: request header: u8 id, u8 to, u8 from (tables),
+			 * 3: the same + u8 n literal payload bytes, zero-padded */
+};
+
+static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/* ---- the machine: fixed answers, picked by the script's first byte ---- */
+
+struct machine {
+	const char *sysname, *release, *version;
+	u32 vendor[3];		/* CPUID.0: EBX, EDX, ECX */
+	u32 max_leaf, max_ext;
+	u32 fms;		/* CPUID.1:EAX */
+	const char *hv;		/* CPUID.0x40000000 signature, or NULL */
+	bool endless;		/* leaf 4 and 0xB sub-leaves never terminate */
+	bool topo;		/* leaf 0xB present */
+	bool odd_offline;	/* odd CPUs are offline */
+	u32 perfmon_eax, perfmon_edx, core_type;
+};
+
+#define INTEL	{ 0x756e6547, 0x49656e69, 0x6c65746e }
+#define AMD	{ 0x68747541, 0x69746e65, 0x444d4163 }
+#define DEB_VERSION "#1 SMP PREEMPT_DYNAMIC Debian 6.12.117-1~deb12u1 (2026-11-01)"
+
+static const struct machine machines[] = {
+	{ "Linux", "6.12.117+deb12-amd64", DEB_VERSION, INTEL, 0x16,
+	  0x80000008, 0x000906ea, NULL, false, true, false,
+	  0x07300404, 0x00000603, 0 },
+	{ "Linux", "6.1.0-40-amd64", "#1 SMP PREEMPT_DYNAMIC Debian 6.1.153-1",
+	  INTEL, 0x20, 0x80000008, 0x000806f8, "KVMKVMKVM\0\0", false, true,
+	  false, 0x08300805, 0x00008604, 0x40000001 },
+	{ "", NULL,
+	  "#1 SMP PREEMPT_DYNAMIC a version string far longer than the sixty-four bytes of its field, "
+	  "to be cut at sixty-three characters and a NUL",
+	  INTEL, 0xffffffff, 0xffffffff, 0x000a0671, "Microsoft Hv", true, true,
+	  false, 0x07300404, 0x00000603, 0x20000000 },
+	{ "Linux", "6.12.117+deb12-amd64", DEB_VERSION, AMD, 0x10, 0x80000021,
+	  0x00a20f10, NULL, false, false, false, 0, 0, 0 },
+	{ "Linux", "6.12.117+deb12-amd64", DEB_VERSION, INTEL, 0x16,
+	  0x80000008, 0x000906ea, "VMwareVMware", false, true, true,
+	  0x07300404, 0x00000603, 0 },
+};
+
+#define NMACHINES	(sizeof(machines) / sizeof(machines[0]))
+#define TSC_HZ		2112000000ull
+
+static const u32 ncpus_choice[] = { 1, 2, 4, 24 };
+
+static const struct acp_peer peers[] = {
+	{ 0 },					/* local */
+	{ AF_INET, { 192, 0, 2, 1 } },
+	{ AF_INET, { 192, 0, 2, 2 } },
+	{ AF_INET6, { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 } },
+};
+
+/* ---- per-connection state and its model ---- */
+
+enum { IN_HELLO, IN_HDR, IN_PAYLOAD, IN_DEAD };
+enum { DUE_NONE, DUE_STATUS, DUE_RESPONSE };
+
+struct slot {
+	struct acp_conn *c;		/* NULL: empty slot */
+	/* bytes the peer sent that the core has not taken yet */
+	u8 *pend;
+	size_t pend_off, pend_len, pend_cap;
+	size_t chunk;			/* most bytes per acp_conn_input(); 0: all */
+
+	/* model */
+	enum acp_role role;
+	u32 channel;
+	u64 gen;			/* session a data channel belongs to */
+	bool closed;			/* no more output will be queued */
+	int in;				/* request parser, control/busy only */
+	u8 in_buf[sizeof(struct sep_control_msg_header)];
+	u32 in_got;
+	u64 in_left;
+	bool in_reply;			/* a response is due once the payload is in */
+	int due;			/* reply the last input call must have queued */
+	struct sep_control_msg_header req;
+	u32 hello_size;
+
+	/* the reply being read: a head we know byte for byte, then data */
+	u8 head[sizeof(struct sep_target_status_msg)];
+	u32 head_len, head_off;
+	u64 data_left, data_got;
+	u32 cmd;
+	s32 status;
+	u8 cap[64];
+};
+
+static struct {
+	const struct machine *m;
+	u32 ncpus;
+	u32 nconns, npeers;
+	bool no_sampler, start_fails, rdmsr_fails, wrmsr_fails, pti, drain;
+
+	struct acp_target t;
+	struct slot s[MAX_CONNS];
+
+	/* allocator */
+	long live;
+	u64 nalloc, fail_at, fails;
+	/* sampler */
+	bool running, paused;
+	u64 tsc, last_tsc;
+	u32 sysconfig_len;
+	/* session model */
+	int ctrl;			/* slot of the session's control, -1: none */
+	struct acp_peer peer;
+	u32 ndata;
+	u64 gen;
+
+	u64 calls;			/* acp_conn_input() and peek() so far */
+	int cur;			/* slot being driven, for messages */
+	size_t op;
+} fz;
+
+static bool verbose;
+
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "core_fuzz: op %zu, conn %d: ", fz.op, fz.cur);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
+
+/* ---- struct acp_ops ---- */
+
+static const char *f_sysname(void *ctx) { return fz.m->sysname; }
+static const char *f_release(void *ctx) { return fz.m->release; }
+static const char *f_version(void *ctx) { return fz.m->version; }
+static u32 f_num_cpus(void *ctx) { return fz.ncpus; }
+static u64 f_tsc_hz(void *ctx) { return TSC_HZ; }
+static bool f_pti(void *ctx) { return fz.pti; }
+static u64 f_total_ram(void *ctx) { return 8ull << 30; }
+static u32 f_page_size(void *ctx) { return 4096; }
+
+static u64 f_tsc_now(void *ctx)
+{
+	fz.tsc += 12345;
+	return fz.tsc;
+}
+
+static bool online(int cpu)
+{
+	if (cpu < 0)
+		return true;	/* the current CPU */
+	if ((u32)cpu >= fz.ncpus)
+		return false;
+	return !(fz.m->odd_offline && (cpu & 1));
+}
+
+static bool f_cpuid(void *ctx, int cpu, u32 leaf, u32 sub, u32 r[4])
+{
+	const struct machine *m = fz.m;
+	u32 apic = cpu < 0 ? 0 : cpu;
+
+	memset(r, 0, 4 * sizeof(*r));
+	if (cpu < -1)
+		fail("cpuid on cpu %d", cpu);
+	if (!online(cpu))
+		return false;
+	if (leaf >= 0x80000000) {
+		if (leaf == 0x80000000)
+			r[0] = m->max_ext;
+		else if (leaf <= m->max_ext)
+			r[0] = leaf & 0xff;
+		return true;
+	}
+	if (leaf >= 0x40000000) {
+		if (leaf == 0x40000000 && m->hv) {
+			r[0] = 0x40000001;
+			memcpy(&r[1], m->hv, 12);
+		}
+		return true;
+	}
+	if (leaf > m->max_leaf)
+		return true;
+	switch (leaf) {
+	case 0:
+		r[0] = m->max_leaf;
+		r[1] = m->vendor[0];
+		r[3] = m->vendor[1];
+		r[2] = m->vendor[2];
+		break;
+	case 1:
+		r[0] = m->fms;
+		r[1] = apic << 24 | 0x00100800;
+		r[2] = 0x7ffafbff | (m->hv ? 1u << 31 : 0);
+		r[3] = 0xbfebfbff;
+		break;
+	case 4: {
+		/* L1d, L1i, L2, L3, then the terminator */
+		static const u32 c[4][3] = {
+			{ 0x121, 0x01c0003f, 63 }, { 0x122, 0x01c0003f, 63 },
+			{ 0x143, 0x00c0003f, 1023 }, { 0x163, 0x03c0003f, 12287 },
+		};
+
+		if (sub < 4 || m->endless) {
+			r[0] = c[sub & 3][0];
+			r[1] = c[sub & 3][1];
+			r[2] = c[sub & 3][2];
+		}
+		break;
+	}
+	case 0xa:
+		r[0] = m->perfmon_eax;
+		r[3] = m->perfmon_edx;
+		break;
+	case 0xb:
+	case 0x1f:
+		if (!m->topo)
+			break;
+		if (sub == 0 || (m->endless && sub & 1)) {
+			r[0] = 1;
+			r[1] = 2;
+			r[2] = 0x100 | sub;
+		} else if (sub == 1 || m->endless) {
+			r[0] = 4;
+			r[1] = 8;
+			r[2] = 0x200 | sub;
+		} else {
+			r[2] = sub;
+		}
+		r[3] = apic;
+		break;
+	case 0x1a:
+		r[0] = m->core_type;
+		break;
+	default:
+		r[0] = leaf;
+		r[1] = sub;
+	}
+	return true;
+}
+
+static bool f_rdmsr(void *ctx, int cpu, u32 msr, u64 *val)
+{
+	if (cpu < -1)
+		fail("rdmsr on cpu %d", cpu);
+	if (!online(cpu) || fz.rdmsr_fails)
+		return false;
+	switch (msr) {
+	case 0x17:
+		*val = 1ull << 50;
+		break;
+	case 0xce:
+		*val = 0x80838f1012200ull;
+		break;
+	case 0x345:
+		*val = 0x33c5;
+		break;
+	case 0x606:
+		*val = 0xa0e03;
+		break;
+	default:
+		*val = msr * 0x10001ull;
+	}
+	return true;
+}
+
+/* What a peer may write: counters and their controls (spec 6.8, msr.c). */
+static bool pmu_msr(u32 msr)
+{
+	static const u32 ranges[][2] = {
+		{ 0x0c1, 0x0c8 }, { 0x186, 0x18d }, { 0x1a6, 0x1a7 },
+		{ 0x1c8, 0x1c8 }, { 0x1d9, 0x1d9 }, { 0x309, 0x30c },
+		{ 0x38d, 0x390 }, { 0x3f1, 0x3f1 }, { 0x3f6, 0x3f7 },
+		{ 0x4c1, 0x4c8 },
+	};
+
+	for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++)
+		if (msr >= ranges[i][0] && msr <= ranges[i][1])
+			return true;
+	return false;
+}
+
+static bool f_wrmsr(void *ctx, int cpu, u32 msr, u64 val)
+{
+	if (cpu < -1)
+		fail("wrmsr on cpu %d", cpu);
+	if (!pmu_msr(msr))
+		fail("wrmsr 0x%x: not a writable PMU register", msr);
+	return online(cpu) && !fz.wrmsr_fails;
+}
+
+static void *f_alloc(void *ctx, size_t size)
+{
+	void *p;
+
+	if (size > ACP_MAX_REPLY)
+		fail("allocation of %zu bytes", size);
+	fz.nalloc++;
+	if (fz.fail_at && fz.nalloc == fz.fail_at) {
+		fz.fail_at = 0;
+		fz.fails++;
+		return NULL;
+	}
+	p = calloc(1, size ? size : 1);
+	if (!p)
+		abort();
+	fz.live++;
+	return p;
+}
+
+static void f_free(void *ctx, void *p)
+{
+	if (!p)
+		fail("free(NULL) reached the allocator");
+	fz.live--;
+	free(p);
+}
+
+/* The decoded configuration must be within the core's own bounds. */
+static void check_config(const struct acp_config *cfg)
+{
+	if (!cfg)
+		fail("start() without a configuration");
+	if (cfg->ngroups > ACP_MAX_GROUPS || (cfg->ngroups && !cfg->groups))
+		fail("start(): %u groups", cfg->ngroups);
+	if (cfg->ntopology > fz.ncpus || (cfg->ntopology && !cfg->topology))
+		fail("start(): %u topology entries", cfg->ntopology);
+	if (cfg->ndesc > ACP_MAX_DESCRIPTORS || cfg->ndesc > cfg->ndesc_expected)
+		fail("start(): %u descriptors", cfg->ndesc);
+	for (u32 i = 0; i < cfg->ngroups; i++) {
+		const struct acp_group *g = &cfg->groups[i];
+
+		if (g->nevents > ACP_MAX_EVENTS || (g->nevents && !g->loaded))
+			fail("start(): group %u has %u events", i, g->nevents);
+		for (u32 j = 0; j < g->nevents; j++) {
+			const struct acp_event *e = &g->events[j];
+
+			if (!e->period || !e->msr)
+				fail("start(): event %u.%u: period %llu msr 0x%x", i,
+				     j, (unsigned long long)e->period, e->msr);
+			if (e->fixed && e->counter > 3)
+				fail("start(): fixed counter %u", e->counter);
+		}
+	}
+}
+
+static int f_start(void *ctx, const struct acp_config *cfg, bool paused)
+{
+	if (fz.running)
+		fail("start() while running");
+	check_config(cfg);
+	if (fz.start_fails)
+		return -16;
+	fz.running = true;
+	fz.paused = paused;
+	if (verbose)
+		fprintf(stderr, "sampler: started%s\n", paused ? " paused" : "");
+	return 0;
+}
+
+static void f_stop(void *ctx)
+{
+	if (!fz.running)
+		fail("stop() while not running");
+	fz.running = false;
+	if (verbose)
+		fprintf(stderr, "sampler: stopped\n");
+}
+
+static void f_pause(void *ctx, bool pause)
+{
+	if (!fz.running)
+		fail("pause(%d) while not running", pause);
+	if (fz.paused == pause)
+		fail("pause(%d) twice", pause);
+	fz.paused = pause;
+}
+
+static void f_sample_counts(void *ctx, u32 cpu, u64 *written, u64 *dropped)
+{
+	if (cpu >= fz.ncpus)
+		fail("sample_counts(%u)", cpu);
+	*written = cpu * 1000ull + 7;
+	*dropped = cpu == 3 ? 1ull << 33 : cpu;
+}
+
+static void f_wake(void *ctx, void *conn_ctx)
+{
+	struct slot *s = conn_ctx;
+
+	if (s < fz.s || s >= fz.s + MAX_CONNS || !s->c)
+		fail("wake() for a connection that is gone");
+	if (s->role != ACP_ROLE_DATA)
+		fail("wake() for conn %d with role %d", (int)(s - fz.s), s->role);
+}
+
+static void f_log(void *ctx, const char *fmt, va_list ap)
+{
+	char line[512];
+
+	vsnprintf(line, sizeof(line), fmt, ap);
+	if (verbose)
+		fprintf(stderr, "aca: %s\n", line);
+}
+
+static const struct acp_ops full_ops = {
+	.sysname = f_sysname, .release = f_release, .version = f_version,
+	.num_cpus = f_num_cpus, .cpuid = f_cpuid, .tsc_hz = f_tsc_hz,
+	.tsc_now = f_tsc_now, .rdmsr = f_rdmsr, .wrmsr = f_wrmsr,
+	.pti = f_pti, .total_ram = f_total_ram, .page_size = f_page_size,
+	.alloc = f_alloc, .free = f_free,
+	.start = f_start, .stop = f_stop, .pause = f_pause,
+	.sample_counts = f_sample_counts, .wake = f_wake, .log = f_log,
+};
+
+static const struct acp_ops no_sampler_ops = {
+	.sysname = f_sysname, .release = f_release, .version = f_version,
+	.num_cpus = f_num_cpus, .cpuid = f_cpuid, .tsc_hz = f_tsc_hz,
+	.tsc_now = f_tsc_now, .rdmsr = f_rdmsr, .wrmsr = f_wrmsr,
+	.pti = f_pti, .total_ram = f_total_ram, .page_size = f_page_size,
+	.alloc = f_alloc, .free = f_free, .wake = f_wake, .log = f_log,
+};
+
+/* ---- the model ---- */
+
+static bool pending_out(const struct slot *s)
+{
+	return s->head_off < s->head_len || s->data_left;
+}
+
+static void set_head(struct slot *s, const void *head, u32 len)
+{
+	memcpy(s->head, head, len);
+	s->head_len = len;
+	s->head_off = 0;
+	s->data_left = 0;
+	s->data_got = 0;
+	s->cmd = 0;
+	s->status = 0;
+}
+
+/* Close the data channels of the current session: STOP, or its end. */
+static void close_data(void)
+{
+	for (int i = 0; i < MAX_CONNS; i++) {
+		struct slot *d = &fz.s[i];
+
+		if (d->c && d->role == ACP_ROLE_DATA && d->gen == fz.gen)
+			d->closed = true;
+	}
+	if (fz.running)
+		fail("collection still running after STOP or the session's end");
+}
+
+static void session_end(void)
+{
+	if (fz.ctrl < 0)
+		return;
+	close_data();
+	fz.ctrl = -1;
+	fz.ndata = 0;
+}
+
+static void close_conn(struct slot *s)
+{
+	s->closed = true;
+	s->in = IN_DEAD;
+	if (fz.ctrl == s - fz.s)
+		session_end();
+}
+
+/* The role acp_conn_attach() must have given; @nomem: an allocation failed. */
+static void model_attach(struct slot *s, const struct acp_peer *peer,
+			 bool nomem)
+{
+	struct sep_data_first_msg first = { .proto_version = SEP_PROTO_VERSION };
+	enum acp_role want;
+	u32 ch = 0;
+
+	if (s->role != ACP_ROLE_NONE) {
+		if (s->c->role != s->role)
+			fail("role changed from %d to %d", s->role, s->c->role);
+		return;
+	}
+	if (fz.ctrl < 0) {
+		want = nomem ? ACP_ROLE_BUSY : ACP_ROLE_CONTROL;
+	} else if (fz.ndata < fz.ncpus + 2 &&
+		   !memcmp(peer, &fz.peer, sizeof(*peer))) {
+		want = ACP_ROLE_DATA;
+		ch = fz.ndata;
+	} else {
+		want = ACP_ROLE_BUSY;
+	}
+	if (s->c->role != want)
+		fail("attached as role %d, want %d", s->c->role, want);
+	s->role = want;
+	if (want == ACP_ROLE_CONTROL) {
+		fz.ctrl = s - fz.s;
+		fz.peer = *peer;
+		fz.ndata = 0;
+		fz.gen++;
+	} else if (want == ACP_ROLE_DATA) {
+		if (s->c->channel != ch)
+			fail("data channel %u, want %u", s->c->channel, ch);
+		fz.ndata++;
+		if (verbose)
+			fprintf(stderr, "conn %d: data channel %u\n",
+				(int)(s - fz.s), ch);
+		s->gen = fz.gen;
+		s->channel = ch;
+		s->in = IN_DEAD;	/* whatever the host sends is dropped */
+		/* spec 3.1: CPU 0..N-1, then uncore, then module */
+		if (ch < fz.ncpus) {
+			first.data_type = SEP_DATA_CPU;
+			first.data_id = ch;
+		} else {
+			first.data_type = ch == fz.ncpus ? SEP_DATA_UNCORE :
+							  SEP_DATA_MODULE;
+		}
+		set_head(s, &first, sizeof(first));
+	}
+}
+
+static void unit_done(struct slot *s)
+{
+	const struct sep_control_msg_header *q = &s->req;
+
+	if (s->in == IN_HELLO) {
+		struct sep_control_first_msg h;
+
+		memcpy(&h, s->in_buf, sizeof(h));
+		s->hello_size = h.msg_size;
+		s->due = DUE_STATUS;
+		s->in = IN_HDR;
+		return;
+	}
+	memcpy(&s->req, s->in_buf, sizeof(s->req));
+	if (q->to_target_data_size > ACP_MAX_PAYLOAD) {
+		s->due = DUE_RESPONSE;	/* refused at once, session ended */
+		return;
+	}
+	/* spec 4.1.6: command 0 eats its payload and is never answered */
+	s->in_reply = q->header_size != sizeof(*q) ||
+		      q->command_id != SEP_CMD_NONE;
+	if (q->to_target_data_size) {
+		s->in = IN_PAYLOAD;
+		s->in_left = q->to_target_data_size;
+	} else if (s->in_reply) {
+		s->due = DUE_RESPONSE;
+	}
+}
+
+/* The bytes acp_conn_input() took from a control or busy connection. */
+static void parse_in(struct slot *s, const u8 *p, size_t n)
+{
+	while (n) {
+		size_t k;
+
+		if (s->due)
+			fail("input taken past a request awaiting its reply");
+		switch (s->in) {
+		case IN_HELLO:
+		case IN_HDR: {
+			u32 size = s->in == IN_HELLO ?
+				sizeof(struct sep_control_first_msg) :
+				sizeof(struct sep_control_msg_header);
+
+			k = size - s->in_got < n ? size - s->in_got : n;
+			memcpy(s->in_buf + s->in_got, p, k);
+			s->in_got += k;
+			if (s->in_got == size) {
+				s->in_got = 0;
+				unit_done(s);
+			}
+			break;
+		}
+		case IN_PAYLOAD:
+			k = s->in_left < n ? s->in_left : n;
+			s->in_left -= k;
+			if (!s->in_left) {
+				s->in = IN_HDR;
+				if (s->in_reply)
+					s->due = DUE_RESPONSE;
+			}
+			break;
+		default:
+			fail("%zu bytes taken as protocol on a closed connection", n);
+		}
+		p += k;
+		n -= k;
+	}
+}
+
+static void check_string(const char *field, const char *want, const char *what)
+{
+	char exp[64] = "";
+
+	if (!memchr(field, 0, 64))
+		fail("status message: %s is not NUL-terminated", what);
+	if (want)
+		strncpy(exp, want, 63);
+	if (strcmp(field, exp))
+		fail("status message: %s \"%.64s\", want \"%s\"", what, field, exp);
+}
+
+static void check_status(struct slot *s, const void *d, size_t n)
+{
+	struct sep_target_status_msg m;
+	const struct sep_remote_hardware_info *hw = &m.hardware_info;
+	s32 want = VT_SUCCESS;
+	u32 eax = fz.m->fms;
+
+	if (s->hello_size != sizeof(struct sep_control_first_msg))
+		want = VT_COMM_NOT_COMPATIBLE;
+	else if (s->role != ACP_ROLE_CONTROL)
+		want = VT_COMM_DATA_CHANNEL_UNAVAILABLE;
+	if (n != sizeof(m))
+		fail("hello answered with %zu bytes, want %zu", n, sizeof(m));
+	memcpy(&m, d, sizeof(m));
+	if (m.msg_size != sizeof(m) || m.proto_version != SEP_PROTO_VERSION ||
+	    m.status != want)
+		fail("status message: size %u, version %u, status %d (want %d)",
+		     m.msg_size, m.proto_version, m.status, want);
+	if (m.os_info_offset != 48 || m.os_info_size != 200 ||
+	    m.collect_switch_offset != 248 || m.collect_switch_size != 8 ||
+	    m.hardware_info_offset != 256 || m.hardware_info_size != 40 ||
+	    m.reserved1 || m.reserved2)
+		fail("status message: bad layout fields");
+	check_string(m.os_info.sysname, fz.m->sysname, "sysname");
+	check_string(m.os_info.release, fz.m->release, "release");
+	check_string(m.os_info.version, fz.m->version, "version");
+	if (m.collect_switch.flags & SEP_SWITCH_UNCORE_SUPPORTED)
+		fail("status message claims uncore support");
+	if (hw->num_cpus != fz.ncpus || hw->family != ((eax >> 8) & 0xf) ||
+	    hw->model != ((((eax >> 16) & 0xf) << 4) | ((eax >> 4) & 0xf)) ||
+	    hw->stepping != (eax & 0xf) || hw->tsc_freq != TSC_HZ)
+		fail("status message: hardware info %u cpus, %u/%u/%u, %llu Hz",
+		     hw->num_cpus, hw->family, hw->model, hw->stepping,
+		     (unsigned long long)hw->tsc_freq);
+	if (verbose)
+		fprintf(stderr, "conn %d: hello -> status %d\n", (int)(s - fz.s),
+			m.status);
+	set_head(s, &m, sizeof(m));
+	if (m.status != VT_SUCCESS)
+		close_conn(s);	/* spec 2.3: send it, then close */
+}
+
+static void check_response(struct slot *s, const void *d, size_t n)
+{
+	const struct sep_control_msg_header *q = &s->req;
+	struct sep_control_msg_header h;
+	bool refuse = q->to_target_data_size > ACP_MAX_PAYLOAD;
+	bool bad = q->header_size != sizeof(h);
+
+	if (n != sizeof(h))
+		fail("command %u (header %u bytes, payload %llu) answered with %zu bytes",
+		     q->command_id, q->header_size,
+		     (unsigned long long)q->to_target_data_size, n);
+	memcpy(&h, d, sizeof(h));
+	if (h.header_size != sizeof(h) || h.proto_version != SEP_PROTO_VERSION ||
+	    h.command_id != q->command_id || h.to_target_data_size ||
+	    h.reserved1 || h.reserved2)
+		fail("response header: size %u, version %u, command %u (sent %u)",
+		     h.header_size, h.proto_version, h.command_id, q->command_id);
+	if ((bad || refuse) && h.status != VT_COMM_NOT_COMPATIBLE)
+		fail("command %u (header %u bytes, payload %llu) answered %d",
+		     q->command_id, q->header_size,
+		     (unsigned long long)q->to_target_data_size, h.status);
+	if (h.from_target_data_size !=
+	    (h.status == VT_SUCCESS ? q->from_target_data_size : 0))
+		fail("command %u status %d: %llu bytes follow, %llu asked",
+		     q->command_id, h.status,
+		     (unsigned long long)h.from_target_data_size,
+		     (unsigned long long)q->from_target_data_size);
+	if (h.status == VT_SUCCESS && h.from_target_data_size > ACP_MAX_REPLY)
+		fail("a reply of %llu bytes", (unsigned long long)h.from_target_data_size);
+	if (!bad && q->command_id == SEP_CMD_TERMINATE &&
+	    !q->to_target_data_size &&
+	    q->from_target_data_size <= ACP_MAX_REPLY && h.status != VT_SUCCESS)
+		fail("TERMINATE (%llu bytes asked) failed with %d",
+		     (unsigned long long)q->from_target_data_size, h.status);
+	if (verbose)
+		fprintf(stderr, "conn %d: command %u -> status %d, %llu bytes\n",
+			(int)(s - fz.s), h.command_id, h.status,
+			(unsigned long long)h.from_target_data_size);
+	set_head(s, &h, sizeof(h));
+	s->data_left = h.from_target_data_size;
+	s->cmd = bad ? ~0u : h.command_id;
+	s->status = h.status;
+	memset(s->cap, 0, sizeof(s->cap));
+	if (refuse || (s->cmd == SEP_CMD_TERMINATE && h.status == VT_SUCCESS)) {
+		close_conn(s);
+	} else if (s->cmd == SEP_CMD_STOP && h.status == VT_SUCCESS) {
+		if (fz.ctrl != s - fz.s)
+			fail("STOP answered on a connection that is not the control");
+		close_data();
+	}
+}
+
+/* After acp_conn_input() took bytes: exactly the reply they call for. */
+static void after_input(struct slot *s)
+{
+	const void *d;
+	size_t n = acp_conn_peek(s->c, &d);
+	int due = s->due;
+
+	s->due = DUE_NONE;
+	if (due == DUE_STATUS)
+		check_status(s, d, n);
+	else if (due == DUE_RESPONSE)
+		check_response(s, d, n);
+	else if (n)
+		fail("%zu bytes of output nobody asked for", n);
+}
+
+/* Bytes past this offset of a successful reply must be zero padding. */
+static u64 natural_size(u32 cmd)
+{
+	switch (cmd) {
+	case SEP_CMD_RESERVE:
+	case SEP_CMD_GET_DRIVER_STATE:
+	case SEP_CMD_VERSION:
+	case SEP_CMD_NUM_CORES:
+	case SEP_CMD_COLLECT_SYS_CONFIG:
+	case SEP_CMD_KERNEL_CS:
+	case SEP_CMD_GET_NUM_CORE_CTRS:
+	case SEP_CMD_GET_THREAD_COUNT:
+		return 4;
+	case SEP_CMD_GET_NORMALIZED_TSC:
+	case SEP_CMD_GET_NORMALIZED_TSC_STANDALONE:
+	case SEP_CMD_GET_NUM_SAMPLES:
+		return 8;
+	case SEP_CMD_GET_DRV_SETUP_INFO:
+		return sizeof(struct sep_drv_setup_info);
+	case SEP_CMD_GET_PLATFORM_INFO:
+		return sizeof(struct sep_drv_platform_info);
+	case SEP_CMD_GET_SAMPLE_DROP_INFO:
+		return sizeof(struct sep_sample_drop_info);
+	case SEP_CMD_CONTROL_DRIVER_LOG:
+		return sizeof(struct sep_drv_log_control);
+	case SEP_CMD_GET_PERF_CAPAB:
+	case SEP_CMD_READ_MSR:
+		return fz.ncpus * 8ull;
+	case SEP_CMD_GET_SYS_CONFIG:
+		return fz.sysconfig_len ? fz.sysconfig_len : ~0ull;
+	default:
+		return 0;	/* TSC_SKEW_INFO, PAX_INFO, EM_CONFIG_NEXT ... */
+	}
+}
+
+static u64 cap64(const struct slot *s, u32 len)
+{
+	u64 v = 0;
+
+	memcpy(&v, s->cap, len);
+	return v;
+}
+
+static void check_payload(struct slot *s)
+{
+	u64 asked = s->data_got, v;
+
+	switch (s->cmd) {
+	case SEP_CMD_VERSION:
+		if (asked >= 4 && cap64(s, 4) != SEP_DRIVER_VERSION)
+			fail("VERSION 0x%llx", (unsigned long long)cap64(s, 4));
+		break;
+	case SEP_CMD_NUM_CORES:
+		if (asked >= 4 && cap64(s, 4) != fz.ncpus)
+			fail("NUM_CORES %llu", (unsigned long long)cap64(s, 4));
+		break;
+	case SEP_CMD_KERNEL_CS:
+		if (asked >= 4 && cap64(s, 4) != SEP_KERNEL_CS)
+			fail("KERNEL_CS %llu", (unsigned long long)cap64(s, 4));
+		break;
+	case SEP_CMD_RESERVE:
+		if (asked >= 4 && cap64(s, 4) > SEP_RESERVE_BUSY)
+			fail("RESERVE %llu", (unsigned long long)cap64(s, 4));
+		break;
+	case SEP_CMD_GET_DRIVER_STATE:
+		if (asked >= 4 && cap64(s, 4) > SEP_STATE_RUNNING)
+			fail("driver state %llu", (unsigned long long)cap64(s, 4));
+		break;
+	case SEP_CMD_GET_NORMALIZED_TSC:
+	case SEP_CMD_GET_NORMALIZED_TSC_STANDALONE:
+		v = cap64(s, 8);
+		if (asked >= 8 && (!v || v < fz.last_tsc))
+			fail("TSC went from %llu to %llu",
+			     (unsigned long long)fz.last_tsc, (unsigned long long)v);
+		if (asked >= 8)
+			fz.last_tsc = v;
+		break;
+	case SEP_CMD_COLLECT_SYS_CONFIG:
+		v = cap64(s, 4);
+		if (asked < 4)
+			break;
+		if (!v || (fz.sysconfig_len && v != fz.sysconfig_len))
+			fail("sys config of %llu bytes, was %u",
+			     (unsigned long long)v, fz.sysconfig_len);
+		fz.sysconfig_len = v;
+		break;
+	}
+}
+
+/* The reader took @n bytes at @d: they must be what the model expects. */
+static void took(struct slot *s, const u8 *d, size_t n)
+{
+	u64 nat = natural_size(s->cmd);
+
+	if (s->head_off < s->head_len) {
+		s->head_off += n;
+		return;
+	}
+	static const u8 zeros[4096];
+	u64 off = s->data_got;
+	size_t i = 0;
+
+	if (off < sizeof(s->cap))
+		memcpy(s->cap + off, d, sizeof(s->cap) - off < n ?
+		       sizeof(s->cap) - off : n);
+	if (nat > off)
+		i = nat - off < n ? nat - off : n;
+	while (i < n) {
+		size_t k = n - i < sizeof(zeros) ? n - i : sizeof(zeros);
+
+		if (memcmp(d + i, zeros, k))
+			fail("command %u: padding after byte %llu is not zero",
+			     s->cmd, (unsigned long long)nat);
+		i += k;
+	}
+	s->data_got += n;
+	s->data_left -= n;
+	if (!s->data_left)
+		check_payload(s);
+}
+
+static void check_peek(struct slot *s, const void *d, size_t n)
+{
+	if (n && !d)
+		fail("peek: %zu bytes at NULL", n);
+	if (s->head_off < s->head_len) {
+		if (n != s->head_len - s->head_off)
+			fail("peek: %zu bytes, the head has %u left", n,
+			     s->head_len - s->head_off);
+		if (memcmp(d, s->head + s->head_off, n))
+			fail("queued head changed before it was read");
+	} else if (s->data_left) {
+		if (!n || n > s->data_left)
+			fail("peek: %zu bytes, %llu of the reply left", n,
+			     (unsigned long long)s->data_left);
+	} else if (n) {
+		fail("peek: %zu bytes past the end of the reply", n);
+	}
+}
+
+/* Every connection: EOF, writable and pending output as the model says. */
+static void check_all(void)
+{
+	for (int i = 0; i < MAX_CONNS; i++) {
+		struct slot *s = &fz.s[i];
+		bool out, eof, w, want_w;
+		const void *d = NULL;
+		size_t n;
+
+		if (!s->c)
+			continue;
+		fz.cur = i;
+		if (s->c->role != s->role)
+			fail("role %d, model %d", s->c->role, s->role);
+		out = pending_out(s);
+		eof = acp_conn_eof(s->c);
+		w = acp_conn_writable(s->c);
+		want_w = s->role == ACP_ROLE_NONE || s->role == ACP_ROLE_DATA ||
+			 s->closed || !out;
+		if (eof != (s->closed && !out))
+			fail("eof %d; model: closed %d, output pending %d", eof,
+			     s->closed, out);
+		if (w != want_w)
+			fail("writable %d, want %d", w, want_w);
+		if (s->role == ACP_ROLE_NONE)
+			continue;	/* peek would attach it */
+		n = acp_conn_peek(s->c, &d);
+		check_peek(s, d, n);
+		if (!w && !n)
+			fail("neither readable nor writable");
+	}
+	fz.cur = -1;
+}
+
+/* ---- driving a connection like the relay does ---- */
+
+static bool feed(struct slot *s)
+{
+	bool progress = false;
+
+	while (s->c && s->pend_len && fz.calls++ < MAX_CALLS) {
+		const u8 *p = s->pend + s->pend_off;
+		size_t len = s->pend_len, n;
+		bool attached = s->role != ACP_ROLE_NONE;
+		bool dead = s->in == IN_DEAD;
+		u64 fails = fz.fails;
+		bool w;
+
+		if (s->chunk && len > s->chunk)
+			len = s->chunk;
+		w = acp_conn_writable(s->c);
+		n = acp_conn_input(s->c, p, len);
+		if (n > len)
+			fail("input took %zu of %zu bytes", n, len);
+		if (!attached)
+			model_attach(s, &peers[0], fz.fails != fails);
+		if (w && !n)
+			fail("writable, yet input took nothing of %zu bytes", len);
+		if (dead || s->role == ACP_ROLE_DATA) {
+			if (n != len)
+				fail("a discarding connection took %zu of %zu", n, len);
+		} else if (n) {
+			parse_in(s, p, n);
+			after_input(s);
+		}
+		s->pend_off += n;
+		s->pend_len -= n;
+		if (!n)
+			break;
+		progress = true;
+	}
+	if (!s->pend_len)
+		s->pend_off = 0;
+	return progress;
+}
+
+/* Read up to @k bytes (none with !@consume); returns how many were read. */
+static u64 do_read(struct slot *s, u64 k, bool consume)
+{
+	u64 done = 0;
+
+	if (s->role == ACP_ROLE_NONE) {
+		u64 fails = fz.fails;
+		const void *d;
+
+		acp_conn_peek(s->c, &d);	/* attaches as a local peer */
+		model_attach(s, &peers[0], fz.fails != fails);
+	}
+	while (done < k && fz.calls++ < MAX_CALLS) {
+		const void *d = NULL;
+		size_t n = acp_conn_peek(s->c, &d), take;
+
+		check_peek(s, d, n);
+		if (!n || !consume)
+			break;
+		take = n < k - done ? n : k - done;
+		took(s, d, take);
+		acp_conn_consume(s->c, take);
+		done += take;
+	}
+	return done;
+}
+
+static void append(struct slot *s, const u8 *p, size_t n)
+{
+	if (s->pend_len + n > MAX_PENDING)
+		n = MAX_PENDING - s->pend_len;
+	if (!n)
+		return;
+	if (s->pend_off + s->pend_len + n > s->pend_cap) {
+		if (s->pend_len)
+			memmove(s->pend, s->pend + s->pend_off, s->pend_len);
+		s->pend_off = 0;
+		if (s->pend_len + n > s->pend_cap) {
+			s->pend_cap = (s->pend_len + n) * 2;
+			s->pend = realloc(s->pend, s->pend_cap);
+			if (!s->pend)
+				abort();
+		}
+	}
+	if (p)
+		memcpy(s->pend + s->pend_off + s->pend_len, p, n);
+	else
+		memset(s->pend + s->pend_off + s->pend_len, 0, n);
+	s->pend_len += n;
+}
+
+static void conn_open(struct slot *s)
+{
+	if (s->c)
+		return;
+	memset(s, 0, sizeof(*s));
+	s->c = malloc(sizeof(*s->c));
+	if (!s->c)
+		abort();
+	acp_conn_init(s->c, &fz.t, s);
+	s->in = IN_HELLO;
+}
+
+static void conn_release(struct slot *s)
+{
+	if (!s->c)
+		return;
+	acp_conn_release(s->c);
+	if (fz.ctrl == s - fz.s)
+		session_end();
+	free(s->c);
+	free(s->pend);
+	memset(s, 0, sizeof(*s));
+}
+
+static bool pump(struct slot *s)
+{
+	bool any = false;
+
+	for (int round = 0; s->c && round < MAX_PUMP; round++) {
+		bool r = do_read(s, ~0ull, true) > 0;
+		bool f = feed(s);
+
+		if (!r && !f)
+			break;
+		any = true;
+	}
+	return any;
+}
+
+/* ---- the script ---- */
+
+struct script {
+	const u8 *p;
+	size_t left;
+};
+
+static u32 get8(struct script *sc)
+{
+	if (!sc->left)
+		return 0;
+	sc->left--;
+	return *sc->p++;
+}
+
+static u32 get16(struct script *sc)
+{
+	u32 lo = get8(sc);
+
+	return lo | get8(sc) << 8;
+}
+
+static const u32 cmd_ids[] = {
+	SEP_CMD_NONE, SEP_CMD_START, SEP_CMD_STOP, SEP_CMD_INIT_PMU,
+	SEP_CMD_INIT, SEP_CMD_EM_GROUPS, SEP_CMD_SET_CPU_MASK,
+	SEP_CMD_GET_NORMALIZED_TSC, SEP_CMD_EM_CONFIG_NEXT,
+	SEP_CMD_TSC_SKEW_INFO, SEP_CMD_NUM_CORES, SEP_CMD_COLLECT_SYS_CONFIG,
+	SEP_CMD_GET_SYS_CONFIG, SEP_CMD_PAUSE, SEP_CMD_RESUME,
+	SEP_CMD_TERMINATE, SEP_CMD_RESERVE, SEP_CMD_KERNEL_CS,
+	SEP_CMD_VERSION, SEP_CMD_GET_NUM_CORE_CTRS, SEP_CMD_NUM_DESCRIPTOR,
+	SEP_CMD_DESC_NEXT, SEP_CMD_GET_DRIVER_STATE, SEP_CMD_EM_GROUPS_UNC,
+	SEP_CMD_EM_CONFIG_NEXT_UNC, SEP_CMD_INIT_UNC, SEP_CMD_READ_MSR,
+	SEP_CMD_WRITE_MSR, SEP_CMD_GET_PLATFORM_INFO,
+	SEP_CMD_GET_NORMALIZED_TSC_STANDALONE, SEP_CMD_SET_CPU_TOPOLOGY,
+	SEP_CMD_INIT_NUM_DEV, SEP_CMD_GET_NUM_SAMPLES,
+	SEP_CMD_SET_DEVICE_NUM_UNITS, SEP_CMD_SET_SCAN_UNCORE_TOPOLOGY_INFO,
+	SEP_CMD_GET_SAMPLE_DROP_INFO, SEP_CMD_GET_DRV_SETUP_INFO,
+	SEP_CMD_GET_THREAD_COUNT, SEP_CMD_GET_DRIVER_LOG,
+	SEP_CMD_CONTROL_DRIVER_LOG, SEP_CMD_SET_OSID, SEP_CMD_INIT_DRIVER,
+	SEP_CMD_GET_PERF_CAPAB, SEP_CMD_PAX_INFO, 99, 0xffffffffu,
+};
+
+static const u64 sizes[] = {
+	0, 1, 4, 8, 24, 32, 48, 72, 104, 112, 144, 296, 324,
+	sizeof(struct sep_ecb), sizeof(struct sep_ecb) + 136,
+	sizeof(struct sep_ecb) + 22 * 136, sizeof(struct sep_dev_unc_config),
+	sizeof(struct sep_dev_config), sizeof(struct sep_drv_platform_info),
+	ACP_MAX_PAYLOAD, ACP_MAX_PAYLOAD + 1ull, ACP_MAX_REPLY,
+	ACP_MAX_REPLY + 1ull, 1ull << 63, ~0ull, 3, 7, 100,
+};
+
+#define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* A request header from tables, and with @body its payload. */
+static void compact_request(struct slot *s, struct script *sc, bool body)
+{
+	struct sep_control_msg_header h = {
+		.header_size = sizeof(h),
+		.proto_version = SEP_PROTO_VERSION,
+	};
+	u32 lit;
+
+	h.command_id = cmd_ids[get8(sc) % NELEM(cmd_ids)];
+	h.to_target_data_size = sizes[get8(sc) % NELEM(sizes)];
+	h.from_target_data_size = sizes[get8(sc) % NELEM(sizes)];
+	append(s, (const u8 *)&h, sizeof(h));
+	if (!body || h.to_target_data_size > ACP_MAX_PAYLOAD)
+		return;
+	lit = get8(sc);
+	if (lit > sc->left)
+		lit = sc->left;
+	if (lit > h.to_target_data_size)
+		lit = h.to_target_data_size;
+	append(s, sc->p, lit);
+	sc->p += lit;
+	sc->left -= lit;
+	append(s, NULL, h.to_target_data_size - lit);
+}
+
+static void run_op(struct script *sc)
+{
+	u32 op = get8(sc), kind = op >> 5, arg = (op >> 3) & 3;
+	int i = (op & 7) % fz.nconns;
+	struct slot *s = &fz.s[i];
+	static const struct sep_control_first_msg hello = {
+		.msg_size = sizeof(hello), .proto_version = SEP_PROTO_VERSION,
+	};
+	u64 fails;
+	u32 n;
+
+	fz.cur = i;
+	if (verbose)
+		fprintf(stderr, "op %zu: %u.%u on conn %d\n", fz.op, kind, arg, i);
+	switch (kind) {
+	case OP_ATTACH:
+		conn_open(s);
+		fails = fz.fails;
+		acp_conn_attach(s->c, &peers[arg % fz.npeers]);
+		model_attach(s, &peers[arg % fz.npeers], fz.fails != fails);
+		break;
+	case OP_WRITE:
+		conn_open(s);
+		n = arg & 1 ? get16(sc) : get8(sc);
+		if (arg & 2) {
+			append(s, NULL, arg == 3 ? n * 16ull : n);
+		} else {
+			if (n > sc->left)
+				n = sc->left;
+			append(s, sc->p, n);
+			sc->p += n;
+			sc->left -= n;
+		}
+		feed(s);
+		break;
+	case OP_READ:
+		if (!s->c)
+			break;
+		if (arg == 0)
+			do_read(s, get8(sc) + 1, true);
+		else if (arg == 1)
+			do_read(s, (get8(sc) + 1) * 64ull, true);
+		else
+			do_read(s, ~0ull, arg == 2);
+		break;
+	case OP_HANGUP:
+		if (!s->c)
+			break;
+		acp_conn_hangup(s->c);
+		if (fz.ctrl == i)
+			session_end();
+		s->closed = true;
+		s->in = IN_DEAD;
+		s->pend_len = 0;	/* nothing more reaches the target */
+		break;
+	case OP_RELEASE:
+		conn_release(s);
+		break;
+	case OP_OPEN:
+		conn_open(s);
+		break;
+	case OP_PUMP:
+		if (arg == 0) {
+			if (s->c)
+				pump(s);
+		} else if (arg == 1) {
+			bool any = true;
+
+			for (int round = 0; any && round < MAX_PUMP; round++) {
+				any = false;
+				for (int j = 0; j < MAX_CONNS; j++) {
+					fz.cur = j;
+					if (fz.s[j].c && pump(&fz.s[j]))
+						any = true;
+				}
+			}
+		} else if (arg == 2) {
+			conn_open(s);
+			s->chunk = get8(sc);
+		} else {
+			conn_open(s);
+			append(s, (const u8 *)&hello, sizeof(hello));
+			feed(s);
+		}
+		break;
+	case OP_MISC:
+		if (arg == 0) {
+			fz.fail_at = fz.nalloc + 1 + get8(sc);
+		} else if (arg == 1) {
+			fz.start_fails = !fz.start_fails;
+		} else {
+			conn_open(s);
+			compact_request(s, sc, arg == 3);
+			feed(s);
+		}
+		break;
+	}
+	check_all();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	verbose = getenv("ACA_FUZZ_VERBOSE") != NULL;
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct script sc = { data + 2, size - 2 };
+	u32 b0, b1;
+
+	if (size < 2)
+		return 0;
+	memset(&fz, 0, sizeof(fz));
+	b0 = data[0];
+	b1 = data[1];
+	fz.nconns = (b0 & 7) + 1;
+	fz.npeers = ((b0 >> 3) & 3) + 1;
+	fz.m = &machines[(b0 >> 5) % NMACHINES];
+	fz.ncpus = ncpus_choice[b1 & 3];
+	fz.no_sampler = b1 & 4;
+	fz.start_fails = b1 & 8;
+	fz.rdmsr_fails = b1 & 16;
+	fz.wrmsr_fails = b1 & 32;
+	fz.pti = b1 & 64;
+	fz.drain = b1 & 128;
+	fz.ctrl = -1;
+	fz.cur = -1;
+	acp_target_init(&fz.t, fz.no_sampler ? &no_sampler_ops : &full_ops, &fz);
+
+	for (fz.op = 0; sc.left && fz.op < MAX_OPS; fz.op++)
+		run_op(&sc);
+
+	/* Every file is closed, then the module unloads. */
+	fz.calls = 0;
+	for (int i = 0; i < MAX_CONNS; i++) {
+		struct slot *s = &fz.s[i];
+
+		fz.cur = i;
+		if (s->c && fz.drain && s->role != ACP_ROLE_NONE) {
+			do_read(s, ~0ull, true);
+			if (s->closed && !acp_conn_eof(s->c))
+				fail("drained and closed, yet not at EOF");
+		}
+		conn_release(s);
+		check_all();
+	}
+	fz.cur = -1;
+	acp_target_fini(&fz.t);
+	if (fz.running)
+		fail("collection still running after acp_target_fini()");
+	if (fz.live)
+		fail("%ld allocations leaked", fz.live);
+	return 0;
+}
+
+#pragma clang attribute pop
