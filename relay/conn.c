@@ -133,6 +133,20 @@ static int pump_init(struct pump *p, struct conn *c, int in, int out)
 	return pipe2(p->pipe, O_CLOEXEC);
 }
 
+/*
+ * A host that vanishes without a FIN (cable, crash) would hold the target's
+ * one session forever; keepalive turns that into an error within ~2 min.
+ */
+static void keepalive(int sock)
+{
+	int on = 1, idle = 60, intvl = 10, cnt = 6;
+
+	setsockopt(sock, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof(on));
+	setsockopt(sock, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle));
+	setsockopt(sock, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof(intvl));
+	setsockopt(sock, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
+}
+
 /* The module gives each connection its role by the host's address. */
 static int set_peer(int dev, const struct sockaddr *sa)
 {
@@ -193,6 +207,7 @@ void conn_open(struct relay *r, int sock)
 	}
 	/* Control replies are small and latency-bound. */
 	setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	keepalive(sock);
 	c->up.pipe[0] = c->up.pipe[1] = c->down.pipe[0] = c->down.pipe[1] = -1;
 	if (pump_init(&c->up, c, sock, c->dev) ||
 	    pump_init(&c->down, c, c->dev, sock)) {
