@@ -142,3 +142,102 @@ fuzz-smoke: $(FUZZ)/core_fuzz $(FUZZ)/seeds.stamp
 	@mkdir -p $(FUZZ)/corpus
 	$(FUZZ_RUN) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1
 # ---- end of fuzz
+
+# ---- install: install like an out-of-tree driver (README.md, "Install")
+#   make install        aca.ko for the running kernel into
+#                       /lib/modules/KRELEASE/updates/ and depmod; aca-relay,
+#                       aca-host, <linux/aca.h>, the man pages, the udev rule
+#                       and the systemd unit
+#   make uninstall      remove exactly what make install installs
+#   make dkms-check     dkms add/build/install/remove of this tree for every
+#                       supported kernel, in private DKMS trees (TAP)
+#   make man-check      man -l, mandoc -T lint and groff -ww: no warnings
+#   make version        print ACA_VERSION (driver/aca.h); dkms.conf uses it
+# KRELEASE (default: uname -r) picks the kernel. Its aca.ko is
+# build/kernel-<major.minor>/aca.ko if that was built for KRELEASE and is
+# newer than every source, else it is built first against
+# /lib/modules/KRELEASE/build. DESTDIR and PREFIX (default /usr/local) are
+# honoured; with a DESTDIR, depmod and the udev/systemd reloads are left to
+# whoever installs that tree.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+UDEVRULESDIR ?= /etc/udev/rules.d
+INSTALL_MOD_DIR ?= updates
+KRELEASE ?= $(shell uname -r)
+
+MAN_PAGES := man/aca.4 man/aca-relay.8 man/aca-host.1
+MODULE_SRC := Kbuild $(wildcard driver/*.[ch] driver/core/*.[ch] uapi/*.h)
+IKSERIES = $(word 1,$(subst ., ,$(KRELEASE))).$(word 2,$(subst ., ,$(KRELEASE)))
+IKO = $(B)/kernel-$(IKSERIES)/aca.ko
+IKDIR = /lib/modules/$(KRELEASE)/build
+
+INSTALLED = $(DESTDIR)/lib/modules/$(KRELEASE)/$(INSTALL_MOD_DIR)/aca.ko \
+	$(DESTDIR)$(BINDIR)/aca-relay $(DESTDIR)$(BINDIR)/aca-host \
+	$(DESTDIR)$(INCLUDEDIR)/linux/aca.h \
+	$(DESTDIR)$(UDEVRULESDIR)/60-aca.rules \
+	$(DESTDIR)$(UNITDIR)/aca-relay.service \
+	$(DESTDIR)$(MANDIR)/man4/aca.4 $(DESTDIR)$(MANDIR)/man8/aca-relay.8 \
+	$(DESTDIR)$(MANDIR)/man1/aca-host.1
+
+# Tell a running udev and systemd, and depmod, unless installing elsewhere.
+define system_reload
+	@if [ -z "$(DESTDIR)" ]; then \
+		if [ -d /lib/modules/$(KRELEASE) ]; then depmod -a $(KRELEASE); fi; \
+		if [ -S /run/udev/control ]; then udevadm control --reload; \
+			udevadm trigger --action=add --subsystem-match=aca; fi; \
+		if [ -d /run/systemd/system ]; then systemctl daemon-reload; fi; \
+	fi
+endef
+
+.PHONY: install install-module uninstall dkms-check man-check version
+
+install-module:
+	@test -n "$(KRELEASE)" || { echo "install: KRELEASE is empty" >&2; exit 1; }
+	@vm=$$(modinfo -F vermagic $(IKO) 2>/dev/null | cut -d' ' -f1); \
+	if [ "$$vm" != "$(KRELEASE)" ] || [ -n "$$(find $(MODULE_SRC) -newer $(IKO))" ]; then \
+		if [ ! -d $(IKDIR) ]; then \
+			echo "install: $(IKO) is not for $(KRELEASE) and there are no" \
+			     "headers in $(IKDIR) to build it (KRELEASE=...?)" >&2; \
+			exit 1; \
+		fi; \
+		tools/build-module $$(realpath $(IKDIR)) $(B)/kernel-$(IKSERIES); \
+	fi
+
+install: install-module relay host
+	install -D -m 0644 $(IKO) $(DESTDIR)/lib/modules/$(KRELEASE)/$(INSTALL_MOD_DIR)/aca.ko
+	install -D -m 0755 $(B)/aca-relay $(DESTDIR)$(BINDIR)/aca-relay
+	install -D -m 0755 $(B)/aca-host $(DESTDIR)$(BINDIR)/aca-host
+	install -D -m 0644 uapi/aca.h $(DESTDIR)$(INCLUDEDIR)/linux/aca.h
+	install -D -m 0644 packaging/60-aca.rules $(DESTDIR)$(UDEVRULESDIR)/60-aca.rules
+	install -d $(DESTDIR)$(UNITDIR)
+	sed 's|/usr/local/bin/|$(BINDIR)/|' packaging/aca-relay.service \
+		>$(DESTDIR)$(UNITDIR)/aca-relay.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/aca-relay.service
+	install -D -m 0644 man/aca.4 $(DESTDIR)$(MANDIR)/man4/aca.4
+	install -D -m 0644 man/aca-relay.8 $(DESTDIR)$(MANDIR)/man8/aca-relay.8
+	install -D -m 0644 man/aca-host.1 $(DESTDIR)$(MANDIR)/man1/aca-host.1
+	$(system_reload)
+
+uninstall:
+	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then \
+		systemctl disable --now aca-relay.service 2>/dev/null || true; fi
+	rm -f $(INSTALLED)
+	$(system_reload)
+
+dkms-check:
+	@tools/dkms-check $(SUPPORTED_KERNELS)
+
+man-check:
+	@rc=0; for p in $(MAN_PAGES); do \
+		out=$$( { LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings=all -l $$p >/dev/null; } 2>&1; \
+			mandoc -T lint -W style $$p 2>&1; groff -man -ww -z $$p 2>&1 ); \
+		if [ -n "$$out" ]; then echo "$$out"; echo "man-check: $$p: FAILED"; rc=1; \
+		else echo "man-check: $$p: man -l, mandoc -T lint, groff -ww clean"; fi; \
+	done; exit $$rc
+
+version:
+	@sed -n 's/^\#define ACA_VERSION[[:space:]]*"\(.*\)"$$/\1/p' driver/aca.h
+# ---- end of install

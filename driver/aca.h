@@ -3,9 +3,25 @@
 #ifndef ACA_H
 #define ACA_H
 
+#include <linux/cache.h>
+#include <linux/fs.h>
+#include <asm/local.h>
+#include <asm/local64.h>
+
 #include "core/core.h"
 
 #define ACA_VERSION	"0.1.0"
+
+/* Module parameters (params.c); the sampler reads the first three at START. */
+extern unsigned int aca_ring_pages;
+extern bool aca_sw_clock;
+extern unsigned int aca_max_sample_rate;
+extern unsigned int aca_group;		/* gid of /dev/aca */
+int aca_params_check(void);
+
+/* The /dev/aca node (node.c). */
+int aca_node_add(const struct file_operations *fops);
+void aca_node_del(void);
 
 extern const struct acp_ops aca_kernel_ops;
 
@@ -15,5 +31,45 @@ void aca_wake_conn(void *conn_ctx);
 
 /* The one clock of every timestamp aca sends (GET_NORMALIZED_TSC). */
 u64 aca_tsc_now(void);
+
+/*
+ * Per-CPU sample ring (ring.c, which documents the ordering contract). The
+ * header page may one day be mapped to userspace: its layout is fixed.
+ */
+struct aca_ring_header {
+	u64 head;			/* bytes ever written; producer only */
+	u64 tail ____cacheline_aligned;	/* bytes ever read; consumer only */
+	local64_t lost ____cacheline_aligned;	/* records dropped: ring full */
+	local64_t written;		/* records written */
+};
+
+struct aca_ring {
+	struct aca_ring_header *hdr;	/* then the data pages */
+	u8 *data;
+	u64 size;			/* data bytes, a power of two */
+	local_t busy;			/* a producer is writing */
+	local64_t generated;		/* records the handler produced */
+};
+
+struct aca_ring *aca_ring_alloc(unsigned int data_pages);
+void aca_ring_free(struct aca_ring *r);
+bool aca_ring_write(struct aca_ring *r, const void *rec, u32 rec_len, u32 len);
+size_t aca_ring_peek(struct aca_ring *r, const void **p);
+void aca_ring_consume(struct aca_ring *r, size_t n);
+void aca_ring_counts(struct aca_ring *r, u64 *written, u64 *lost);
+
+/* Sampling (sampler.c): the acp_ops sampling entry points. */
+int aca_sampler_init(void);
+void aca_sampler_exit(void);
+int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused);
+void aca_sampler_stop(void *ctx);
+void aca_sampler_pause(void *ctx, bool pause);
+void aca_sampler_counts(void *ctx, u32 cpu, u64 *written, u64 *dropped);
+size_t aca_sampler_peek(void *ctx, u32 cpu, const void **p);
+void aca_sampler_consume(void *ctx, u32 cpu, size_t n);
+void aca_sampler_finish(void *ctx);
+
+/* New samples on @cpu: wake its data channel's reader (device.c). */
+void aca_data_ready(u32 cpu);
 
 #endif /* ACA_H */

@@ -9,7 +9,6 @@
 #include <linux/fs.h>
 #include <linux/in.h>
 #include <linux/in6.h>
-#include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/poll.h>
 #include <linux/sched/signal.h>
@@ -36,6 +35,14 @@ void aca_wake_conn(void *conn_ctx)
 	struct aca_file *af = conn_ctx;
 
 	wake_up_interruptible(&af->wait);
+}
+
+/* From a work item the sampler queues when a ring gets data. */
+void aca_data_ready(u32 cpu)
+{
+	mutex_lock(&aca_lock);
+	acp_data_ready(&aca_target, cpu);
+	mutex_unlock(&aca_lock);
 }
 
 static bool aca_readable(struct aca_file *af)
@@ -259,22 +266,15 @@ static const struct file_operations aca_fops = {
 	.splice_write = iter_file_splice_write,
 };
 
-static struct miscdevice aca_misc = {
-	.minor = MISC_DYNAMIC_MINOR,
-	.name = "aca",
-	.fops = &aca_fops,
-	.mode = 0660,
-};
-
 int aca_device_init(void)
 {
 	acp_target_init(&aca_target, &aca_kernel_ops, NULL);
-	return misc_register(&aca_misc);
+	return aca_node_add(&aca_fops);
 }
 
 void aca_device_exit(void)
 {
-	misc_deregister(&aca_misc);
+	aca_node_del();
 	/* No file can be open now: the module is only unloaded when unused. */
 	acp_target_fini(&aca_target);
 }

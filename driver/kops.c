@@ -169,6 +169,13 @@ const struct acp_ops aca_kernel_ops = {
 	.page_size = aca_page_size,
 	.alloc = aca_alloc,
 	.free = aca_free,
+	.start = aca_sampler_start,
+	.stop = aca_sampler_stop,
+	.pause = aca_sampler_pause,
+	.sample_counts = aca_sampler_counts,
+	.data_peek = aca_sampler_peek,
+	.data_consume = aca_sampler_consume,
+	.finish = aca_sampler_finish,
 	.wake = aca_wake,
 	.log = aca_log,
 };

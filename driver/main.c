@@ -11,8 +11,15 @@
 
 static int __init aca_init(void)
 {
-	int ret = aca_device_init();
+	int ret = aca_params_check();
 
+	if (!ret)
+		ret = aca_sampler_init();
+	if (!ret) {
+		ret = aca_device_init();
+		if (ret)
+			aca_sampler_exit();
+	}
 	if (ret)
 		return ret;
 	pr_info("version %s ready on /dev/aca\n", ACA_VERSION);
@@ -22,6 +29,7 @@ static int __init aca_init(void)
 static void __exit aca_exit(void)
 {
 	aca_device_exit();
+	aca_sampler_exit();
 }
 
 module_init(aca_init);

@@ -197,9 +197,27 @@ size_t acp_conn_input(struct acp_conn *c, const void *buf, size_t len)
 	}
 }
 
+/*
+ * A CPU data channel still attached to its session streams that CPU's
+ * samples once its first message is read; a detached one (session over)
+ * has nothing more to give.
+ */
+static bool sample_cpu(const struct acp_conn *c, u32 *cpu)
+{
+	const struct acp_target *t = c->t;
+
+	if (c->role != ACP_ROLE_DATA || !t->ops->data_peek ||
+	    c->channel >= t->ndata || c->channel >= t->ncpus ||
+	    t->data[c->channel] != c)
+		return false;
+	*cpu = c->channel;
+	return true;
+}
+
 size_t acp_conn_peek(struct acp_conn *c, const void **data)
 {
 	struct acp_out *o = &c->out;
+	u32 cpu;
 	u64 n;
 
 	if (c->role == ACP_ROLE_NONE)
@@ -212,6 +230,8 @@ size_t acp_conn_peek(struct acp_conn *c, const void **data)
 		*data = o->data + o->data_off;
 		return o->data_len - o->data_off;
 	}
+	if (!o->zeros && sample_cpu(c, &cpu))
+		return c->t->ops->data_peek(c->t->ctx, cpu, data);
 	n = o->zeros < sizeof(zero_page) ? o->zeros : sizeof(zero_page);
 	*data = zero_page;
 	return n;
@@ -220,8 +240,15 @@ size_t acp_conn_peek(struct acp_conn *c, const void **data)
 void acp_conn_consume(struct acp_conn *c, size_t n)
 {
 	struct acp_out *o = &c->out;
+	u32 cpu;
 	u64 k;
 
+	/* Whatever peek pointed at: the queued reply first, then samples. */
+	if (out_empty(c)) {
+		if (n && sample_cpu(c, &cpu))
+			c->t->ops->data_consume(c->t->ctx, cpu, n);
+		return;
+	}
 	k = o->head_len - o->head_off < n ? o->head_len - o->head_off : n;
 	o->head_off += k;
 	n -= k;
@@ -240,9 +267,15 @@ void acp_conn_hangup(struct acp_conn *c)
 	acp_close(c);
 }
 
+/* A CPU channel ends after STOP only once its samples are all read. */
 bool acp_conn_eof(struct acp_conn *c)
 {
-	return c->closed && out_empty(c);
+	const void *p;
+	u32 cpu;
+
+	if (!c->closed || !out_empty(c))
+		return false;
+	return !sample_cpu(c, &cpu) || !c->t->ops->data_peek(c->t->ctx, cpu, &p);
 }
 
 void acp_conn_release(struct acp_conn *c)

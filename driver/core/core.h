@@ -50,6 +50,16 @@ struct acp_ops {
 	void (*pause)(void *ctx, bool pause);
 	/* Samples written and dropped on @cpu in this collection; optional. */
 	void (*sample_counts)(void *ctx, u32 cpu, u64 *written, u64 *dropped);
+	/*
+	 * Sample bytes of @cpu not yet read: returns how many are contiguous
+	 * at *@p (0: none now). data_consume() takes @n of them. A CPU data
+	 * channel streams these after its first message and reaches EOF only
+	 * once they are all read after STOP. Optional, together.
+	 */
+	size_t (*data_peek)(void *ctx, u32 cpu, const void **p);
+	void (*data_consume)(void *ctx, u32 cpu, size_t n);
+	/* The session is over: free what its collection held; optional. */
+	void (*finish)(void *ctx);
 	/* Another connection's readable/writable state changed. */
 	void (*wake)(void *ctx, void *conn_ctx);
 	/* A line for the system log (rate-limited by the implementation). */
@@ -101,6 +111,9 @@ bool acp_conn_writable(struct acp_conn *c);
 
 /* True once the connection is over and every reply byte has been read. */
 bool acp_conn_eof(struct acp_conn *c);
+
+/* New sample bytes on @cpu: wake the reader of its data channel. */
+void acp_data_ready(struct acp_target *t, u32 cpu);
 
 /* Status message for a hello (exposed for tests). */
 void acp_build_status(const struct acp_target *t, s32 status,

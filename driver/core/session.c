@@ -58,6 +58,12 @@ void acp_data_attach(struct acp_target *t, struct acp_conn *c)
 	acp_queue(c, &first, sizeof(first));
 }
 
+void acp_data_ready(struct acp_target *t, u32 cpu)
+{
+	if (t->control && cpu < t->ndata && cpu < t->ncpus && t->data[cpu])
+		t->ops->wake(t->ctx, t->data[cpu]->ctx);
+}
+
 static void close_data_channels(struct acp_target *t)
 {
 	for (u32 i = 0; i < t->ndata; i++) {
@@ -95,6 +101,9 @@ void acp_session_end(struct acp_target *t)
 	t->data = NULL;
 	t->ndata = 0;
 	t->nexpected = 0;
+	/* No channel reads the samples any more: the rings can go. */
+	if (t->ops->finish)
+		t->ops->finish(t->ctx);
 	config_free(t);
 	t->state = ACP_IDLE;
 	t->control = NULL;
@@ -157,7 +166,11 @@ s32 acp_cmd_start(const struct acp_cmd *cmd, struct acp_reply *r)
 	return VT_SUCCESS;
 }
 
-/* Stop counters, flush, answer, close every data channel (spec 13). */
+/*
+ * Stop counters, answer, close every data channel (spec 13). Samples still
+ * in the rings are not lost: a CPU channel reaches EOF only once its reader
+ * has them all (acp_conn_eof), so the host may read them after the answer.
+ */
 s32 acp_cmd_stop(const struct acp_cmd *cmd, struct acp_reply *r)
 {
 	struct acp_target *t = cmd->t;

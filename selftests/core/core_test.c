@@ -323,6 +323,7 @@ static inline void expect_eof(struct __test_metadata *_metadata,
 #include "roles_test.c"
 #include "commands_test.c"
 #include "state_test.c"
+#include "data_test.c"
 #include "malformed_test.c"
 #include "fuzz_test.c"
 

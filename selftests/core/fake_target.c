@@ -309,6 +309,57 @@ static void fake_sample_counts(void *ctx, u32 cpu, u64 *written, u64 *dropped)
 	*dropped = FAKE_DROPPED(cpu);
 }
 
+static size_t fake_data_peek(void *ctx, u32 cpu, const void **p)
+{
+	struct fake *f = ctx;
+	u32 n;
+
+	if (cpu >= f->ncpus) {
+		f->misuse++;
+		return 0;
+	}
+	n = f->nsample_bytes[cpu] - f->sample_off[cpu];
+	*p = f->samples[cpu] + f->sample_off[cpu];
+	return n < FAKE_SAMPLE_PIECE ? n : FAKE_SAMPLE_PIECE;
+}
+
+static void fake_data_consume(void *ctx, u32 cpu, size_t n)
+{
+	struct fake *f = ctx;
+
+	if (cpu >= f->ncpus || n > f->nsample_bytes[cpu] - f->sample_off[cpu]) {
+		f->misuse++;
+		return;
+	}
+	f->sample_off[cpu] += n;
+}
+
+/* The rings go at session end, after sampling stopped. */
+static void fake_finish(void *ctx)
+{
+	struct fake *f = ctx;
+
+	f->nfinish++;
+	if (f->running)
+		f->misuse++;
+	memset(f->nsample_bytes, 0, sizeof(f->nsample_bytes));
+	memset(f->sample_off, 0, sizeof(f->sample_off));
+}
+
+void fake_add_samples(struct fake *f, u32 cpu, u32 len, u8 seed)
+{
+	u32 at;
+
+	if (cpu >= FAKE_MAX_CPUS)
+		abort();
+	at = f->nsample_bytes[cpu];
+	if (at + len > FAKE_SAMPLE_BYTES)
+		abort();
+	for (u32 i = 0; i < len; i++)
+		f->samples[cpu][at + i] = (u8)(seed + i);
+	f->nsample_bytes[cpu] += len;
+}
+
 static void fake_wake(void *ctx, void *conn_ctx)
 {
 	struct fake *f = ctx;
@@ -341,6 +392,9 @@ const struct acp_ops fake_ops = {
 	.stop = fake_stop,
 	.pause = fake_pause,
 	.sample_counts = fake_sample_counts,
+	.data_peek = fake_data_peek,
+	.data_consume = fake_data_consume,
+	.finish = fake_finish,
 };
 
 const struct acp_ops fake_ops_nosampling = {

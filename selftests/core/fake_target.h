@@ -56,6 +56,13 @@
 #define FAKE_WRITTEN(cpu)	(100ull * ((cpu) + 1))
 #define FAKE_DROPPED(cpu)	((u64)(cpu))
 
+/*
+ * Sample bytes the fake sampler can hold per CPU, and how many of them
+ * data_peek() shows at once, as a ring wrapping around would.
+ */
+#define FAKE_SAMPLE_BYTES	1024
+#define FAKE_SAMPLE_PIECE	40
+
 struct fake_msr {
 	u32 msr;
 	u64 val[FAKE_MAX_CPUS];
@@ -108,7 +115,15 @@ struct fake {
 	bool start_paused;		/* @paused of the last start() */
 	u32 start_ngroups;
 	struct acp_group start_groups[FAKE_MAX_GROUPS];
+	/* Sample bytes per CPU (data_peek/data_consume); finish() empties. */
+	u8 samples[FAKE_MAX_CPUS][FAKE_SAMPLE_BYTES];
+	u32 nsample_bytes[FAKE_MAX_CPUS];	/* bytes ever added */
+	u32 sample_off[FAKE_MAX_CPUS];		/* bytes consumed */
+	u32 nfinish;
 };
+
+/* Add @len sample bytes (@seed, @seed + 1, ...) on @cpu. */
+void fake_add_samples(struct fake *f, u32 cpu, u32 len, u8 seed);
 
 /* Every op, sampling included. */
 extern const struct acp_ops fake_ops;

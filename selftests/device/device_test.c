@@ -6,12 +6,17 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <limits.h>
+#include <libgen.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <netinet/in.h>
@@ -353,6 +358,436 @@ TEST(blocked_data_reader_wakes_at_session_end)
 	EXPECT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
 	close(data);
+}
+
+/* ---- collection: START -> samples on the CPU channels -> STOP ---- */
+
+#define MAX_CPUS		64
+#define REF_TSC_CTR		0x30b	/* IA32_FIXED_CTR2 */
+#define VECTOR	"/../shared/spec/vectors/bin_ecb.config_6_0_CPU_CLK_UNHALTED.REF_TSC"
+#define ECB_LEN			4720
+#define RATE_HZ			1000
+
+/* One command with a request payload; returns the response status. */
+static int command_io(int fd, uint32_t id, const void *in, uint64_t in_len,
+		      void *out, uint64_t out_len)
+{
+	struct sep_control_msg_header h = {
+		.header_size = sizeof(h), .proto_version = SEP_PROTO_VERSION,
+		.command_id = id, .to_target_data_size = in_len,
+		.from_target_data_size = out_len,
+	};
+
+	if (write(fd, &h, sizeof(h)) != sizeof(h) ||
+	    (in_len && write(fd, in, in_len) != (ssize_t)in_len) ||
+	    read_full(fd, &h, sizeof(h)) != sizeof(h) || h.command_id != id)
+		return -1;
+	if (h.status == 0 && out_len &&
+	    read_full(fd, out, out_len) != (ssize_t)out_len)
+		return -1;
+	return h.status;
+}
+
+/* The core ECB vector, next to the repository (the guest sees the host). */
+static int read_vector(uint8_t *ecb)
+{
+	char exe[PATH_MAX], path[PATH_MAX + 128];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int fd;
+
+	if (n <= 0)
+		return -1;
+	exe[n] = 0;
+	/* build/tests/device_test -> the repository */
+	snprintf(path, sizeof(path), "%s" VECTOR,
+		 dirname(dirname(dirname(exe))));
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read_full(fd, ecb, ECB_LEN);
+	close(fd);
+	return n == ECB_LEN ? 0 : -1;
+}
+
+/* Preload REF_TSC so it overflows every @sav TSC ticks (spec 6.5). */
+static int set_sample_after(uint8_t *ecb, uint64_t sav)
+{
+	struct sep_event_reg *reg = (struct sep_event_reg *)(ecb + sizeof(struct sep_ecb));
+	int patched = 0;
+
+	for (size_t i = 0; i < (ECB_LEN - sizeof(struct sep_ecb)) / sizeof(*reg); i++) {
+		uint64_t mask = reg[i].max_bits ? reg[i].max_bits : 0xffffffffffffull;
+
+		if (reg[i].event_reg_id.reg_id != REF_TSC_CTR)
+			continue;
+		reg[i].reg_value = (mask + 1 - sav) & mask;
+		patched++;
+	}
+	return patched;
+}
+
+struct coll {
+	int n;			/* CPU channels */
+	int ctl;
+	int data[MAX_CPUS + 2];
+	uint64_t tsc_hz;
+};
+
+/* Hello, then all N+2 data channels with their first messages. */
+static void coll_open(struct __test_metadata *_metadata, struct coll *c)
+{
+	struct sep_target_status_msg s;
+	struct sep_data_first_msg first;
+
+	c->n = ncpus();
+	ASSERT_GE(MAX_CPUS, c->n);
+	c->ctl = open_dev(0);
+	ASSERT_LE(0, c->ctl);
+	ASSERT_EQ(0, hello_on(c->ctl, &s));
+	ASSERT_EQ(0, s.status);
+	c->tsc_hz = s.hardware_info.tsc_freq;
+	for (int i = 0; i < c->n + 2; i++) {
+		c->data[i] = open_dev(0);
+		ASSERT_LE(0, c->data[i]);
+		ASSERT_EQ(sizeof(first), read_full(c->data[i], &first, sizeof(first)));
+	}
+}
+
+/* Spec 5.1 steps 10-17, with REF_TSC scaled to RATE_HZ samples a second. */
+static void coll_configure(struct __test_metadata *_metadata, struct coll *c)
+{
+	struct sep_drv_topology_info topo[MAX_CPUS] = { 0 };
+	struct sep_event_desc desc = { .sample_size = 48 };
+	struct sep_dev_config dev = { .dispatch_id = 2, .results_offset = 48 };
+	struct sep_event_config ec = {
+		.num_groups = 1, .em_mode = SEP_EM_DISABLED, .em_factor = -1,
+		.em_event_num = -1, .sample_size = 48, .max_gp_events = 4,
+		.max_fixed_counters = 3,
+	};
+	struct sep_drv_config dc = {
+		.size = 120, .version = SEP_DRV_CONFIG_VERSION, .num_events = 1,
+		.seed_name_len = 5, .collection_config = 0x4400,
+		.unc_timer_interval = 10, .unc_em_factor = 100,
+		.p_state_trigger_index = -1,
+	};
+	static uint8_t ecb[ECB_LEN];
+	uint32_t one = 1;
+	int32_t busy = -1;
+
+	ASSERT_EQ(0, read_vector(ecb));
+	ASSERT_EQ(1, set_sample_after(ecb, c->tsc_hz / RATE_HZ));
+	for (int i = 0; i < c->n; i++) {
+		topo[i].cpu_number = i;
+		topo[i].socket_master = i == 0;
+		topo[i].core_master = 1;
+		topo[i].thr_master = 1;
+		topo[i].cpu_module_num = i;
+		topo[i].arch_perfmon_ver = 4;
+		topo[i].num_gp_counters = 4;
+		topo[i].num_fixed_counters = 3;
+	}
+	ASSERT_EQ(0, command_io(c->ctl, SEP_CMD_RESERVE, NULL, 0, &busy, 4));
+	ASSERT_EQ(0, busy);
+	ASSERT_EQ(0, command_io(c->ctl, SEP_CMD_INIT_DRIVER, &dc, sizeof(dc), NULL, 0));
+	ASSERT_EQ(0, command_io(c->ctl, SEP_CMD_SET_CPU_TOPOLOGY, topo,
+				sizeof(topo[0]) * c->n, NULL, 0));
+	ASSERT_EQ(0, command_io(c->ctl, SEP_CMD_NUM_DESCRIPTOR, &one, 4, NULL, 0));
+	ASSERT_EQ(0, command_io(c->ctl, SEP_CMD_DESC_NEXT, &desc, sizeof(desc), NULL, 0));
+	ASSERT_EQ(0, command_io(c->ctl, SEP_CMD_INIT, &dev, sizeof(dev), NULL, 0));
+	ASSERT_EQ(0, command_io(c->ctl, SEP_CMD_EM_GROUPS, &ec, sizeof(ec), NULL, 0));
+	ASSERT_EQ(0, command_io(c->ctl, SEP_CMD_EM_CONFIG_NEXT, ecb, ECB_LEN, NULL, 0));
+}
+
+static uint64_t coll_tsc(struct coll *c)
+{
+	uint64_t tsc = 0;
+
+	return command_io(c->ctl, SEP_CMD_GET_NORMALIZED_TSC, NULL, 0, &tsc, 8) ? 0 : tsc;
+}
+
+/* One process per CPU, pinned there, spinning for @ms. */
+static void spin_all(pid_t *pids, int n, int ms)
+{
+	for (int i = 0; i < n; i++) {
+		pids[i] = fork();
+		if (!pids[i]) {
+			struct timespec t0, t;
+			cpu_set_t set;
+
+			CPU_ZERO(&set);
+			CPU_SET(i, &set);
+			if (sched_setaffinity(0, sizeof(set), &set))
+				_exit(1);
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			do {
+				clock_gettime(CLOCK_MONOTONIC, &t);
+			} while ((t.tv_sec - t0.tv_sec) * 1000 +
+				 (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+			_exit(0);
+		}
+	}
+}
+
+static int wait_all(pid_t *pids, int n)
+{
+	int bad = 0, status;
+
+	for (int i = 0; i < n; i++)
+		if (pids[i] <= 0 || waitpid(pids[i], &status, 0) != pids[i] ||
+		    !WIFEXITED(status) || WEXITSTATUS(status))
+			bad++;
+	return bad;
+}
+
+/* A data channel read to EOF by its own thread. */
+struct channel {
+	pthread_t thread;
+	int fd;
+	uint8_t *buf;
+	size_t len, cap;
+	int err;
+};
+
+static void *drain(void *arg)
+{
+	struct channel *ch = arg;
+
+	for (;;) {
+		ssize_t n;
+
+		if (ch->cap - ch->len < 65536) {
+			ch->cap = ch->cap * 2 + 65536;
+			ch->buf = realloc(ch->buf, ch->cap);
+			if (!ch->buf) {
+				ch->err = ENOMEM;
+				return NULL;
+			}
+		}
+		n = read(ch->fd, ch->buf + ch->len, ch->cap - ch->len);
+		if (n == 0)
+			return NULL;
+		if (n < 0) {
+			ch->err = errno;
+			return NULL;
+		}
+		ch->len += n;
+	}
+}
+
+struct cpu_counts {
+	uint64_t generated, written, dropped;
+};
+
+/* /sys/module/aca/collection; returns its event kind or NULL. */
+static const char *collection_counts(struct cpu_counts *cc, int n)
+{
+	static char kind[32];
+	char line[256];
+	FILE *f = fopen("/sys/module/aca/collection", "r");
+
+	if (!f)
+		return NULL;
+	memset(cc, 0, n * sizeof(*cc));
+	kind[0] = 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned int cpu;
+		unsigned long long g, w, d;
+
+		if (sscanf(line, "event %31s", kind) == 1)
+			continue;
+		if (sscanf(line, "cpu %u generated %llu written %llu dropped %llu",
+			   &cpu, &g, &w, &d) == 4 && cpu < (unsigned int)n) {
+			cc[cpu].generated = g;
+			cc[cpu].written = w;
+			cc[cpu].dropped = d;
+		}
+	}
+	fclose(f);
+	return kind;
+}
+
+TEST(collection_samples_every_cpu_then_eof)
+{
+	static struct channel ch[MAX_CPUS + 2];
+	struct cpu_counts cc[MAX_CPUS];
+	struct sep_sample_drop_info drops;
+	uint64_t tsc0, tsc1, total = 0, nsamples = 0;
+	pid_t spinners[MAX_CPUS];
+	struct timespec t0, t1;
+	const char *kind;
+	struct coll c;
+
+	coll_open(_metadata, &c);
+	coll_configure(_metadata, &c);
+	for (int i = 0; i < c.n + 2; i++) {
+		ch[i] = (struct channel){ .fd = c.data[i] };
+		ASSERT_EQ(0, pthread_create(&ch[i].thread, NULL, drain, &ch[i]));
+	}
+	tsc0 = coll_tsc(&c);
+	ASSERT_NE(0, tsc0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_START, NULL, 0, NULL, 0));
+	spin_all(spinners, c.n, 1000);
+	EXPECT_EQ(0, wait_all(spinners, c.n));
+	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_STOP, NULL, 0, NULL, 0));
+	tsc1 = coll_tsc(&c);
+	/* Every channel reaches EOF, after all its samples. */
+	for (int i = 0; i < c.n + 2; i++) {
+		ASSERT_EQ(0, pthread_join(ch[i].thread, NULL));
+		EXPECT_EQ(0, ch[i].err);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+
+	for (int cpu = 0; cpu < c.n; cpu++) {
+		const struct sep_sample_record_pc *r = (const void *)ch[cpu].buf;
+		size_t nrec = ch[cpu].len / sizeof(*r), mine = 0;
+		uint64_t last = tsc0;
+
+		EXPECT_EQ(0, ch[cpu].len % sizeof(*r));
+		EXPECT_LT(0, nrec);
+		for (size_t k = 0; k < nrec; k++, r++) {
+			bool user = (r->ipsr >> 32) == 3;
+
+			ASSERT_EQ(cpu, r->cpu_and_os & SEP_SAMPLE_CPU_NUM_MASK);
+			ASSERT_EQ(0, r->descriptor_id);
+			ASSERT_EQ(0, r->osid);
+			ASSERT_LE(last, r->tsc);	/* one CPU: in order */
+			ASSERT_GE(tsc1, r->tsc);
+			last = r->tsc;
+			ASSERT_EQ(SEP_SAMPLE_TID_IS_RAW | SEP_SAMPLE_IA64PC |
+				  SEP_SAMPLE_PID_REC_INDEX_RAW, r->bit_fields2);
+			ASSERT_EQ(3u << SEP_SAMPLE_CODE_MODE_SHIFT,
+				  r->cpu_and_os & SEP_SAMPLE_CODE_MODE_MASK);
+			ASSERT_EQ(user ? 0x33 : 0x10, r->cs);
+			ASSERT_NE(0, r->iip);
+			if (r->pid_rec_index == (uint32_t)spinners[cpu]) {
+				ASSERT_EQ(r->tid, r->pid_rec_index);
+				mine++;
+			}
+		}
+		/* The spinner pinned here ran most of the time. */
+		EXPECT_LT(0, mine);
+		total += nrec;
+		TH_LOG("cpu %d: %zu samples, %zu of its spinner", cpu, nrec, mine);
+	}
+	EXPECT_EQ(0, ch[c.n].len);	/* uncore: nothing in part A */
+	EXPECT_EQ(0, ch[c.n + 1].len);	/* module records: not yet */
+
+	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_GET_NUM_SAMPLES, NULL, 0, &nsamples, 8));
+	EXPECT_EQ(total, nsamples);
+	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_GET_SAMPLE_DROP_INFO, NULL, 0,
+				&drops, sizeof(drops)));
+	kind = collection_counts(cc, c.n);
+	ASSERT_NE(NULL, kind);
+	TH_LOG("event %s, %llu samples in %.2f s", kind,
+	       (unsigned long long)total,
+	       (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+	EXPECT_EQ(c.n < SEP_MAX_SAMPLE_DROP_NODES ? c.n : SEP_MAX_SAMPLE_DROP_NODES,
+		  drops.size);
+	for (int cpu = 0; cpu < c.n; cpu++) {
+		size_t got = ch[cpu].len / sizeof(struct sep_sample_record_pc);
+
+		if (cpu < SEP_MAX_SAMPLE_DROP_NODES) {
+			EXPECT_EQ(got, drops.drop_info[cpu].sampled);
+			EXPECT_EQ(0, drops.drop_info[cpu].dropped);
+		}
+		/* Received + dropped == generated, exactly. */
+		EXPECT_EQ(got, cc[cpu].written);
+		EXPECT_EQ(0, cc[cpu].dropped);
+		EXPECT_EQ(got + cc[cpu].dropped, cc[cpu].generated);
+	}
+
+	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_TERMINATE, NULL, 0, NULL, 0));
+	for (int i = 0; i < c.n + 2; i++) {
+		free(ch[i].buf);
+		close(c.data[i]);
+	}
+	close(c.ctl);
+	kind = collection_counts(cc, c.n);
+	EXPECT_STREQ("none", kind);	/* the session's rings are gone */
+}
+
+/* The control file closed mid-collection: sampling stops, channels end. */
+TEST(collection_ends_with_control_file)
+{
+	struct cpu_counts cc[MAX_CPUS];
+	pid_t spinners[MAX_CPUS];
+	uint64_t generated = 0;
+	const char *kind;
+	struct coll c;
+	char buf[4096];
+
+	coll_open(_metadata, &c);
+	coll_configure(_metadata, &c);
+	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_START, NULL, 0, NULL, 0));
+	spin_all(spinners, c.n, 300);
+	EXPECT_EQ(0, wait_all(spinners, c.n));
+	kind = collection_counts(cc, c.n);
+	ASSERT_NE(NULL, kind);
+	EXPECT_STRNE("none", kind);
+	for (int cpu = 0; cpu < c.n; cpu++)
+		generated += cc[cpu].generated;
+	EXPECT_LT(0, generated);
+
+	close(c.ctl);	/* no STOP, no TERMINATE */
+	kind = collection_counts(cc, c.n);
+	EXPECT_STREQ("none", kind);	/* events released, rings freed */
+	for (int i = 0; i < c.n + 2; i++) {
+		ssize_t n;
+
+		/* Whatever was still unread is gone with the session. */
+		do {
+			n = read(c.data[i], buf, sizeof(buf));
+		} while (n > 0);
+		EXPECT_EQ(0, n);
+		close(c.data[i]);
+	}
+	/* The next host gets a fresh session. */
+	coll_open(_metadata, &c);
+	close(c.ctl);
+	for (int i = 0; i < c.n + 2; i++)
+		close(c.data[i]);
+}
+
+static uint64_t generated_total(int n)
+{
+	struct cpu_counts cc[MAX_CPUS];
+	uint64_t sum = 0;
+
+	if (!collection_counts(cc, n))
+		return 0;
+	for (int cpu = 0; cpu < n; cpu++)
+		sum += cc[cpu].generated;
+	return sum;
+}
+
+/* PAUSE disables the counters at once; RESUME brings them back. */
+TEST(collection_pause_and_resume)
+{
+	pid_t spinners[MAX_CPUS];
+	uint64_t paused, later;
+	struct coll c;
+
+	coll_open(_metadata, &c);
+	coll_configure(_metadata, &c);
+	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_START, NULL, 0, NULL, 0));
+	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_PAUSE, NULL, 0, NULL, 0));
+	paused = generated_total(c.n);
+	spin_all(spinners, c.n, 300);
+	EXPECT_EQ(0, wait_all(spinners, c.n));
+	EXPECT_EQ(paused, generated_total(c.n));
+	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_RESUME, NULL, 0, NULL, 0));
+	spin_all(spinners, c.n, 300);
+	EXPECT_EQ(0, wait_all(spinners, c.n));
+	later = generated_total(c.n);
+	EXPECT_LT(paused, later);
+	TH_LOG("%llu samples before PAUSE, %llu after RESUME",
+	       (unsigned long long)paused, (unsigned long long)later);
+	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_STOP, NULL, 0, NULL, 0));
+	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_TERMINATE, NULL, 0, NULL, 0));
+	for (int i = 0; i < c.n + 2; i++)
+		close(c.data[i]);
+	close(c.ctl);
 }
 
 TEST_HARNESS_MAIN

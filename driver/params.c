@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Module parameters, listed by modinfo and readable (never writable) in
+ * /sys/module/aca/parameters/. They are checked once, at load: aca refuses
+ * to load with a value it could not honour. group is applied when /dev/aca
+ * is created (node.c); the sampler reads the others at each collection's
+ * START, so a value is the same for all of one collection.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/log2.h>
+#include <linux/moduleparam.h>
+#include <linux/printk.h>
+#include <linux/uidgid.h>
+
+#include "aca.h"
+
+#define ACA_RING_PAGES_MAX		4096
+#define ACA_MAX_SAMPLE_RATE_MAX		100000
+
+unsigned int aca_ring_pages = 64;
+module_param_named(ring_pages, aca_ring_pages, uint, 0444);
+MODULE_PARM_DESC(ring_pages,
+		 "Sample ring size per CPU in pages, a power of two from 1 to 4096 (default 64); read by each collection at START");
+
+bool aca_sw_clock = true;
+module_param_named(sw_clock, aca_sw_clock, bool, 0444);
+MODULE_PARM_DESC(sw_clock,
+		 "Fall back to the cpu-clock software event where no hardware PMU counter is available, e.g. in a VM (default Y); read by each collection at START");
+
+unsigned int aca_max_sample_rate = 10000;
+module_param_named(max_sample_rate, aca_max_sample_rate, uint, 0444);
+MODULE_PARM_DESC(max_sample_rate,
+		 "Highest sample rate of an event on one CPU, in Hz, 1 to 100000 (default 10000): shorter sampling periods are lengthened; read by each collection at START");
+
+unsigned int aca_group;
+module_param_named(group, aca_group, uint, 0444);
+MODULE_PARM_DESC(group,
+		 "Numeric group ID that owns /dev/aca (mode 0660) when it is created at load (default 0, root); a udev rule may change it later");
+
+int aca_params_check(void)
+{
+	if (!is_power_of_2(aca_ring_pages) ||
+	    aca_ring_pages > ACA_RING_PAGES_MAX) {
+		pr_err("ring_pages=%u: want a power of two from 1 to %u\n",
+		       aca_ring_pages, ACA_RING_PAGES_MAX);
+		return -EINVAL;
+	}
+	if (!aca_max_sample_rate ||
+	    aca_max_sample_rate > ACA_MAX_SAMPLE_RATE_MAX) {
+		pr_err("max_sample_rate=%u: want 1 to %u (Hz)\n",
+		       aca_max_sample_rate, ACA_MAX_SAMPLE_RATE_MAX);
+		return -EINVAL;
+	}
+	if (!gid_valid(make_kgid(&init_user_ns, aca_group))) {
+		pr_err("group=%u: not a valid group ID\n", aca_group);
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Per-CPU sample rings. One producer, the perf overflow handler of that
+ * CPU (NMI or hard-IRQ context), and one consumer, the reader of the CPU's
+ * data channel (process context, under the module's lock).
+ *
+ * Layout: one header page, then a power-of-two number of data pages, all
+ * in one vmalloc_user() area so the ring can later be mapped to userspace
+ * or its pages handed to splice without changing the format.
+ *
+ * Memory-ordering contract (head and tail are free-running byte counts,
+ * taken modulo the data size only to address bytes):
+ *  - head is written only by the producer, after the record bytes, with
+ *    smp_store_release(); the consumer reads it with smp_load_acquire(), so
+ *    it never sees head cover bytes that are not written yet.
+ *  - tail is written only by the consumer, after it has copied the bytes
+ *    out, with smp_store_release(); the producer reads it with
+ *    smp_load_acquire() before reusing space, so it never overwrites bytes
+ *    still being read.
+ *  - Wake-ups: the producer publishes head, then smp_mb(), then re-reads
+ *    tail; the consumer publishes tail, then smp_mb(), then re-reads head
+ *    when it next looks. So when the consumer drains the ring while a
+ *    record is being added, at least one of them sees the other: either
+ *    the consumer sees the new head, or the producer sees an empty ring
+ *    and asks for a wake-up.
+ *  - lost and written are only ever changed on the ring's own CPU (local64
+ *    operations, safe against an interrupting producer); other CPUs read
+ *    them as snapshots, exact once sampling has stopped.
+ */
+#include <asm/local.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/topology.h>
+#include <linux/vmalloc.h>
+
+#include "aca.h"
+
+struct aca_ring *aca_ring_alloc(unsigned int data_pages)
+{
+	struct aca_ring *r = kzalloc(sizeof(*r), GFP_KERNEL);
+
+	if (!r)
+		return NULL;
+	r->hdr = vmalloc_user((size_t)(data_pages + 1) << PAGE_SHIFT);
+	if (!r->hdr) {
+		kfree(r);
+		return NULL;
+	}
+	r->data = (u8 *)r->hdr + PAGE_SIZE;
+	r->size = (u64)data_pages << PAGE_SHIFT;
+	local_set(&r->busy, 0);
+	return r;
+}
+
+void aca_ring_free(struct aca_ring *r)
+{
+	if (!r)
+		return;
+	vfree(r->hdr);
+	kfree(r);
+}
+
+/*
+ * Producer: add one record of @len bytes, @rec followed by zeros. Returns
+ * true when the reader should be woken. NMI-safe: no locks, no allocation.
+ * A producer interrupting another on the same CPU (only possible with
+ * mixed event kinds, e.g. a PMI during the cpu-clock hrtimer, which aca
+ * never programs together) finds the ring busy: its record is counted
+ * lost rather than interleaved.
+ */
+bool aca_ring_write(struct aca_ring *r, const void *rec, u32 rec_len, u32 len)
+{
+	struct aca_ring_header *h = r->hdr;
+	u64 head, tail, off, quarter = r->size / 4;
+	u32 first, i;
+	bool wake;
+
+	if (local_cmpxchg(&r->busy, 0, 1) != 0) {
+		local64_inc(&h->lost);
+		return false;
+	}
+	head = h->head;		/* ours alone */
+	/* Pairs with the release in aca_ring_consume(): space is free. */
+	tail = smp_load_acquire(&h->tail);
+	if (r->size - (head - tail) < len) {
+		local64_inc(&h->lost);
+		local_set(&r->busy, 0);
+		return false;
+	}
+	/* Copy @rec then zeros, in at most two pieces around the end. */
+	for (i = 0; i < len; i += first) {
+		off = (head + i) & (r->size - 1);
+		first = min_t(u64, len - i, r->size - off);
+		if (i < rec_len) {
+			first = min(first, rec_len - i);
+			memcpy(r->data + off, (const u8 *)rec + i, first);
+		} else {
+			memset(r->data + off, 0, first);
+		}
+	}
+	/* Publish the bytes: pairs with the acquire in aca_ring_peek(). */
+	smp_store_release(&h->head, head + len);
+	local64_inc(&h->written);
+	local_set(&r->busy, 0);
+
+	/* Pairs with the smp_mb() in aca_ring_consume(). */
+	smp_mb();
+	tail = READ_ONCE(h->tail);
+	wake = tail == head || head / quarter != (head + len) / quarter;
+	return wake;
+}
+
+/* Consumer: the unread bytes that are contiguous at *@p. */
+size_t aca_ring_peek(struct aca_ring *r, const void **p)
+{
+	struct aca_ring_header *h = r->hdr;
+	u64 head, tail = h->tail;	/* tail is ours alone */
+	u64 off = tail & (r->size - 1);
+
+	/* Pairs with the release in aca_ring_write(): the bytes are there. */
+	head = smp_load_acquire(&h->head);
+	*p = r->data + off;
+	return min_t(u64, head - tail, r->size - off);
+}
+
+void aca_ring_consume(struct aca_ring *r, size_t n)
+{
+	struct aca_ring_header *h = r->hdr;
+
+	/* Done with the bytes: pairs with the acquire in aca_ring_write(). */
+	smp_store_release(&h->tail, h->tail + n);
+	/* Pairs with the smp_mb() in aca_ring_write(). */
+	smp_mb();
+}
+
+void aca_ring_counts(struct aca_ring *r, u64 *written, u64 *lost)
+{
+	*written = local64_read(&r->hdr->written);
+	*lost = local64_read(&r->hdr->lost);
+}

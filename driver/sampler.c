@@ -1,0 +1,478 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Sampling through the in-kernel perf_events API (spec 6.8): at START one
+ * pinned counter per event of the first configured group on every online
+ * CPU, whose overflow handler writes a SampleRecordPC (spec 7.1) into that
+ * CPU's ring (ring.c). The CPU's data channel reads the ring.
+ *
+ * Where the PMU cannot count the event (no PMU in a VM, counters taken) and
+ * sw_clock allows it, every event falls back to the cpu-clock software
+ * event at the rate the host asked for (see aca_sw_period()).
+ *
+ * Locking: the acp_ops entry points run under the module's lock (device.c).
+ * aca_coll changes only there, and additionally under aca_sampler_lock so
+ * the sysfs file can read it without the module's lock.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/irq_work.h>
+#include <linux/kobject.h>
+#include <linux/math64.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/perf_event.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+#include <linux/workqueue.h>
+#include <asm/ptrace.h>
+#include <asm/segment.h>
+#include <asm/tsc.h>
+
+#include "aca.h"
+
+/* Records larger than this are not a SampleRecordPC we can fill. */
+#define ACA_MAX_RECORD		PAGE_SIZE
+
+/* The flat 32-bit user code descriptor of __USER32_CS (csd, spec 7.1). */
+#define ACA_USER32_CS_DESC	0x00cffb000000ffffull
+
+/* Wakes the reader of a CPU's channel: NMI -> irq_work -> work -> lock. */
+struct aca_cpu_wake {
+	struct irq_work iw;
+	struct work_struct work;
+	u32 cpu;
+};
+
+static DEFINE_PER_CPU(struct aca_cpu_wake, aca_wakes);
+
+/* One counter on one CPU. */
+struct aca_sev {
+	struct perf_event *pe;
+	struct aca_ring *ring;
+	struct irq_work *iw;
+	u32 event_index;
+	u32 size;		/* record size on the wire */
+	u32 osid;
+	s32 target_pid;		/* > 0: only this process */
+};
+
+struct aca_collection {
+	struct aca_ring **rings;	/* by CPU id, NULL if offline */
+	struct aca_sev *sevs;
+	u32 nsev;
+	bool sw;			/* cpu-clock fallback */
+	bool counting;			/* events exist */
+};
+
+static DEFINE_MUTEX(aca_sampler_lock);
+static struct aca_collection *aca_coll;
+
+static u64 aca_tsc_hz(void)
+{
+	return tsc_khz ? (u64)tsc_khz * 1000 : NSEC_PER_SEC;
+}
+
+/*
+ * cpu-clock period giving the rate the host asked for: REF_TSC counts at
+ * the TSC rate, so sample_after TSC ticks last sample_after / tsc_hz s.
+ * Other events are assumed to count at the TSC rate too (an approximation:
+ * there is nothing to count them with). Never faster than max_sample_rate.
+ */
+static u64 aca_sw_period(u64 sample_after)
+{
+	u64 ns = mul_u64_u64_div_u64(sample_after, NSEC_PER_SEC, aca_tsc_hz());
+
+	return max_t(u64, ns, NSEC_PER_SEC / aca_max_sample_rate);
+}
+
+/* PMU periods are capped the same way, assuming TSC-rate counting. */
+static u64 aca_hw_period(u64 sample_after)
+{
+	return max_t(u64, sample_after,
+		     div_u64(aca_tsc_hz(), aca_max_sample_rate));
+}
+
+/* SampleRecordPC (spec 7.1) of the context @regs interrupted. */
+static void aca_fill_record(struct sep_sample_record_pc *rec,
+			    const struct aca_sev *s, struct pt_regs *regs)
+{
+	bool is64 = any_64bit_mode(regs);
+	u32 mode = is64 ? SEP_MODE_64BIT : SEP_MODE_32BIT;
+
+	rec->descriptor_id = s->event_index;
+	rec->osid = s->osid;
+	if (is64) {
+		rec->iip = instruction_pointer(regs);
+		/* The CS descriptor's DPL is the interrupted privilege level. */
+		rec->ipsr = (regs->flags & 0xffffffff) | ((u64)(regs->cs & 3) << 32);
+	} else {
+		rec->eip = (u32)instruction_pointer(regs);
+		rec->eflags = (u32)regs->flags;
+		if (regs->cs == __USER32_CS) {
+			rec->csd_low = (u32)ACA_USER32_CS_DESC;
+			rec->csd_high = (u32)(ACA_USER32_CS_DESC >> 32);
+		}
+	}
+	rec->cs = regs->cs;
+	rec->cpu_and_os = (smp_processor_id() & SEP_SAMPLE_CPU_NUM_MASK) |
+			  ((mode << SEP_SAMPLE_CODE_MODE_SHIFT) &
+			   SEP_SAMPLE_CODE_MODE_MASK);
+	rec->tid = task_pid_nr(current);
+	rec->pid_rec_index = task_tgid_nr(current);
+	/* Both ids are raw kernel ids, which the reference never said. */
+	rec->bit_fields2 = ((s->event_index << SEP_SAMPLE_EVENT_INDEX_SHIFT) &
+			    SEP_SAMPLE_EVENT_INDEX_MASK) |
+			   SEP_SAMPLE_TID_IS_RAW | SEP_SAMPLE_PID_REC_INDEX_RAW |
+			   (is64 ? SEP_SAMPLE_IA64PC : 0);
+	rec->tsc = aca_tsc_now();
+}
+
+/* NMI (PMU) or hard-IRQ (cpu-clock) context: no locks, no allocation. */
+static void aca_overflow(struct perf_event *event,
+			 struct perf_sample_data *data, struct pt_regs *regs)
+{
+	struct aca_sev *s = event->overflow_handler_context;
+	struct sep_sample_record_pc rec = { 0 };
+
+	if (s->target_pid > 0 && task_tgid_nr(current) != s->target_pid)
+		return;
+	local64_inc(&s->ring->generated);
+	aca_fill_record(&rec, s, regs);
+	if (aca_ring_write(s->ring, &rec, sizeof(rec), s->size))
+		irq_work_queue(s->iw);
+}
+
+static void aca_wake_irq_work(struct irq_work *iw)
+{
+	struct aca_cpu_wake *w = container_of(iw, struct aca_cpu_wake, iw);
+
+	schedule_work(&w->work);
+}
+
+static void aca_wake_work(struct work_struct *work)
+{
+	struct aca_cpu_wake *w = container_of(work, struct aca_cpu_wake, work);
+
+	aca_data_ready(w->cpu);
+}
+
+static void aca_release_events(struct aca_collection *c)
+{
+	int cpu;
+
+	for (u32 i = 0; i < c->nsev; i++) {
+		if (c->sevs[i].pe)
+			perf_event_release_kernel(c->sevs[i].pe);
+		c->sevs[i].pe = NULL;
+	}
+	c->counting = false;
+	/* No handler runs now; let the wake-ups it asked for finish. */
+	for_each_possible_cpu(cpu)
+		irq_work_sync(&per_cpu(aca_wakes, cpu).iw);
+}
+
+static void aca_collection_free(struct aca_collection *c)
+{
+	if (!c)
+		return;
+	aca_release_events(c);
+	for (u32 cpu = 0; c->rings && cpu < nr_cpu_ids; cpu++)
+		aca_ring_free(c->rings[cpu]);
+	kfree(c->rings);
+	kfree(c->sevs);
+	kfree(c);
+}
+
+static int aca_create_event(struct aca_sev *s, int cpu,
+			    const struct acp_event *e, bool sw)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.pinned = 1,
+		.disabled = 1,
+		.exclude_user = e->exclude_user,
+		.exclude_kernel = e->exclude_kernel,
+		.exclude_hv = 1,
+	};
+	struct perf_event *pe;
+
+	if (sw) {
+		attr.type = PERF_TYPE_SOFTWARE;
+		attr.config = PERF_COUNT_SW_CPU_CLOCK;
+		attr.sample_period = aca_sw_period(e->period);
+		/* REF_TSC and core cycles do not count while halted. */
+		attr.exclude_idle = 1;
+	} else {
+		attr.type = PERF_TYPE_RAW;
+		attr.config = e->config;
+		attr.config1 = e->config1;
+		attr.sample_period = aca_hw_period(e->period);
+		attr.precise_ip = e->precise ? 1 : 0;
+	}
+	pe = perf_event_create_kernel_counter(&attr, cpu, NULL, aca_overflow, s);
+	if (IS_ERR(pe))
+		return PTR_ERR(pe);
+	s->pe = pe;
+	return 0;
+}
+
+/* One counter per event of @g on every CPU with a ring. */
+static int aca_create_events(struct aca_collection *c,
+			     const struct acp_group *g, bool sw)
+{
+	struct aca_sev *s = c->sevs;
+	int ret;
+
+	for (u32 cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		if (!c->rings[cpu])
+			continue;
+		for (u32 i = 0; i < g->nevents; i++, s++) {
+			ret = aca_create_event(s, cpu, &g->events[i], sw);
+			if (ret) {
+				aca_release_events(c);
+				return ret;
+			}
+		}
+	}
+	c->counting = true;
+	return 0;
+}
+
+/* The group sampled: the first one whose ECB arrived (normally group 0). */
+static const struct acp_group *aca_first_group(const struct acp_config *cfg)
+{
+	for (u32 i = 0; i < cfg->ngroups; i++)
+		if (cfg->groups[i].loaded && cfg->groups[i].nevents)
+			return &cfg->groups[i];
+	return NULL;
+}
+
+/* Record size of @index: its descriptor's sample_size, at least 48. */
+static u32 aca_record_size(const struct acp_config *cfg, u32 index)
+{
+	u32 size = index < cfg->ndesc ? cfg->desc[index].sample_size : 0;
+
+	return max_t(u32, size, sizeof(struct sep_sample_record_pc));
+}
+
+static int aca_setup_sevs(struct aca_collection *c, const struct acp_config *cfg,
+			  const struct acp_group *g)
+{
+	struct aca_sev *s = c->sevs;
+
+	for (u32 cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		if (!c->rings[cpu])
+			continue;
+		for (u32 i = 0; i < g->nevents; i++, s++) {
+			s->ring = c->rings[cpu];
+			s->iw = &per_cpu(aca_wakes, cpu).iw;
+			s->event_index = g->events[i].event_index;
+			s->size = aca_record_size(cfg, s->event_index);
+			s->osid = cfg->osid;
+			s->target_pid = cfg->drv.target_pid;
+			if (s->size > ACA_MAX_RECORD) {
+				pr_notice_ratelimited("START: descriptor %u asks for %u-byte samples, at most %lu supported\n",
+						      s->event_index, s->size,
+						      ACA_MAX_RECORD);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
+static void aca_enable(struct aca_collection *c, bool on)
+{
+	for (u32 i = 0; i < c->nsev; i++) {
+		if (on)
+			perf_event_enable(c->sevs[i].pe);
+		else
+			perf_event_disable(c->sevs[i].pe);
+	}
+}
+
+static void aca_publish(struct aca_collection *c)
+{
+	mutex_lock(&aca_sampler_lock);
+	aca_coll = c;
+	mutex_unlock(&aca_sampler_lock);
+}
+
+void aca_sampler_finish(void *ctx)
+{
+	struct aca_collection *c = aca_coll;
+
+	aca_publish(NULL);
+	aca_collection_free(c);
+}
+
+int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
+{
+	const struct acp_group *g = aca_first_group(cfg);
+	struct aca_collection *c;
+	u32 ncpus = 0;
+	int cpu, ret;
+
+	aca_sampler_finish(ctx);	/* one collection per session */
+	if (!g)
+		return -EINVAL;
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	c->rings = kcalloc(nr_cpu_ids, sizeof(*c->rings), GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!c->rings)
+		goto fail;
+	for_each_online_cpu(cpu) {
+		c->rings[cpu] = aca_ring_alloc(aca_ring_pages);
+		if (!c->rings[cpu])
+			goto fail;
+		ncpus++;
+	}
+	c->nsev = ncpus * g->nevents;
+	c->sevs = kcalloc(c->nsev, sizeof(*c->sevs), GFP_KERNEL);
+	if (!c->sevs)
+		goto fail;
+	ret = aca_setup_sevs(c, cfg, g);
+	if (ret)
+		goto fail;
+
+	ret = aca_create_events(c, g, false);
+	if (ret && aca_sw_clock) {
+		pr_notice("no PMU counter for event 0x%llx (%d): sampling with cpu-clock at the requested rate instead\n",
+			  g->events[0].config, ret);
+		c->sw = true;
+		ret = aca_create_events(c, g, true);
+	}
+	if (ret) {
+		pr_notice_ratelimited("START: cannot create the sampling events (%d)\n",
+				      ret);
+		goto fail;
+	}
+	aca_publish(c);
+	if (!paused)
+		aca_enable(c, true);
+	return 0;
+fail:
+	aca_collection_free(c);
+	return ret;
+}
+
+/* STOP: no sample is written after this; the rings stay to be read. */
+void aca_sampler_stop(void *ctx)
+{
+	struct aca_collection *c = aca_coll;
+
+	if (c && c->counting) {
+		aca_enable(c, false);
+		aca_release_events(c);
+	}
+}
+
+void aca_sampler_pause(void *ctx, bool pause)
+{
+	struct aca_collection *c = aca_coll;
+
+	if (c && c->counting)
+		aca_enable(c, !pause);
+}
+
+static struct aca_ring *aca_ring_of(u32 cpu)
+{
+	struct aca_collection *c = aca_coll;
+
+	return c && cpu < nr_cpu_ids ? c->rings[cpu] : NULL;
+}
+
+void aca_sampler_counts(void *ctx, u32 cpu, u64 *written, u64 *dropped)
+{
+	struct aca_ring *r = aca_ring_of(cpu);
+
+	*written = 0;
+	*dropped = 0;
+	if (r)
+		aca_ring_counts(r, written, dropped);
+}
+
+size_t aca_sampler_peek(void *ctx, u32 cpu, const void **p)
+{
+	struct aca_ring *r = aca_ring_of(cpu);
+
+	return r ? aca_ring_peek(r, p) : 0;
+}
+
+void aca_sampler_consume(void *ctx, u32 cpu, size_t n)
+{
+	struct aca_ring *r = aca_ring_of(cpu);
+
+	if (r)
+		aca_ring_consume(r, n);
+}
+
+/*
+ * /sys/module/aca/collection: the current (or last stopped) collection of
+ * this session, for tests and operators: the event kind, then per CPU the
+ * samples the handler generated, wrote to the ring and dropped because
+ * the ring was full. generated == written + dropped always holds once
+ * sampling has stopped; the host receives exactly the written ones.
+ */
+static ssize_t collection_show(struct kobject *kobj,
+			       struct kobj_attribute *attr, char *buf)
+{
+	struct aca_collection *c;
+	u64 written, lost;
+	int len = 0;
+
+	mutex_lock(&aca_sampler_lock);
+	c = aca_coll;
+	if (!c) {
+		len = sysfs_emit(buf, "event none\n");
+		goto out;
+	}
+	len = sysfs_emit(buf, "event %s\n", c->sw ? "cpu-clock" : "pmu");
+	for (u32 cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		struct aca_ring *r = c->rings[cpu];
+
+		if (!r)
+			continue;
+		aca_ring_counts(r, &written, &lost);
+		len += sysfs_emit_at(buf, len,
+				     "cpu %u generated %llu written %llu dropped %llu\n",
+				     cpu, (u64)local64_read(&r->generated), written,
+				     lost);
+	}
+out:
+	mutex_unlock(&aca_sampler_lock);
+	return len;
+}
+
+static struct kobj_attribute aca_collection_attr = __ATTR_RO(collection);
+
+int aca_sampler_init(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct aca_cpu_wake *w = &per_cpu(aca_wakes, cpu);
+
+		w->cpu = cpu;
+		init_irq_work(&w->iw, aca_wake_irq_work);
+		INIT_WORK(&w->work, aca_wake_work);
+	}
+	return sysfs_create_file(&THIS_MODULE->mkobj.kobj,
+				 &aca_collection_attr.attr);
+}
+
+/* After the device is gone: no collection exists, no handler can run. */
+void aca_sampler_exit(void)
+{
+	int cpu;
+
+	sysfs_remove_file(&THIS_MODULE->mkobj.kobj, &aca_collection_attr.attr);
+	for_each_possible_cpu(cpu) {
+		irq_work_sync(&per_cpu(aca_wakes, cpu).iw);
+		cancel_work_sync(&per_cpu(aca_wakes, cpu).work);
+	}
+}
