@@ -220,6 +220,9 @@ install: install-module relay host
 	install -D -m 0644 man/aca-relay.8 $(DESTDIR)$(MANDIR)/man8/aca-relay.8
 	install -D -m 0644 man/aca-host.1 $(DESTDIR)$(MANDIR)/man1/aca-host.1
 	$(system_reload)
+	@[ -n "$(DESTDIR)" ] || getent group vtune >/dev/null || \
+		echo "install: note: no group vtune for /dev/aca and aca-relay.service;" \
+		     "create it: groupadd --system vtune (README.md, Install)"
 
 uninstall:
 	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then \
