@@ -46,6 +46,8 @@ struct aca_ring_header {
 struct aca_ring {
 	struct aca_ring_header *hdr;	/* then the data pages */
 	u8 *data;
+	struct page **pages;		/* pages[0] is the header page */
+	u32 npages;
 	u64 size;			/* data bytes, a power of two */
 	local_t busy;			/* a producer is writing */
 	local64_t generated;		/* records the handler produced */
@@ -61,6 +63,7 @@ void aca_ring_counts(struct aca_ring *r, u64 *written, u64 *lost);
 /* Sampling (sampler.c): the acp_ops sampling entry points. */
 int aca_sampler_init(void);
 void aca_sampler_exit(void);
+int aca_sampler_configure(void *ctx, const struct acp_config *cfg);
 int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused);
 void aca_sampler_stop(void *ctx);
 void aca_sampler_pause(void *ctx, bool pause);
@@ -68,6 +71,8 @@ void aca_sampler_counts(void *ctx, u32 cpu, u64 *written, u64 *dropped);
 size_t aca_sampler_peek(void *ctx, u32 cpu, const void **p);
 void aca_sampler_consume(void *ctx, u32 cpu, size_t n);
 void aca_sampler_finish(void *ctx);
+/* The ring of @cpu in the current collection, or NULL. */
+struct aca_ring *aca_sampler_ring(u32 cpu);
 
 /* New samples on @cpu: wake its data channel's reader (device.c). */
 void aca_data_ready(u32 cpu);

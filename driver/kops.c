@@ -169,6 +169,7 @@ const struct acp_ops aca_kernel_ops = {
 	.page_size = aca_page_size,
 	.alloc = aca_alloc,
 	.free = aca_free,
+	.configure = aca_sampler_configure,
 	.start = aca_sampler_start,
 	.stop = aca_sampler_stop,
 	.pause = aca_sampler_pause,

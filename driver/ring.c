@@ -4,9 +4,10 @@
  * CPU (NMI or hard-IRQ context), and one consumer, the reader of the CPU's
  * data channel (process context, under the module's lock).
  *
- * Layout: one header page, then a power-of-two number of data pages, all
- * in one vmalloc_user() area so the ring can later be mapped to userspace
- * or its pages handed to splice without changing the format.
+ * Layout: one header page, then a power-of-two number of data pages,
+ * allocated one by one (pages[]) and vmap()ed contiguously for the kernel,
+ * so the ring can be mapped to userspace and its pages handed to splice by
+ * reference without changing the format.
  *
  * Memory-ordering contract (head and tail are free-running byte counts,
  * taken modulo the data size only to address bytes):
@@ -36,28 +37,50 @@
 
 #include "aca.h"
 
+static void aca_ring_free_pages(struct aca_ring *r)
+{
+	for (u32 i = 0; i < r->npages; i++)
+		if (r->pages[i])
+			__free_page(r->pages[i]);
+	kvfree(r->pages);
+}
+
 struct aca_ring *aca_ring_alloc(unsigned int data_pages)
 {
-	struct aca_ring *r = kzalloc(sizeof(*r), GFP_KERNEL);
+	struct aca_ring *r = kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
 
 	if (!r)
 		return NULL;
-	r->hdr = vmalloc_user((size_t)(data_pages + 1) << PAGE_SHIFT);
-	if (!r->hdr) {
-		kfree(r);
-		return NULL;
+	r->npages = data_pages + 1;
+	r->pages = kvcalloc(r->npages, sizeof(*r->pages), GFP_KERNEL_ACCOUNT);
+	if (!r->pages)
+		goto fail;
+	for (u32 i = 0; i < r->npages; i++) {
+		r->pages[i] = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO);
+		if (!r->pages[i])
+			goto fail;
 	}
+	r->hdr = vmap(r->pages, r->npages, VM_MAP, PAGE_KERNEL);
+	if (!r->hdr)
+		goto fail;
 	r->data = (u8 *)r->hdr + PAGE_SIZE;
 	r->size = (u64)data_pages << PAGE_SHIFT;
 	local_set(&r->busy, 0);
 	return r;
+fail:
+	if (r->pages)
+		aca_ring_free_pages(r);
+	kfree(r);
+	return NULL;
 }
 
+/* Pages still held by a pipe or a socket keep their own reference. */
 void aca_ring_free(struct aca_ring *r)
 {
 	if (!r)
 		return;
-	vfree(r->hdr);
+	vunmap(r->hdr);
+	aca_ring_free_pages(r);
 	kfree(r);
 }
 

@@ -62,6 +62,7 @@ struct aca_collection {
 	struct aca_ring **rings;	/* by CPU id, NULL if offline */
 	struct aca_sev *sevs;
 	u32 nsev;
+	u32 ncpus;			/* rings */
 	bool sw;			/* cpu-clock fallback */
 	bool counting;			/* events exist */
 };
@@ -308,36 +309,60 @@ void aca_sampler_finish(void *ctx)
 	aca_collection_free(c);
 }
 
-int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
+/*
+ * INIT_DRIVER: one ring per online CPU, so the memory is committed (or
+ * refused) before the host starts anything.
+ */
+int aca_sampler_configure(void *ctx, const struct acp_config *cfg)
 {
-	const struct acp_group *g = aca_first_group(cfg);
 	struct aca_collection *c;
-	u32 ncpus = 0;
-	int cpu, ret;
+	int cpu;
 
 	aca_sampler_finish(ctx);	/* one collection per session */
-	if (!g)
-		return -EINVAL;
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return -ENOMEM;
 	c->rings = kcalloc(nr_cpu_ids, sizeof(*c->rings), GFP_KERNEL);
-	ret = -ENOMEM;
 	if (!c->rings)
 		goto fail;
 	for_each_online_cpu(cpu) {
 		c->rings[cpu] = aca_ring_alloc(aca_ring_pages);
 		if (!c->rings[cpu])
 			goto fail;
-		ncpus++;
+		c->ncpus++;
 	}
-	c->nsev = ncpus * g->nevents;
+	aca_publish(c);
+	return 0;
+fail:
+	pr_notice_ratelimited("cannot allocate %u-page rings for %u CPUs: lower ring_pages\n",
+			      aca_ring_pages, num_online_cpus());
+	aca_collection_free(c);
+	return -ENOMEM;
+}
+
+int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
+{
+	const struct acp_group *g = aca_first_group(cfg);
+	struct aca_collection *c;
+	int ret;
+
+	if (!g)
+		return -EINVAL;
+	if (!aca_coll) {
+		ret = aca_sampler_configure(ctx, cfg);
+		if (ret)
+			return ret;
+	}
+	c = aca_coll;
+	if (c->sevs)
+		return -EBUSY;	/* one START per collection (spec 3.4) */
+	c->nsev = c->ncpus * g->nevents;
 	c->sevs = kcalloc(c->nsev, sizeof(*c->sevs), GFP_KERNEL);
 	if (!c->sevs)
-		goto fail;
+		return -ENOMEM;
 	ret = aca_setup_sevs(c, cfg, g);
 	if (ret)
-		goto fail;
+		return ret;
 
 	ret = aca_create_events(c, g, false);
 	if (ret && aca_sw_clock) {
@@ -349,15 +374,11 @@ int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
 	if (ret) {
 		pr_notice_ratelimited("START: cannot create the sampling events (%d)\n",
 				      ret);
-		goto fail;
+		return ret;
 	}
-	aca_publish(c);
 	if (!paused)
 		aca_enable(c, true);
 	return 0;
-fail:
-	aca_collection_free(c);
-	return ret;
 }
 
 /* STOP: no sample is written after this; the rings stay to be read. */
@@ -379,7 +400,7 @@ void aca_sampler_pause(void *ctx, bool pause)
 		aca_enable(c, !pause);
 }
 
-static struct aca_ring *aca_ring_of(u32 cpu)
+struct aca_ring *aca_sampler_ring(u32 cpu)
 {
 	struct aca_collection *c = aca_coll;
 
@@ -388,7 +409,7 @@ static struct aca_ring *aca_ring_of(u32 cpu)
 
 void aca_sampler_counts(void *ctx, u32 cpu, u64 *written, u64 *dropped)
 {
-	struct aca_ring *r = aca_ring_of(cpu);
+	struct aca_ring *r = aca_sampler_ring(cpu);
 
 	*written = 0;
 	*dropped = 0;
@@ -398,14 +419,14 @@ void aca_sampler_counts(void *ctx, u32 cpu, u64 *written, u64 *dropped)
 
 size_t aca_sampler_peek(void *ctx, u32 cpu, const void **p)
 {
-	struct aca_ring *r = aca_ring_of(cpu);
+	struct aca_ring *r = aca_sampler_ring(cpu);
 
 	return r ? aca_ring_peek(r, p) : 0;
 }
 
 void aca_sampler_consume(void *ctx, u32 cpu, size_t n)
 {
-	struct aca_ring *r = aca_ring_of(cpu);
+	struct aca_ring *r = aca_sampler_ring(cpu);
 
 	if (r)
 		aca_ring_consume(r, n);

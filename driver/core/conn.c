@@ -58,7 +58,7 @@ void acp_conn_attach(struct acp_conn *c, const struct acp_peer *peer)
 	if (c->role != ACP_ROLE_NONE)
 		return;
 	c->peer = *peer;
-	if (!t->control) {
+	if (!t->control && !t->local_busy) {
 		acp_session_begin(t, c);
 	} else if (t->ndata < t->nexpected &&
 		   !memcmp(&t->peer, peer, sizeof(*peer))) {

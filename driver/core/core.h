@@ -42,6 +42,11 @@ struct acp_ops {
 	void *(*alloc)(void *ctx, size_t size);
 	void (*free)(void *ctx, void *ptr);
 	/*
+	 * INIT_DRIVER: allocate what a collection needs (the rings) before
+	 * START; optional. Non-zero fails INIT_DRIVER with VT_NO_MEMORY.
+	 */
+	int (*configure)(void *ctx, const struct acp_config *cfg);
+	/*
 	 * Sampling; optional (START fails without it). start() programs and
 	 * enables the events of @cfg (or leaves them paused).
 	 */
@@ -111,6 +116,14 @@ bool acp_conn_writable(struct acp_conn *c);
 
 /* True once the connection is over and every reply byte has been read. */
 bool acp_conn_eof(struct acp_conn *c);
+
+/*
+ * The local ioctl API (no protocol session) takes the sampler: false if a
+ * host session exists or the API is already in use. While claimed, hosts
+ * get "busy".
+ */
+bool acp_local_claim(struct acp_target *t);
+void acp_local_release(struct acp_target *t);
 
 /* New sample bytes on @cpu: wake the reader of its data channel. */
 void acp_data_ready(struct acp_target *t, u32 cpu);

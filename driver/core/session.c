@@ -109,6 +109,19 @@ void acp_session_end(struct acp_target *t)
 	t->control = NULL;
 }
 
+bool acp_local_claim(struct acp_target *t)
+{
+	if (t->control || t->local_busy)
+		return false;
+	t->local_busy = true;
+	return true;
+}
+
+void acp_local_release(struct acp_target *t)
+{
+	t->local_busy = false;
+}
+
 /* RESERVE answers busy in its payload, never in its status (spec 4.5). */
 s32 acp_cmd_reserve(const struct acp_cmd *cmd, struct acp_reply *r)
 {
@@ -134,6 +147,10 @@ s32 acp_cmd_init_driver(const struct acp_cmd *cmd, struct acp_reply *r)
 	    (SEP_DRV_CFG_COUNTING_MODE | SEP_DRV_CFG_EMON_MODE)) {
 		acp_log(t, "INIT_DRIVER: counting/EMON mode is not supported, only sampling");
 		return VT_DRIVER_COMM_FAILED;
+	}
+	if (t->ops->configure && t->ops->configure(t->ctx, &t->cfg)) {
+		acp_log(t, "INIT_DRIVER: cannot allocate the sample rings; lower the aca ring_pages parameter");
+		return VT_NO_MEMORY;
 	}
 	t->state = ACP_CONFIGURED;
 	return VT_SUCCESS;

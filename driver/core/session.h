@@ -81,6 +81,7 @@ struct acp_target {
 	u8 *sysconfig;			/* GET_SYS_CONFIG blob, built once */
 	u32 sysconfig_len;
 	u64 sessions;
+	bool local_busy;		/* the local ioctl API holds the sampler */
 };
 
 enum acp_role {
