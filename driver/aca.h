@@ -25,6 +25,18 @@ void aca_node_del(void);
 
 extern const struct acp_ops aca_kernel_ops;
 
+/* The shared protocol target, under the device's lock (device.c). */
+struct acp_target *aca_target_lock(void);
+void aca_target_unlock(void);
+
+/*
+ * The local ioctl API (local.c): ioctls device.c does not know, mmap of a
+ * local trace's rings, and cleanup when the file that holds them closes.
+ */
+long aca_local_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+int aca_local_mmap(struct file *file, struct vm_area_struct *vma);
+void aca_local_release(struct file *file);
+
 int aca_device_init(void);
 void aca_device_exit(void);
 void aca_wake_conn(void *conn_ctx);

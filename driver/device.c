@@ -30,6 +30,18 @@ struct aca_file {
 	struct acp_conn conn;
 };
 
+/* For the local ioctl API (local.c), which shares the target. */
+struct acp_target *aca_target_lock(void)
+{
+	mutex_lock(&aca_lock);
+	return &aca_target;
+}
+
+void aca_target_unlock(void)
+{
+	mutex_unlock(&aca_lock);
+}
+
 void aca_wake_conn(void *conn_ctx)
 {
 	struct aca_file *af = conn_ctx;
@@ -221,7 +233,7 @@ static long aca_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case ACA_IOC_SET_PEER:
 		return aca_set_peer(af, (void __user *)arg);
 	default:
-		return -ENOTTY;
+		return aca_local_ioctl(file, cmd, arg);
 	}
 }
 
@@ -241,6 +253,7 @@ static int aca_release(struct inode *inode, struct file *file)
 {
 	struct aca_file *af = file->private_data;
 
+	aca_local_release(file);
 	mutex_lock(&aca_lock);
 	acp_conn_release(&af->conn);
 	mutex_unlock(&aca_lock);
@@ -255,6 +268,7 @@ static const struct file_operations aca_fops = {
 	.read_iter = aca_read_iter,
 	.write_iter = aca_write_iter,
 	.poll = aca_poll,
+	.mmap = aca_local_mmap,
 	.unlocked_ioctl = aca_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	/* The relay moves bytes with splice(2) through io_uring. */
