@@ -149,7 +149,7 @@ s32 acp_cmd_init_driver(const struct acp_cmd *cmd, struct acp_reply *r)
 		return VT_DRIVER_COMM_FAILED;
 	}
 	if (t->ops->configure && t->ops->configure(t->ctx, &t->cfg)) {
-		acp_log(t, "INIT_DRIVER: cannot allocate the sample rings; lower the aca ring_pages parameter");
+		acp_log(t, "INIT_DRIVER: no memory for the rings; lower aca.ring_pages");
 		return VT_NO_MEMORY;
 	}
 	t->state = ACP_CONFIGURED;
