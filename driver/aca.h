@@ -63,6 +63,7 @@ struct aca_ring {
 	u64 size;			/* data bytes, a power of two */
 	local_t busy;			/* a producer is writing */
 	local64_t generated;		/* records the handler produced */
+	local64_t held;			/* of lost: a page was still held */
 };
 
 struct aca_ring *aca_ring_alloc(unsigned int data_pages);
@@ -71,6 +72,11 @@ bool aca_ring_write(struct aca_ring *r, const void *rec, u32 rec_len, u32 len);
 size_t aca_ring_peek(struct aca_ring *r, const void **p);
 void aca_ring_consume(struct aca_ring *r, size_t n);
 void aca_ring_counts(struct aca_ring *r, u64 *written, u64 *lost);
+
+/* Unread ring bytes to a pipe by page reference (splice.c). */
+struct pipe_inode_info;
+ssize_t aca_ring_to_pipe(struct aca_ring *r, struct pipe_inode_info *pipe,
+			 size_t len);
 
 /* Sampling (sampler.c): the acp_ops sampling entry points. */
 int aca_sampler_init(void);
@@ -88,5 +94,8 @@ struct aca_ring *aca_sampler_ring(u32 cpu);
 
 /* New samples on @cpu: wake its data channel's reader (device.c). */
 void aca_data_ready(u32 cpu);
+
+bool acp_conn_stream(struct acp_conn *c, u32 *chan);
+struct aca_ring *aca_channel_ring(u32 chan);
 
 #endif /* ACA_H */

@@ -181,6 +181,45 @@ static ssize_t aca_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	return done;
 }
 
+/*
+ * A data channel's stream goes to the pipe by page reference (splice.c);
+ * everything else (replies, first messages, EOF) is copied as read() would.
+ */
+static ssize_t aca_splice_read(struct file *in, loff_t *ppos,
+			       struct pipe_inode_info *pipe, size_t len,
+			       unsigned int flags)
+{
+	struct aca_file *af = in->private_data;
+	bool nonblock = (flags & SPLICE_F_NONBLOCK) ||
+			(in->f_flags & O_NONBLOCK);
+	struct aca_ring *r = NULL;
+	ssize_t ret;
+	u32 chan;
+
+	ret = aca_lock_when(af, aca_readable, nonblock);
+	if (ret)
+		return ret;
+	if (acp_conn_stream(&af->conn, &chan))
+		r = aca_channel_ring(chan);
+	if (r) {
+		ret = aca_ring_to_pipe(r, pipe, len);
+		if (ret > 0)
+			acp_conn_consume(&af->conn, ret);
+		else if (!ret)
+			r = NULL;	/* nothing after all: wait as read() */
+	}
+	mutex_unlock(&aca_lock);
+	if (r) {
+		wake_up_interruptible(&af->wait);
+		return ret;
+	}
+#ifdef ACA_HAVE_COPY_SPLICE_READ
+	return copy_splice_read(in, ppos, pipe, len, flags);
+#else
+	return generic_file_splice_read(in, ppos, pipe, len, flags);
+#endif
+}
+
 static __poll_t aca_poll(struct file *file, poll_table *pt)
 {
 	struct aca_file *af = file->private_data;
@@ -272,11 +311,7 @@ static const struct file_operations aca_fops = {
 	.unlocked_ioctl = aca_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	/* The relay moves bytes with splice(2) through io_uring. */
-#ifdef ACA_HAVE_COPY_SPLICE_READ
-	.splice_read = copy_splice_read,
-#else
-	.splice_read = generic_file_splice_read,
-#endif
+	.splice_read = aca_splice_read,
 	.splice_write = iter_file_splice_write,
 };
 

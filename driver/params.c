@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Module parameters, listed by modinfo and readable (never writable) in
- * /sys/module/aca/parameters/. They are checked once, at load: aca refuses
- * to load with a value it could not honour. group is applied when /dev/aca
- * is created (node.c); the sampler reads the others at each collection's
- * START, so a value is the same for all of one collection.
+ * Module parameters, listed by modinfo and readable in
+ * /sys/module/aca/parameters/. They are checked at load: aca refuses to
+ * load with a value it could not honour. group is applied when /dev/aca
+ * is created (node.c). ring_pages may also be changed at run time by root
+ * (checked the same way); a session reads it at INIT_DRIVER, when its rings
+ * are allocated. The sampler reads the others at each collection's START,
+ * so a value is the same for all of one collection.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -15,13 +17,47 @@
 
 #include "aca.h"
 
+/*
+ * Two pages at least: a ring page given to a pipe is only rewritten once
+ * every byte of it has been read and every reference dropped (ring.c), so
+ * a one-page ring could never wrap.
+ */
+#define ACA_RING_PAGES_MIN		2
 #define ACA_RING_PAGES_MAX		4096
 #define ACA_MAX_SAMPLE_RATE_MAX		100000
 
+static bool aca_ring_pages_ok(unsigned int n)
+{
+	return is_power_of_2(n) && n >= ACA_RING_PAGES_MIN &&
+	       n <= ACA_RING_PAGES_MAX;
+}
+
+static int aca_ring_pages_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+	int ret = kstrtouint(val, 0, &n);
+
+	if (ret)
+		return ret;
+	if (!aca_ring_pages_ok(n)) {
+		pr_err("ring_pages=%u: want a power of two from %u to %u\n",
+		       n, ACA_RING_PAGES_MIN, ACA_RING_PAGES_MAX);
+		return -EINVAL;
+	}
+	*(unsigned int *)kp->arg = n;
+	return 0;
+}
+
+static const struct kernel_param_ops aca_ring_pages_ops = {
+	.set = aca_ring_pages_set,
+	.get = param_get_uint,
+};
+
+/* Checked at load by aca_params_check() for a clear message. */
 unsigned int aca_ring_pages = 64;
-module_param_named(ring_pages, aca_ring_pages, uint, 0444);
+module_param_cb(ring_pages, &aca_ring_pages_ops, &aca_ring_pages, 0644);
 MODULE_PARM_DESC(ring_pages,
-		 "Sample ring size per CPU in pages, a power of two from 1 to 4096 (default 64); read by each collection at START");
+		 "Sample ring size per CPU in pages, a power of two from 2 to 4096 (default 64: 256 KiB per CPU plus one header page); read when a session configures (INIT_DRIVER)");
 
 bool aca_sw_clock = true;
 module_param_named(sw_clock, aca_sw_clock, bool, 0444);
@@ -40,10 +76,9 @@ MODULE_PARM_DESC(group,
 
 int aca_params_check(void)
 {
-	if (!is_power_of_2(aca_ring_pages) ||
-	    aca_ring_pages > ACA_RING_PAGES_MAX) {
-		pr_err("ring_pages=%u: want a power of two from 1 to %u\n",
-		       aca_ring_pages, ACA_RING_PAGES_MAX);
+	if (!aca_ring_pages_ok(aca_ring_pages)) {
+		pr_err("ring_pages=%u: want a power of two from %u to %u\n",
+		       aca_ring_pages, ACA_RING_PAGES_MIN, ACA_RING_PAGES_MAX);
 		return -EINVAL;
 	}
 	if (!aca_max_sample_rate ||

@@ -27,6 +27,18 @@
  *  - lost and written are only ever changed on the ring's own CPU (local64
  *    operations, safe against an interrupting producer); other CPUs read
  *    them as snapshots, exact once sampling has stopped.
+ *
+ * Pages handed out by reference (splice.c gives ring pages to a pipe, and
+ * from there the network stack keeps them until the peer ACKs): consuming
+ * bytes frees their space in the ring, but not yet their page. So the
+ * producer, when it first enters a page in a lap, requires that page to be
+ * wholly consumed (no byte of the last lap left to read, so none can be
+ * handed out after this check) and to hold no reference but the ring's own
+ * (page_ref_count() == 1; userspace mappings are PFN maps, which take
+ * none). Later references to the page can then only be to bytes of this
+ * lap, below head, which the producer never rewrites in this lap. A record
+ * that would enter a page still held is dropped and counted (lost, and
+ * held for the reason), like a record that finds the ring full.
  */
 #include <asm/local.h>
 #include <linux/mm.h>
@@ -92,6 +104,26 @@ void aca_ring_free(struct aca_ring *r)
  * never programs together) finds the ring busy: its record is counted
  * lost rather than interleaved.
  */
+/* Every page [head, head + len) enters is free to rewrite (see above). */
+static bool aca_ring_may_enter(struct aca_ring *r, u64 head, u64 tail, u32 len)
+{
+	u64 pg = (head + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	u64 last = (head + len - 1) >> PAGE_SHIFT;
+	u64 mask = (r->size >> PAGE_SHIFT) - 1;
+
+	for (; pg <= last; pg++) {
+		/* All of the last lap's bytes in this page are consumed... */
+		if (tail + r->size < (pg + 1) << PAGE_SHIFT)
+			return false;
+		/* ...and nothing outside the ring still holds the page. */
+		if (page_ref_count(r->pages[1 + (pg & mask)]) != 1) {
+			local64_inc(&r->held);
+			return false;
+		}
+	}
+	return true;
+}
+
 bool aca_ring_write(struct aca_ring *r, const void *rec, u32 rec_len, u32 len)
 {
 	struct aca_ring_header *h = r->hdr;
@@ -106,7 +138,9 @@ bool aca_ring_write(struct aca_ring *r, const void *rec, u32 rec_len, u32 len)
 	head = h->head;		/* ours alone */
 	/* Pairs with the release in aca_ring_consume(): space is free. */
 	tail = smp_load_acquire(&h->tail);
-	if (r->size - (head - tail) < len) {
+	/* tail may come from a userspace mapping: a bad one means "full". */
+	if (head - tail > r->size || r->size - (head - tail) < len ||
+	    !aca_ring_may_enter(r, head, tail, len)) {
 		local64_inc(&h->lost);
 		local_set(&r->busy, 0);
 		return false;

@@ -436,7 +436,8 @@ void aca_sampler_consume(void *ctx, u32 cpu, size_t n)
  * /sys/module/aca/collection: the current (or last stopped) collection of
  * this session, for tests and operators: the event kind, then per CPU the
  * samples the handler generated, wrote to the ring and dropped because
- * the ring was full. generated == written + dropped always holds once
+ * the ring was full, and of those how many because a page was still held
+ * by a pipe or socket. generated == written + dropped always holds once
  * sampling has stopped; the host receives exactly the written ones.
  */
 static ssize_t collection_show(struct kobject *kobj,
@@ -460,9 +461,9 @@ static ssize_t collection_show(struct kobject *kobj,
 			continue;
 		aca_ring_counts(r, &written, &lost);
 		len += sysfs_emit_at(buf, len,
-				     "cpu %u generated %llu written %llu dropped %llu\n",
+				     "cpu %u generated %llu written %llu dropped %llu held %llu\n",
 				     cpu, (u64)local64_read(&r->generated), written,
-				     lost);
+				     lost, (u64)local64_read(&r->held));
 	}
 out:
 	mutex_unlock(&aca_sampler_lock);

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Ring pages to a pipe by reference: what a data channel's splice_read
+ * gives aca-relay, which splices the pipe on into its TCP socket. No byte
+ * is copied; each pipe buffer, and later each socket buffer, holds its own
+ * reference on the ring page, and the producer does not rewrite a page
+ * until those are gone (ring.c explains when it checks).
+ */
+#include <linux/mm.h>
+#include <linux/pipe_fs_i.h>
+#include <linux/splice.h>
+
+#include "aca.h"
+
+/* One splice call hands out at most this many pages. */
+#define ACA_SPLICE_PAGES	16
+
+/* Ring pages must never be stolen: try_steal stays NULL. */
+static const struct pipe_buf_operations aca_ring_buf_ops = {
+	.release = generic_pipe_buf_release,
+	.get = generic_pipe_buf_get,
+};
+
+/* Pages the pipe had no room for. */
+static void aca_spd_release(struct splice_pipe_desc *spd, unsigned int i)
+{
+	put_page(spd->pages[i]);
+}
+
+/*
+ * Give the pipe up to @len unread bytes of @r, contiguous from the tail,
+ * one buffer per page touched. Returns the bytes the pipe took (the
+ * caller consumes exactly those), 0 if none are unread, or -EAGAIN if the
+ * pipe is full. Called with the module's lock held and the pipe locked.
+ */
+ssize_t aca_ring_to_pipe(struct aca_ring *r, struct pipe_inode_info *pipe,
+			 size_t len)
+{
+	struct page *pages[ACA_SPLICE_PAGES];
+	struct partial_page partial[ACA_SPLICE_PAGES];
+	struct splice_pipe_desc spd = {
+		.pages = pages,
+		.partial = partial,
+		.nr_pages_max = ACA_SPLICE_PAGES,
+		.ops = &aca_ring_buf_ops,
+		.spd_release = aca_spd_release,
+	};
+	const void *p;
+	size_t avail = aca_ring_peek(r, &p);
+	size_t off = (const u8 *)p - r->data;
+
+	avail = min(avail, len);
+	while (avail && spd.nr_pages < ACA_SPLICE_PAGES) {
+		size_t in = offset_in_page(off);
+		size_t n = min_t(size_t, avail, PAGE_SIZE - in);
+		struct page *page = r->pages[1 + (off >> PAGE_SHIFT)];
+
+		get_page(page);
+		pages[spd.nr_pages] = page;
+		partial[spd.nr_pages].offset = in;
+		partial[spd.nr_pages].len = n;
+		partial[spd.nr_pages].private = 0;
+		spd.nr_pages++;
+		off += n;
+		avail -= n;
+	}
+	return spd.nr_pages ? splice_to_pipe(pipe, &spd) : 0;
+}
