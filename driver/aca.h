@@ -89,8 +89,12 @@ void aca_sampler_counts(void *ctx, u32 cpu, u64 *written, u64 *dropped);
 size_t aca_sampler_peek(void *ctx, u32 cpu, const void **p);
 void aca_sampler_consume(void *ctx, u32 cpu, size_t n);
 void aca_sampler_finish(void *ctx);
+bool aca_sampler_fallback(void *ctx);
 /* The ring of @cpu in the current collection, or NULL. */
 struct aca_ring *aca_sampler_ring(u32 cpu);
+/* For the local API (local.c): rings of @data_pages; cpu-clock only. */
+int aca_sampler_alloc(unsigned int data_pages, bool sw);
+bool aca_sampler_cpu_clock(void);
 
 /* New samples on @cpu: wake its data channel's reader (device.c). */
 void aca_data_ready(u32 cpu);

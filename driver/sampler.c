@@ -69,6 +69,7 @@ struct aca_collection {
 
 static DEFINE_MUTEX(aca_sampler_lock);
 static struct aca_collection *aca_coll;
+static bool aca_pmu_ok;		/* a hardware counter could be created */
 
 static u64 aca_tsc_hz(void)
 {
@@ -310,23 +311,25 @@ void aca_sampler_finish(void *ctx)
 }
 
 /*
- * INIT_DRIVER: one ring per online CPU, so the memory is committed (or
- * refused) before the host starts anything.
+ * One ring of @data_pages per online CPU, so the memory is committed (or
+ * refused) before anything starts. @sw: sample with cpu-clock only (the
+ * local API asks so, local.c).
  */
-int aca_sampler_configure(void *ctx, const struct acp_config *cfg)
+int aca_sampler_alloc(unsigned int data_pages, bool sw)
 {
 	struct aca_collection *c;
 	int cpu;
 
-	aca_sampler_finish(ctx);	/* one collection per session */
+	aca_sampler_finish(NULL);	/* one collection per session */
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return -ENOMEM;
+	c->sw = sw;
 	c->rings = kcalloc(nr_cpu_ids, sizeof(*c->rings), GFP_KERNEL);
 	if (!c->rings)
 		goto fail;
 	for_each_online_cpu(cpu) {
-		c->rings[cpu] = aca_ring_alloc(aca_ring_pages);
+		c->rings[cpu] = aca_ring_alloc(data_pages);
 		if (!c->rings[cpu])
 			goto fail;
 		c->ncpus++;
@@ -335,9 +338,15 @@ int aca_sampler_configure(void *ctx, const struct acp_config *cfg)
 	return 0;
 fail:
 	pr_notice_ratelimited("cannot allocate %u-page rings for %u CPUs: lower ring_pages\n",
-			      aca_ring_pages, num_online_cpus());
+			      data_pages, num_online_cpus());
 	aca_collection_free(c);
 	return -ENOMEM;
+}
+
+/* INIT_DRIVER: the rings, of ring_pages. */
+int aca_sampler_configure(void *ctx, const struct acp_config *cfg)
+{
+	return aca_sampler_alloc(READ_ONCE(aca_ring_pages), false);
 }
 
 int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
@@ -364,8 +373,8 @@ int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
 	if (ret)
 		return ret;
 
-	ret = aca_create_events(c, g, false);
-	if (ret && aca_sw_clock) {
+	ret = aca_create_events(c, g, c->sw);
+	if (ret && !c->sw && aca_sw_clock) {
 		pr_notice("no PMU counter for event 0x%llx (%d): sampling with cpu-clock at the requested rate instead\n",
 			  g->events[0].config, ret);
 		c->sw = true;
@@ -405,6 +414,12 @@ struct aca_ring *aca_sampler_ring(u32 cpu)
 	struct aca_collection *c = aca_coll;
 
 	return c && cpu < nr_cpu_ids ? c->rings[cpu] : NULL;
+}
+
+/* The current collection samples with cpu-clock. */
+bool aca_sampler_cpu_clock(void)
+{
+	return aca_coll && aca_coll->sw;
 }
 
 void aca_sampler_counts(void *ctx, u32 cpu, u64 *written, u64 *dropped)
@@ -472,9 +487,46 @@ out:
 
 static struct kobj_attribute aca_collection_attr = __ATTR_RO(collection);
 
+/*
+ * Whether the PMU can sample at all, so hosts learn before START that the
+ * cpu-clock fallback will be used (GET_DRV_SETUP_INFO): one disabled
+ * cycles counter, created and released at load.
+ */
+static void aca_probe_pmu(void)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		.size = sizeof(attr),
+		.sample_period = NSEC_PER_SEC,
+		.pinned = 1,
+		.disabled = 1,
+	};
+	struct perf_event *pe;
+	int cpu = get_cpu();
+
+	put_cpu();
+	pe = perf_event_create_kernel_counter(&attr, cpu, NULL, aca_overflow,
+					      NULL);
+	aca_pmu_ok = !IS_ERR(pe);
+	if (aca_pmu_ok)
+		perf_event_release_kernel(pe);
+	else
+		pr_info("no hardware PMU counter (%ld): collections will sample with cpu-clock%s\n",
+			PTR_ERR(pe), aca_sw_clock ? "" : ", which sw_clock=N forbids");
+}
+
+/* Sampling will fall back to cpu-clock (as far as the load-time probe knows). */
+bool aca_sampler_fallback(void *ctx)
+{
+	return !aca_pmu_ok;
+}
+
 int aca_sampler_init(void)
 {
 	int cpu;
+
+	aca_probe_pmu();
 
 	for_each_possible_cpu(cpu) {
 		struct aca_cpu_wake *w = &per_cpu(aca_wakes, cpu);
