@@ -29,7 +29,9 @@ UCFLAGS := -D_GNU_SOURCE -std=gnu11 $(CFLAGS) $(WARNINGS)
 CORE_SRC := $(wildcard driver/core/*.c)
 CORE_HDR := $(wildcard driver/core/*.h) $(wildcard uapi/*.h)
 
-TESTS := $(B)/tests/core_test $(B)/tests/device_test $(B)/tests/remote_test
+TESTS := $(B)/tests/core_test $(B)/tests/device_test $(B)/tests/local_test \
+	 $(B)/tests/modrec_test \
+	 $(B)/tests/remote_test
 
 .PHONY: all module modules relay host tests demo deps check checkpatch vm-test clean
 .DELETE_ON_ERROR:
@@ -68,9 +70,20 @@ $(B)/tests/core_test: $(wildcard selftests/core/*.c) $(CORE_SRC) $(CORE_HDR) $(K
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^)
 
-$(B)/tests/device_test: $(wildcard selftests/device/*.c) $(wildcard uapi/*.h) $(KSRC)/.stamp
+$(B)/tests/device_test: selftests/device/device_test.c $(wildcard selftests/common/*.h) \
+		$(wildcard uapi/*.h) $(KSRC)/.stamp
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^)
+
+$(B)/tests/modrec_test: selftests/device/modrec_test.c $(wildcard selftests/common/*.h) \
+		$(wildcard uapi/*.h) $(KSRC)/.stamp
+	@mkdir -p $(@D)
+	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^)
+
+$(B)/tests/local_test: selftests/device/local_test.c $(wildcard selftests/common/*.h) \
+		$(wildcard uapi/*.h) $(KSRC)/.stamp
+	@mkdir -p $(@D)
+	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^) -pthread
 
 HOST_LIB := tools/aca-host/net.c tools/aca-host/session.c
 
@@ -92,7 +105,7 @@ vm-test: module relay tests
 
 # See it work: boot a VM with aca and aca-relay, hand-shake from the host.
 demo: deps
-	@$(MAKE) --no-print-directory modules relay host
+	@$(MAKE) --no-print-directory modules relay host $(B)/spin
 	@tools/demo
 
 check: deps
@@ -244,3 +257,24 @@ man-check:
 version:
 	@sed -n 's/^\#define ACA_VERSION[[:space:]]*"\(.*\)"$$/\1/p' driver/aca.h
 # ---- end of install
+
+# ---- host tools: the spin workload and the unit tests of aca-host
+#   build/spin               a known hotspot: THREADS threads in aca_hot_spin()
+#   build/tests/host_test    ECBs, record decoding, ELF symbols, attribution,
+#                            collect against a scripted loopback target
+# spin keeps its symbols and frame pointers whatever CFLAGS say: profiles of
+# it must be easy to attribute.
+SPIN_CFLAGS := -D_GNU_SOURCE -std=gnu11 -O1 -g -fno-omit-frame-pointer $(WARNINGS)
+HOST_TEST_SRC := $(filter-out tools/aca-host/main.c,$(wildcard tools/aca-host/*.c))
+
+tests: $(B)/tests/host_test $(B)/spin
+
+$(B)/spin: selftests/workload/spin.c
+	@mkdir -p $(@D)
+	$(CC) $(SPIN_CFLAGS) -o $@ $< -pthread
+
+$(B)/tests/host_test: $(wildcard selftests/host/*.c) $(HOST_TEST_SRC) \
+		$(wildcard tools/aca-host/*.h) $(wildcard uapi/*.h) $(KSRC)/.stamp $(B)/spin $(B)/aca-host
+	@mkdir -p $(@D)
+	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^) -pthread
+# ---- end of host tools

@@ -17,6 +17,7 @@ extern unsigned int aca_ring_pages;
 extern bool aca_sw_clock;
 extern unsigned int aca_max_sample_rate;
 extern unsigned int aca_group;		/* gid of /dev/aca */
+extern bool aca_delayed_transfer;	/* read when a session begins */
 int aca_params_check(void);
 
 /* The /dev/aca node (node.c). */
@@ -28,6 +29,7 @@ extern const struct acp_ops aca_kernel_ops;
 /* The shared protocol target, under the device's lock (device.c). */
 struct acp_target *aca_target_lock(void);
 void aca_target_unlock(void);
+bool aca_file_is_conn(struct file *file);
 
 /*
  * The local ioctl API (local.c): ioctls device.c does not know, mmap of a
@@ -71,6 +73,7 @@ void aca_ring_free(struct aca_ring *r);
 bool aca_ring_write(struct aca_ring *r, const void *rec, u32 rec_len, u32 len);
 size_t aca_ring_peek(struct aca_ring *r, const void **p);
 void aca_ring_consume(struct aca_ring *r, size_t n);
+bool aca_ring_pending(struct aca_ring *r);
 void aca_ring_counts(struct aca_ring *r, u64 *written, u64 *lost);
 
 /* Unread ring bytes to a pipe by page reference (splice.c). */
@@ -92,14 +95,33 @@ void aca_sampler_finish(void *ctx);
 bool aca_sampler_fallback(void *ctx);
 /* The ring of @cpu in the current collection, or NULL. */
 struct aca_ring *aca_sampler_ring(u32 cpu);
-/* For the local API (local.c): rings of @data_pages; cpu-clock only. */
-int aca_sampler_alloc(unsigned int data_pages, bool sw);
+/* For the local API (local.c). */
+int aca_sampler_alloc(unsigned int data_pages);
+int aca_sampler_start_local(const struct acp_config *cfg, bool cpu_clock);
 bool aca_sampler_cpu_clock(void);
 
 /* New samples on @cpu: wake its data channel's reader (device.c). */
 void aca_data_ready(u32 cpu);
 
-bool acp_conn_stream(struct acp_conn *c, u32 *chan);
+/*
+ * The ring behind data channel @chan of the configured session (spec 3.1
+ * order: a CPU's sample ring, the module-record ring), or NULL (kops.c).
+ * Under the device's lock; see acp_conn_stream() for who may use it.
+ */
 struct aca_ring *aca_channel_ring(u32 chan);
+
+/*
+ * Module records (modrec.c, spec 7.3): one ring, streamed by the module
+ * data channel @chan. configure() at INIT_DRIVER writes the kernel image
+ * and modules and hooks process exits, execs and munmap(); stop() at STOP
+ * writes every live process's mappings and unhooks; finish() at session
+ * end frees; exit() at module unload waits for the last wake-up. All but
+ * exit() under the device's lock.
+ */
+int aca_modrec_configure(u32 chan);
+void aca_modrec_stop(void);
+void aca_modrec_finish(void);
+void aca_modrec_exit(void);
+struct aca_ring *aca_modrec_ring(void);
 
 #endif /* ACA_H */

@@ -42,6 +42,14 @@ void aca_target_unlock(void)
 	mutex_unlock(&aca_lock);
 }
 
+/* Under the lock: @file has taken a role in the protocol (local.c). */
+bool aca_file_is_conn(struct file *file)
+{
+	struct aca_file *af = file->private_data;
+
+	return af->conn.role != ACP_ROLE_NONE;
+}
+
 void aca_wake_conn(void *conn_ctx)
 {
 	struct aca_file *af = conn_ctx;

@@ -1,17 +1,557 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The local ioctl API: not implemented yet. */
+/*
+ * The local sampling API (uapi/aca.h): the engine of a host session
+ * (sampler.c) driven by ioctls on /dev/aca, with each CPU's ring mmap()ed
+ * by the file that allocated the trace. One trace at a time: it holds the
+ * sampler (acp_local_claim()), so hosts are told "busy" meanwhile.
+ *
+ * Locking: aca_trace changes under the device lock (aca_target_lock()),
+ * which the ioctls hold, and under aca_trace_lock. mmap() and the vm
+ * operations run under the caller's mmap_lock, and the device lock is held
+ * while user memory is faulted in (read()), so they take only
+ * aca_trace_lock, a spinlock, and never the device lock.
+ *
+ * Lifetime: refs counts the owner (until FREE_TRACE or close) and every
+ * mapping. Mappings are PFN maps and take no page reference (the splice
+ * path of ring.c tells a page still held elsewhere by its reference
+ * count), so the rings, and with them the claim on the sampler, stay
+ * until refs drops to zero. Then the trace is reaped under the device
+ * lock: at once by FREE_TRACE or close, else (last munmap()) by a work
+ * item, or by the next ALLOC_TRACE if that comes first. A mapping holds
+ * its file, so the owner's release always follows its last munmap() and
+ * can flush that work before the module may go.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/log2.h>
+#include <linux/math64.h>
+#include <linux/mm.h>
+#include <linux/nospec.h>
+#include <linux/pid.h>
+#include <linux/refcount.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/stddef.h>
+#include <linux/threads.h>
+#include <linux/uaccess.h>
+#include <linux/workqueue.h>
+#include <asm/tsc.h>
+
 #include "aca.h"
+#include "../uapi/aca.h"
+
+/* Ring sizes: the same bounds as the ring_pages parameter (params.c). */
+#define ACA_TRACE_PAGES_MIN	2
+#define ACA_TRACE_PAGES_MAX	4096
+#define ACA_MAX_PERIOD		BIT_ULL(48)
+#define ACA_MAX_RATE		1000000
+
+/* The header page is mapped as is. */
+static_assert(offsetof(struct aca_ring_header, head) ==
+	      offsetof(struct aca_mmap_header, head));
+static_assert(offsetof(struct aca_ring_header, tail) ==
+	      offsetof(struct aca_mmap_header, tail));
+static_assert(offsetof(struct aca_ring_header, lost) ==
+	      offsetof(struct aca_mmap_header, lost));
+static_assert(offsetof(struct aca_ring_header, written) ==
+	      offsetof(struct aca_mmap_header, written));
+static_assert(sizeof(struct aca_mmap_header) <= PAGE_SIZE);
+static_assert(ACA_MAX_EVENTS <= ACP_MAX_EVENTS);
+
+struct aca_trace {
+	refcount_t refs;		/* the owner's, and one per mapping */
+	struct file *owner;		/* NULL once freed: mappings remain */
+	u32 data_pages;
+	u32 state;			/* ACA_TRACE_* */
+	bool cpu_clock;			/* the staged events are cpu-clock */
+	u64 start_tsc;
+	u64 stop_tsc;
+	struct aca_trace_config staged;	/* as the caller staged it */
+	struct acp_group group;		/* the sampler's view of it */
+	struct acp_config cfg;		/* groups = &group */
+};
+
+static struct aca_trace *aca_trace;
+static DEFINE_SPINLOCK(aca_trace_lock);
+
+/* Under the device lock: the trace @file owns, or NULL. */
+static struct aca_trace *aca_trace_of(struct file *file)
+{
+	struct aca_trace *tr = aca_trace;
+
+	return tr && tr->owner == file ? tr : NULL;
+}
+
+static void aca_trace_stop(struct aca_trace *tr)
+{
+	if (tr->state != ACA_TRACE_RUNNING)
+		return;
+	aca_sampler_stop(NULL);
+	tr->stop_tsc = aca_tsc_now();
+	tr->state = ACA_TRACE_STOPPED;
+}
+
+/* Under the device lock, no reference left: give everything back. */
+static void aca_trace_destroy(struct acp_target *t, struct aca_trace *tr)
+{
+	aca_sampler_finish(NULL);
+	acp_local_release(t);
+	spin_lock(&aca_trace_lock);
+	aca_trace = NULL;
+	spin_unlock(&aca_trace_lock);
+	kvfree(tr);
+}
+
+/* Under the device lock: free a trace whose last mapping went away. */
+static void aca_trace_reap(struct acp_target *t)
+{
+	struct aca_trace *tr = aca_trace;
+
+	if (tr && !refcount_read(&tr->refs))
+		aca_trace_destroy(t, tr);
+}
+
+static void aca_trace_reap_fn(struct work_struct *work)
+{
+	aca_trace_reap(aca_target_lock());
+	aca_target_unlock();
+}
+
+static DECLARE_WORK(aca_trace_reap_work, aca_trace_reap_fn);
+
+/* A mapping's reference: no lock held but possibly mmap_lock. */
+static void aca_trace_put(struct aca_trace *tr)
+{
+	if (refcount_dec_and_test(&tr->refs))
+		schedule_work(&aca_trace_reap_work);
+}
+
+/* Under the device lock: FREE_TRACE or close of the owner. */
+static void aca_trace_disown(struct acp_target *t, struct aca_trace *tr)
+{
+	aca_trace_stop(tr);
+	spin_lock(&aca_trace_lock);
+	tr->owner = NULL;		/* no new mapping from now on */
+	spin_unlock(&aca_trace_lock);
+	if (refcount_dec_and_test(&tr->refs))
+		aca_trace_destroy(t, tr);
+}
+
+static u64 aca_trace_tsc_hz(void)
+{
+	return tsc_khz ? (u64)tsc_khz * 1000 : NSEC_PER_SEC;
+}
+
+static long aca_get_properties(void __user *arg)
+{
+	struct aca_properties p = {
+		.api_version = ACA_API_VERSION,
+		.num_cpus = nr_cpu_ids,
+		.online_cpus = num_online_cpus(),
+		.max_events = ACA_MAX_EVENTS,
+		.page_size = PAGE_SIZE,
+		.default_data_pages = READ_ONCE(aca_ring_pages),
+		.min_data_pages = ACA_TRACE_PAGES_MIN,
+		.max_data_pages = ACA_TRACE_PAGES_MAX,
+		.max_sample_rate = READ_ONCE(aca_max_sample_rate),
+		.record_size = sizeof(struct sep_sample_record_pc),
+		.tsc_hz = aca_trace_tsc_hz(),
+	};
+
+	if (!aca_sampler_fallback(NULL))
+		p.flags |= ACA_PROP_PMU;
+	if (READ_ONCE(aca_sw_clock))
+		p.flags |= ACA_PROP_SW_CLOCK;
+	return copy_to_user(arg, &p, sizeof(p)) ? -EFAULT : 0;
+}
+
+static long aca_alloc_trace(struct file *file, void __user *arg)
+{
+	struct aca_trace_alloc a;
+	struct aca_trace *tr;
+	struct acp_target *t;
+	u32 pages, rings = 0;
+	long ret = 0;
+
+	if (copy_from_user(&a, arg, sizeof(a)))
+		return -EFAULT;
+	pages = a.data_pages ? a.data_pages : READ_ONCE(aca_ring_pages);
+	if (a.flags || !is_power_of_2(pages) || pages < ACA_TRACE_PAGES_MIN ||
+	    pages > ACA_TRACE_PAGES_MAX)
+		return -EINVAL;
+	tr = kvzalloc(sizeof(*tr), GFP_KERNEL_ACCOUNT);
+	if (!tr)
+		return -ENOMEM;
+	refcount_set(&tr->refs, 1);
+	tr->owner = file;
+	tr->data_pages = pages;
+	tr->state = ACA_TRACE_ALLOCATED;
+	tr->cfg.groups = &tr->group;
+
+	t = aca_target_lock();
+	aca_trace_reap(t);
+	if (aca_trace || aca_file_is_conn(file) || !acp_local_claim(t)) {
+		ret = -EBUSY;
+		goto unlock;
+	}
+	ret = aca_sampler_alloc(pages);
+	if (ret) {
+		acp_local_release(t);
+		goto unlock;
+	}
+	for (u32 cpu = 0; cpu < nr_cpu_ids; cpu++)
+		rings += !!aca_sampler_ring(cpu);
+	spin_lock(&aca_trace_lock);
+	aca_trace = tr;
+	spin_unlock(&aca_trace_lock);
+	tr = NULL;
+unlock:
+	aca_target_unlock();
+	kvfree(tr);
+	if (ret)
+		return ret;
+
+	a.data_pages = pages;
+	a.num_cpus = nr_cpu_ids;
+	a.nr_rings = rings;
+	a.map_size = (u64)(pages + 1) << PAGE_SHIFT;
+	/* The trace stays: FREE_TRACE or close frees it. */
+	return copy_to_user(arg, &a, sizeof(a)) ? -EFAULT : 0;
+}
+
+static int aca_check_event(const struct aca_event *e, u32 kind)
+{
+	u32 excl = ACA_EVENT_EXCLUDE_USER | ACA_EVENT_EXCLUDE_KERNEL;
+
+	if (e->kind != kind || e->reserved || (e->flags & ~ACA_EVENT_FLAGS) ||
+	    (e->flags & excl) == excl || e->event_index > ACA_MAX_EVENT_INDEX)
+		return -EINVAL;
+	if (!e->period || e->period > ((e->flags & ACA_EVENT_RATE) ?
+				       ACA_MAX_RATE : ACA_MAX_PERIOD))
+		return -EINVAL;
+	switch (kind) {
+	case ACA_EVENT_RAW:
+		return 0;
+	case ACA_EVENT_CPU_CLOCK:
+		if (e->config || e->config1 || (e->flags & ACA_EVENT_PRECISE))
+			return -EINVAL;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* Only this process (@nr in the caller's pid namespace): its global tgid. */
+static int aca_target_tgid(u32 nr, s32 *tgid)
+{
+	struct pid *pid;
+	int ret = -ESRCH;
+
+	if (nr > PID_MAX_LIMIT)
+		return -ESRCH;
+	rcu_read_lock();
+	pid = find_vpid(nr);
+	if (pid && pid_task(pid, PIDTYPE_TGID)) {
+		*tgid = pid_nr(pid);
+		ret = 0;
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
+/* The sampler's events: periods in counts (TSC ticks for cpu-clock). */
+static void aca_fill_group(struct acp_group *g,
+			   const struct aca_trace_config *u)
+{
+	memset(g, 0, sizeof(*g));
+	g->loaded = true;
+	g->nevents = u->nevents;
+	for (u32 i = 0; i < u->nevents; i++) {
+		const struct aca_event *e = &u->events[i];
+		struct acp_event *ev = &g->events[i];
+
+		ev->event_index = e->event_index;
+		ev->config = e->config;
+		ev->config1 = e->config1;
+		ev->exclude_user = !!(e->flags & ACA_EVENT_EXCLUDE_USER);
+		ev->exclude_kernel = !!(e->flags & ACA_EVENT_EXCLUDE_KERNEL);
+		ev->precise = !!(e->flags & ACA_EVENT_PRECISE);
+		if (e->flags & ACA_EVENT_RATE)
+			ev->period = max_t(u64, div64_u64(aca_trace_tsc_hz(),
+							  e->period), 1);
+		else
+			ev->period = e->period;
+	}
+}
+
+static long aca_stage_config(struct file *file, void __user *arg)
+{
+	struct aca_trace_config u;
+	struct aca_trace *tr;
+	s32 tgid = 0;
+	long ret;
+
+	if (copy_from_user(&u, arg, sizeof(u)))
+		return -EFAULT;
+	if (!u.nevents || u.nevents > ACA_MAX_EVENTS || u.flags || u.reserved)
+		return -EINVAL;
+	for (u32 i = 0; i < u.nevents; i++) {
+		ret = aca_check_event(&u.events[i], u.events[0].kind);
+		if (ret)
+			return ret;
+	}
+	/* What is not an event is not kept. */
+	memset(&u.events[u.nevents], 0,
+	       (ACA_MAX_EVENTS - u.nevents) * sizeof(u.events[0]));
+	if (u.target_pid) {
+		ret = aca_target_tgid(u.target_pid, &tgid);
+		if (ret)
+			return ret;
+	}
+
+	aca_target_lock();
+	tr = aca_trace_of(file);
+	if (!tr) {
+		ret = -ENXIO;
+	} else if (tr->state != ACA_TRACE_ALLOCATED &&
+		   tr->state != ACA_TRACE_STAGED) {
+		ret = -EBUSY;
+	} else {
+		tr->staged = u;
+		tr->cpu_clock = u.events[0].kind == ACA_EVENT_CPU_CLOCK;
+		aca_fill_group(&tr->group, &u);
+		tr->cfg.ngroups = 1;
+		tr->cfg.drv.target_pid = tgid;
+		tr->state = ACA_TRACE_STAGED;
+	}
+	aca_target_unlock();
+	return ret;
+}
+
+static long aca_get_config(struct file *file, void __user *arg)
+{
+	struct aca_trace_config u;
+	struct aca_trace *tr;
+	long ret = 0;
+
+	aca_target_lock();
+	tr = aca_trace_of(file);
+	if (!tr)
+		ret = -ENXIO;
+	else if (tr->state == ACA_TRACE_ALLOCATED)
+		ret = -ENODATA;
+	else
+		u = tr->staged;
+	aca_target_unlock();
+	if (ret)
+		return ret;
+	return copy_to_user(arg, &u, sizeof(u)) ? -EFAULT : 0;
+}
+
+static long aca_start(struct file *file)
+{
+	struct aca_trace *tr;
+	long ret;
+
+	aca_target_lock();
+	tr = aca_trace_of(file);
+	if (!tr) {
+		ret = -ENXIO;
+	} else if (tr->state == ACA_TRACE_ALLOCATED) {
+		ret = -ENODATA;
+	} else if (tr->state != ACA_TRACE_STAGED) {
+		ret = -EBUSY;
+	} else {
+		tr->start_tsc = aca_tsc_now();
+		ret = aca_sampler_start_local(&tr->cfg, tr->cpu_clock);
+		if (ret) {
+			/* No second START on these rings (spec 3.4). */
+			tr->stop_tsc = aca_tsc_now();
+			tr->state = ACA_TRACE_STOPPED;
+		} else {
+			tr->state = ACA_TRACE_RUNNING;
+		}
+	}
+	aca_target_unlock();
+	return ret;
+}
+
+static long aca_stop(struct file *file)
+{
+	struct aca_trace *tr;
+	long ret = 0;
+
+	aca_target_lock();
+	tr = aca_trace_of(file);
+	if (tr)
+		aca_trace_stop(tr);
+	else
+		ret = -ENXIO;
+	aca_target_unlock();
+	return ret;
+}
+
+static long aca_free_trace(struct file *file)
+{
+	struct aca_trace *tr;
+	struct acp_target *t;
+	long ret = 0;
+
+	t = aca_target_lock();
+	tr = aca_trace_of(file);
+	if (tr)
+		aca_trace_disown(t, tr);
+	else
+		ret = -ENXIO;
+	aca_target_unlock();
+	return ret;
+}
+
+static long aca_get_counts(struct file *file, void __user *arg)
+{
+	struct aca_trace_counts in, c = { 0 };
+	struct aca_trace *tr;
+	struct aca_ring *r;
+	long ret = 0;
+
+	if (copy_from_user(&in, arg, sizeof(in)))
+		return -EFAULT;
+	if (in.reserved || in.cpu >= nr_cpu_ids)
+		return -EINVAL;
+	c.cpu = array_index_nospec(in.cpu, nr_cpu_ids);
+
+	aca_target_lock();
+	tr = aca_trace_of(file);
+	if (!tr) {
+		ret = -ENXIO;
+		goto unlock;
+	}
+	c.state = tr->state;
+	if (tr->state == ACA_TRACE_RUNNING || tr->state == ACA_TRACE_STOPPED) {
+		c.start_tsc = tr->start_tsc;
+		c.stop_tsc = tr->stop_tsc;
+		if (aca_sampler_cpu_clock())
+			c.flags |= ACA_COUNTS_CPU_CLOCK;
+	}
+	r = aca_sampler_ring(c.cpu);
+	if (r) {
+		c.flags |= ACA_COUNTS_RING;
+		c.generated = local64_read(&r->generated);
+		aca_ring_counts(r, &c.written, &c.dropped);
+	}
+unlock:
+	aca_target_unlock();
+	if (ret)
+		return ret;
+	return copy_to_user(arg, &c, sizeof(c)) ? -EFAULT : 0;
+}
 
 long aca_local_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
-	return -ENOTTY;
+	void __user *argp = (void __user *)arg;
+
+	switch (cmd) {
+	case ACA_IOC_GET_PROPERTIES:
+		return aca_get_properties(argp);
+	case ACA_IOC_ALLOC_TRACE:
+		return aca_alloc_trace(file, argp);
+	case ACA_IOC_STAGE_CONFIG:
+		return aca_stage_config(file, argp);
+	case ACA_IOC_GET_CONFIG:
+		return aca_get_config(file, argp);
+	case ACA_IOC_START:
+		return aca_start(file);
+	case ACA_IOC_STOP:
+		return aca_stop(file);
+	case ACA_IOC_FREE_TRACE:
+		return aca_free_trace(file);
+	case ACA_IOC_GET_COUNTS:
+		return aca_get_counts(file, argp);
+	default:
+		return -ENOTTY;
+	}
 }
 
+/* fork(), a split or mremap(): one more mapping of a live trace. */
+static void aca_trace_vm_open(struct vm_area_struct *vma)
+{
+	struct aca_trace *tr = vma->vm_private_data;
+
+	refcount_inc(&tr->refs);
+}
+
+static void aca_trace_vm_close(struct vm_area_struct *vma)
+{
+	aca_trace_put(vma->vm_private_data);
+}
+
+static const struct vm_operations_struct aca_trace_vm_ops = {
+	.open = aca_trace_vm_open,
+	.close = aca_trace_vm_close,
+};
+
+/*
+ * One CPU's ring, header page first: PFN maps of the ring's own pages, no
+ * page reference taken (remap_pfn_range() makes the mapping VM_IO,
+ * VM_PFNMAP, VM_DONTEXPAND and VM_DONTDUMP, and get_user_pages() refuses
+ * it, so no reference can be taken through it either).
+ */
 int aca_local_mmap(struct file *file, struct vm_area_struct *vma)
 {
-	return -ENODEV;
+	unsigned long per, cpu, addr = vma->vm_start;
+	struct aca_ring *r = NULL;
+	struct aca_trace *tr;
+	int ret = 0;
+
+	spin_lock(&aca_trace_lock);
+	tr = aca_trace;
+	if (!tr || tr->owner != file) {
+		ret = -ENXIO;
+		goto unlock;
+	}
+	per = tr->data_pages + 1;
+	cpu = vma->vm_pgoff / per;
+	if (!(vma->vm_flags & VM_MAYSHARE) || vma_pages(vma) != per ||
+	    vma->vm_pgoff % per) {
+		ret = -EINVAL;
+		goto unlock;
+	}
+	/* The owner's reference keeps the collection (and its rings) alive. */
+	if (cpu < nr_cpu_ids)
+		r = aca_sampler_ring(array_index_nospec(cpu, nr_cpu_ids));
+	if (!r) {
+		ret = -ENXIO;
+		goto unlock;
+	}
+	refcount_inc(&tr->refs);
+unlock:
+	spin_unlock(&aca_trace_lock);
+	if (ret)
+		return ret;
+
+	for (u32 i = 0; i < r->npages && !ret; i++, addr += PAGE_SIZE)
+		ret = remap_pfn_range(vma, addr, page_to_pfn(r->pages[i]),
+				      PAGE_SIZE, vma->vm_page_prot);
+	if (ret) {
+		aca_trace_put(tr);
+		return ret;
+	}
+	vma->vm_private_data = tr;
+	vma->vm_ops = &aca_trace_vm_ops;
+	return 0;
 }
 
+/* The file is going away: whatever it owns is stopped and freed. */
 void aca_local_release(struct file *file)
 {
+	struct acp_target *t = aca_target_lock();
+	struct aca_trace *tr = aca_trace_of(file);
+
+	if (tr)
+		aca_trace_disown(t, tr);
+	aca_trace_reap(t);
+	aca_target_unlock();
+	/* A reap its last munmap() queued must not outlive the module. */
+	flush_work(&aca_trace_reap_work);
 }

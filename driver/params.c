@@ -5,8 +5,9 @@
  * load with a value it could not honour. group is applied when /dev/aca
  * is created (node.c). ring_pages may also be changed at run time by root
  * (checked the same way); a session reads it at INIT_DRIVER, when its rings
- * are allocated. The sampler reads the others at each collection's START,
- * so a value is the same for all of one collection.
+ * are allocated. delayed_transfer, also writable, is read when a session
+ * begins. The sampler reads the others at each collection's START, so a
+ * value is the same for all of one collection.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -68,6 +69,12 @@ unsigned int aca_max_sample_rate = 10000;
 module_param_named(max_sample_rate, aca_max_sample_rate, uint, 0444);
 MODULE_PARM_DESC(max_sample_rate,
 		 "Highest sample rate of an event on one CPU, in Hz, 1 to 100000 (default 10000): shorter sampling periods are lengthened; read by each collection at START");
+
+/* Any value is valid; read once per session, when its control connects. */
+bool aca_delayed_transfer;
+module_param_named(delayed_transfer, aca_delayed_transfer, bool, 0644);
+MODULE_PARM_DESC(delayed_transfer,
+		 "Delayed transfer (status switch bit 9): data channels send nothing until STOP, so the network stays quiet while sampling; what a collection may hold is the ring size (ring_pages per CPU, module records 4 x ring_pages, at least 4 MiB), more is dropped and counted (GET_SAMPLE_DROP_INFO); read when a session begins (default N)");
 
 unsigned int aca_group;
 module_param_named(group, aca_group, uint, 0444);

@@ -18,12 +18,12 @@
  *    out, with smp_store_release(); the producer reads it with
  *    smp_load_acquire() before reusing space, so it never overwrites bytes
  *    still being read.
- *  - Wake-ups: the producer publishes head, then smp_mb(), then re-reads
- *    tail; the consumer publishes tail, then smp_mb(), then re-reads head
- *    when it next looks. So when the consumer drains the ring while a
- *    record is being added, at least one of them sees the other: either
- *    the consumer sees the new head, or the producer sees an empty ring
- *    and asks for a wake-up.
+ *  - Wake-ups are batched, to disturb the sampled CPU as little as
+ *    possible: the producer asks for one each time head crosses a quarter
+ *    of the ring, and the sampler's flush timer wakes the reader of any
+ *    ring with unread bytes every ACA_FLUSH_MS (sampler.c). A record is
+ *    therefore read within one flush period, and a busy ring well before
+ *    it fills.
  *  - lost and written are only ever changed on the ring's own CPU (local64
  *    operations, safe against an interrupting producer); other CPUs read
  *    them as snapshots, exact once sampling has stopped.
@@ -129,7 +129,6 @@ bool aca_ring_write(struct aca_ring *r, const void *rec, u32 rec_len, u32 len)
 	struct aca_ring_header *h = r->hdr;
 	u64 head, tail, off, quarter = r->size / 4;
 	u32 first, i;
-	bool wake;
 
 	if (local_cmpxchg(&r->busy, 0, 1) != 0) {
 		local64_inc(&h->lost);
@@ -160,12 +159,7 @@ bool aca_ring_write(struct aca_ring *r, const void *rec, u32 rec_len, u32 len)
 	smp_store_release(&h->head, head + len);
 	local64_inc(&h->written);
 	local_set(&r->busy, 0);
-
-	/* Pairs with the smp_mb() in aca_ring_consume(). */
-	smp_mb();
-	tail = READ_ONCE(h->tail);
-	wake = tail == head || head / quarter != (head + len) / quarter;
-	return wake;
+	return head / quarter != (head + len) / quarter;
 }
 
 /* Consumer: the unread bytes that are contiguous at *@p. */
@@ -187,8 +181,13 @@ void aca_ring_consume(struct aca_ring *r, size_t n)
 
 	/* Done with the bytes: pairs with the acquire in aca_ring_write(). */
 	smp_store_release(&h->tail, h->tail + n);
-	/* Pairs with the smp_mb() in aca_ring_write(). */
-	smp_mb();
+}
+
+/* Unread bytes, as a snapshot (the flush timer's question). */
+bool aca_ring_pending(struct aca_ring *r)
+{
+	/* Pairs with the release in aca_ring_write(). */
+	return smp_load_acquire(&r->hdr->head) != READ_ONCE(r->hdr->tail);
 }
 
 void aca_ring_counts(struct aca_ring *r, u64 *written, u64 *lost)

@@ -47,6 +47,17 @@ struct aca_cpu_wake {
 
 static DEFINE_PER_CPU(struct aca_cpu_wake, aca_wakes);
 
+/*
+ * Readers are woken in batches (see ring.c): by this timer, for every ring
+ * with unread bytes, while a collection runs; and by the producer when a
+ * ring has taken another quarter. Waking on every sample would cost the
+ * sampled CPU an IPI, a work item and a context switch per sample.
+ */
+#define ACA_FLUSH_MS		1000
+static void aca_flush_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(aca_flush, aca_flush_fn);
+static bool aca_flushing;
+
 /* One counter on one CPU. */
 struct aca_sev {
 	struct perf_event *pe;
@@ -160,6 +171,30 @@ static void aca_wake_work(struct work_struct *work)
 	aca_data_ready(w->cpu);
 }
 
+static void aca_flush_fn(struct work_struct *work)
+{
+	static struct cpumask pending;	/* this work never runs twice at once */
+	u32 cpu;
+
+	cpumask_clear(&pending);
+	mutex_lock(&aca_sampler_lock);
+	for (cpu = 0; aca_coll && cpu < nr_cpu_ids; cpu++)
+		if (aca_coll->rings[cpu] && aca_ring_pending(aca_coll->rings[cpu]))
+			__cpumask_set_cpu(cpu, &pending);
+	mutex_unlock(&aca_sampler_lock);
+	/* aca_data_ready() takes the device lock: not under ours. */
+	for_each_cpu(cpu, &pending)
+		aca_data_ready(cpu);
+	if (READ_ONCE(aca_flushing))
+		schedule_delayed_work(&aca_flush, msecs_to_jiffies(ACA_FLUSH_MS));
+}
+
+static void aca_flush_start(void)
+{
+	WRITE_ONCE(aca_flushing, true);
+	schedule_delayed_work(&aca_flush, msecs_to_jiffies(ACA_FLUSH_MS));
+}
+
 static void aca_release_events(struct aca_collection *c)
 {
 	int cpu;
@@ -170,6 +205,12 @@ static void aca_release_events(struct aca_collection *c)
 		c->sevs[i].pe = NULL;
 	}
 	c->counting = false;
+	/*
+	 * The timer stops by itself; it is not cancelled here, under the
+	 * device lock its work takes. The stopping protocol core wakes the
+	 * readers of what is left.
+	 */
+	WRITE_ONCE(aca_flushing, false);
 	/* No handler runs now; let the wake-ups it asked for finish. */
 	for_each_possible_cpu(cpu)
 		irq_work_sync(&per_cpu(aca_wakes, cpu).iw);
@@ -312,10 +353,9 @@ void aca_sampler_finish(void *ctx)
 
 /*
  * One ring of @data_pages per online CPU, so the memory is committed (or
- * refused) before anything starts. @sw: sample with cpu-clock only (the
- * local API asks so, local.c).
+ * refused) before anything starts.
  */
-int aca_sampler_alloc(unsigned int data_pages, bool sw)
+int aca_sampler_alloc(unsigned int data_pages)
 {
 	struct aca_collection *c;
 	int cpu;
@@ -324,7 +364,6 @@ int aca_sampler_alloc(unsigned int data_pages, bool sw)
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return -ENOMEM;
-	c->sw = sw;
 	c->rings = kcalloc(nr_cpu_ids, sizeof(*c->rings), GFP_KERNEL);
 	if (!c->rings)
 		goto fail;
@@ -346,7 +385,7 @@ fail:
 /* INIT_DRIVER: the rings, of ring_pages. */
 int aca_sampler_configure(void *ctx, const struct acp_config *cfg)
 {
-	return aca_sampler_alloc(READ_ONCE(aca_ring_pages), false);
+	return aca_sampler_alloc(READ_ONCE(aca_ring_pages));
 }
 
 int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
@@ -387,7 +426,16 @@ int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
 	}
 	if (!paused)
 		aca_enable(c, true);
+	aca_flush_start();
 	return 0;
+}
+
+/* The local API's START (local.c): @cpu_clock samples with cpu-clock only. */
+int aca_sampler_start_local(const struct acp_config *cfg, bool cpu_clock)
+{
+	if (aca_coll && !aca_coll->sevs)
+		aca_coll->sw = cpu_clock;
+	return aca_sampler_start(NULL, cfg, false);
 }
 
 /* STOP: no sample is written after this; the rings stay to be read. */
@@ -549,4 +597,6 @@ void aca_sampler_exit(void)
 		irq_work_sync(&per_cpu(aca_wakes, cpu).iw);
 		cancel_work_sync(&per_cpu(aca_wakes, cpu).work);
 	}
+	WRITE_ONCE(aca_flushing, false);
+	cancel_delayed_work_sync(&aca_flush);
 }

@@ -40,6 +40,12 @@ void acp_queue(struct acp_conn *c, const void *head, u32 head_len)
 	c->out.head_len = head_len;
 }
 
+/* Drop the queued reply: a STOP answer nobody waits for any more. */
+void acp_discard_output(struct acp_conn *c)
+{
+	out_reset(c);
+}
+
 /* No more output will be queued: EOF once the reader has it all. */
 void acp_close(struct acp_conn *c)
 {
@@ -198,30 +204,100 @@ size_t acp_conn_input(struct acp_conn *c, const void *buf, size_t len)
 }
 
 /*
- * A CPU data channel still attached to its session streams that CPU's
- * samples once its first message is read; a detached one (session over)
- * has nothing more to give.
+ * A data channel still attached to its session streams its bytes once its
+ * first message is read; in delayed-transfer mode only from STOP on (spec
+ * 3.3). A detached one (session over) has nothing more to give.
  */
-static bool sample_cpu(const struct acp_conn *c, u32 *cpu)
+static bool stream_chan(const struct acp_conn *c, u32 *chan)
 {
 	const struct acp_target *t = c->t;
 
 	if (c->role != ACP_ROLE_DATA || !t->ops->data_peek ||
-	    c->channel >= t->ndata || c->channel >= t->ncpus ||
-	    t->data[c->channel] != c)
+	    c->channel >= t->ndata || t->data[c->channel] != c)
 		return false;
-	*cpu = c->channel;
+	if (t->delayed && t->state != ACP_STOPPED)
+		return false;
+	*chan = c->channel;
 	return true;
+}
+
+/* The control's STOP response is queued but held back until the drain. */
+static bool held_back(const struct acp_conn *c)
+{
+	return c->t->stop_pending && c->t->control == c;
+}
+
+bool acp_conn_stream(struct acp_conn *c, u32 *chan)
+{
+	return out_empty(c) && stream_chan(c, chan);
+}
+
+/* Everything @c has for its reader now was read: replies and stream. */
+static bool drained(const struct acp_conn *c)
+{
+	const void *p;
+	u32 chan;
+
+	if (!out_empty(c))
+		return false;
+	return !stream_chan(c, &chan) || !c->t->ops->data_peek(c->t->ctx, chan, &p);
+}
+
+/*
+ * STOP answers once every data channel still attached has been read to the
+ * end (channels never connected, or closed, count as drained), then the
+ * channels end (spec 3.4, 13). True if that happened.
+ */
+static bool stop_answer(struct acp_target *t)
+{
+	for (u32 i = 0; i < t->ndata; i++)
+		if (t->data[i] && !drained(t->data[i]))
+			return false;
+	t->stop_pending = false;
+	acp_close_data(t);
+	return true;
+}
+
+void acp_stop_wait(struct acp_target *t)
+{
+	t->stop_pending = true;
+	if (stop_answer(t))
+		return;
+	/* Delayed transfer starts now; the final records just came. */
+	for (u32 i = 0; i < t->ndata; i++)
+		if (t->data[i] && !drained(t->data[i]))
+			t->ops->wake(t->ctx, t->data[i]->ctx);
+}
+
+/* A data channel was read or went away: maybe STOP can answer now. */
+static void stop_progress(struct acp_target *t)
+{
+	if (t->stop_pending && stop_answer(t))
+		t->ops->wake(t->ctx, t->control->ctx);
+}
+
+void acp_data_ready(struct acp_target *t, u32 chan)
+{
+	struct acp_conn *c;
+	u32 k;
+
+	if (!t->control || chan >= t->ndata || !t->data[chan])
+		return;
+	c = t->data[chan];
+	if (stream_chan(c, &k))
+		t->ops->wake(t->ctx, c->ctx);
 }
 
 size_t acp_conn_peek(struct acp_conn *c, const void **data)
 {
 	struct acp_out *o = &c->out;
-	u32 cpu;
+	u32 chan;
 	u64 n;
 
 	if (c->role == ACP_ROLE_NONE)
 		attach_local(c);
+	if (held_back(c))
+		return 0;
 	if (o->head_off < o->head_len) {
 		*data = o->head + o->head_off;
 		return o->head_len - o->head_off;
@@ -230,25 +306,19 @@ size_t acp_conn_peek(struct acp_conn *c, const void **data)
 		*data = o->data + o->data_off;
 		return o->data_len - o->data_off;
 	}
-	if (!o->zeros && sample_cpu(c, &cpu))
-		return c->t->ops->data_peek(c->t->ctx, cpu, data);
+	if (!o->zeros && stream_chan(c, &chan))
+		return c->t->ops->data_peek(c->t->ctx, chan, data);
 	n = o->zeros < sizeof(zero_page) ? o->zeros : sizeof(zero_page);
 	*data = zero_page;
 	return n;
 }
 
-void acp_conn_consume(struct acp_conn *c, size_t n)
+/* Take @n bytes of the queued reply: head, then data, then zeros. */
+static void consume_out(struct acp_conn *c, size_t n)
 {
 	struct acp_out *o = &c->out;
-	u32 cpu;
 	u64 k;
 
-	/* Whatever peek pointed at: the queued reply first, then samples. */
-	if (out_empty(c)) {
-		if (n && sample_cpu(c, &cpu))
-			c->t->ops->data_consume(c->t->ctx, cpu, n);
-		return;
-	}
 	k = o->head_len - o->head_off < n ? o->head_len - o->head_off : n;
 	o->head_off += k;
 	n -= k;
@@ -260,6 +330,21 @@ void acp_conn_consume(struct acp_conn *c, size_t n)
 		out_reset(c);
 }
 
+void acp_conn_consume(struct acp_conn *c, size_t n)
+{
+	u32 chan;
+
+	if (held_back(c))
+		return;		/* nothing was shown */
+	/* Whatever peek pointed at: the queued reply first, then the stream. */
+	if (!out_empty(c))
+		consume_out(c, n);
+	else if (n && stream_chan(c, &chan))
+		c->t->ops->data_consume(c->t->ctx, chan, n);
+	if (c->role == ACP_ROLE_DATA)
+		stop_progress(c->t);
+}
+
 void acp_conn_hangup(struct acp_conn *c)
 {
 	if (c->role == ACP_ROLE_CONTROL && c->t->control == c)
@@ -267,15 +352,10 @@ void acp_conn_hangup(struct acp_conn *c)
 	acp_close(c);
 }
 
-/* A CPU channel ends after STOP only once its samples are all read. */
+/* A data channel ends after STOP only once its stream is all read. */
 bool acp_conn_eof(struct acp_conn *c)
 {
-	const void *p;
-	u32 cpu;
-
-	if (!c->closed || !out_empty(c))
-		return false;
-	return !sample_cpu(c, &cpu) || !c->t->ops->data_peek(c->t->ctx, cpu, &p);
+	return c->closed && drained(c);
 }
 
 void acp_conn_release(struct acp_conn *c)
@@ -285,8 +365,10 @@ void acp_conn_release(struct acp_conn *c)
 	if (c->role == ACP_ROLE_CONTROL && t->control == c)
 		acp_session_end(t);
 	if (c->role == ACP_ROLE_DATA && c->channel < t->ndata &&
-	    t->data[c->channel] == c)
+	    t->data[c->channel] == c) {
 		t->data[c->channel] = NULL;
+		stop_progress(t);	/* a channel gone counts as drained */
+	}
 	acp_close(c);
 	out_reset(c);
 }

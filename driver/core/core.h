@@ -53,18 +53,36 @@ struct acp_ops {
 	int (*start)(void *ctx, const struct acp_config *cfg, bool paused);
 	void (*stop)(void *ctx);
 	void (*pause)(void *ctx, bool pause);
+	/*
+	 * STOP, right after stop(): add what ends a collection to the data
+	 * channels (the module records of every live process) before they
+	 * are drained. Optional.
+	 */
+	void (*flush)(void *ctx);
 	/* Samples written and dropped on @cpu in this collection; optional. */
 	void (*sample_counts)(void *ctx, u32 cpu, u64 *written, u64 *dropped);
 	/*
-	 * Sample bytes of @cpu not yet read: returns how many are contiguous
-	 * at *@p (0: none now). data_consume() takes @n of them. A CPU data
-	 * channel streams these after its first message and reaches EOF only
-	 * once they are all read after STOP. Optional, together.
+	 * Bytes of data channel @chan (spec 3.1 order: CPU 0..N-1, uncore N,
+	 * module N+1) not yet read: returns how many are contiguous at *@p
+	 * (0: none now). data_consume() takes @n of them. A data channel
+	 * streams these after its first message; after STOP the response
+	 * waits until every channel has given them all, then the channels
+	 * reach EOF. Optional, together.
 	 */
-	size_t (*data_peek)(void *ctx, u32 cpu, const void **p);
-	void (*data_consume)(void *ctx, u32 cpu, size_t n);
+	size_t (*data_peek)(void *ctx, u32 chan, const void **p);
+	void (*data_consume)(void *ctx, u32 chan, size_t n);
+	/*
+	 * Delayed transfer (spec 3.3): data channels stream nothing before
+	 * STOP. Asked when a session begins; optional (immediate transfer).
+	 */
+	bool (*delayed_transfer)(void *ctx);
 	/* The session is over: free what its collection held; optional. */
 	void (*finish)(void *ctx);
+	/*
+	 * acp_target_fini(): nothing will be called again; wait for deferred
+	 * work of the machine's own. Optional.
+	 */
+	void (*fini)(void *ctx);
 	/* Another connection's readable/writable state changed. */
 	void (*wake)(void *ctx, void *conn_ctx);
 	/* A line for the system log (rate-limited by the implementation). */
@@ -108,6 +126,16 @@ size_t acp_conn_input(struct acp_conn *c, const void *buf, size_t len);
 size_t acp_conn_peek(struct acp_conn *c, const void **data);
 void acp_conn_consume(struct acp_conn *c, size_t n);
 
+/*
+ * True when the bytes acp_conn_peek() would return next come from data
+ * channel *@chan's stream (data_peek(), possibly none right now): no reply
+ * bytes are queued before them and the channel may stream now. Whoever
+ * hands out stream bytes without acp_conn_peek() (splice by page
+ * reference) must still report them with acp_conn_consume(): that is how
+ * STOP learns the channel is drained.
+ */
+bool acp_conn_stream(struct acp_conn *c, u32 *chan);
+
 /* The peer will send nothing more: end once pending output is read. */
 void acp_conn_hangup(struct acp_conn *c);
 
@@ -125,8 +153,11 @@ bool acp_conn_eof(struct acp_conn *c);
 bool acp_local_claim(struct acp_target *t);
 void acp_local_release(struct acp_target *t);
 
-/* New sample bytes on @cpu: wake the reader of its data channel. */
-void acp_data_ready(struct acp_target *t, u32 cpu);
+/*
+ * New bytes for data channel @chan (a CPU's samples: @chan is the CPU):
+ * wake its reader.
+ */
+void acp_data_ready(struct acp_target *t, u32 chan);
 
 /* Status message for a hello (exposed for tests). */
 void acp_build_status(const struct acp_target *t, s32 status,

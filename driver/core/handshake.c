@@ -57,8 +57,8 @@ void acp_build_status(const struct acp_target *t, s32 status,
 	copy_field(msg->os_info.version, sizeof(msg->os_info.version),
 		   t->ops->version(t->ctx));
 
-	/* Native agent, immediate transfer; uncore is not collected. */
-	msg->collect_switch.flags = 0;
+	/* Native agent; uncore is not collected. */
+	msg->collect_switch.flags = t->delayed ? SEP_SWITCH_DELAYED_TRANSFER : 0;
 	fill_hardware_info(t, &msg->hardware_info);
 }
 

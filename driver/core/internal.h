@@ -48,11 +48,15 @@ s32 acp_check_hello(const struct sep_control_first_msg *hello);
 /* conn.c */
 void acp_queue(struct acp_conn *c, const void *head, u32 head_len);
 void acp_close(struct acp_conn *c);
+void acp_discard_output(struct acp_conn *c);
+/* STOP: its response waits until every data channel is drained. */
+void acp_stop_wait(struct acp_target *t);
 
 /* session.c */
 void acp_session_begin(struct acp_target *t, struct acp_conn *control);
 void acp_session_end(struct acp_target *t);
 void acp_data_attach(struct acp_target *t, struct acp_conn *c);
+void acp_close_data(struct acp_target *t);
 
 /* dispatch.c */
 void acp_dispatch(struct acp_conn *c);

@@ -18,6 +18,8 @@ void acp_target_fini(struct acp_target *t)
 {
 	acp_session_end(t);
 	acp_sysconfig_free(t);
+	if (t->ops->fini)
+		t->ops->fini(t->ctx);
 }
 
 /* The first connection when no host is here becomes its control channel. */
@@ -36,6 +38,9 @@ void acp_session_begin(struct acp_target *t, struct acp_conn *control)
 	t->ncpus = ncpus;
 	t->nexpected = ncpus + 2;
 	t->ndata = 0;
+	t->delayed = t->ops->delayed_transfer &&
+		     t->ops->delayed_transfer(t->ctx);
+	t->stop_pending = false;
 	t->sessions++;
 }
 
@@ -56,15 +61,13 @@ void acp_data_attach(struct acp_target *t, struct acp_conn *c)
 		first.data_type = k == t->ncpus ? SEP_DATA_UNCORE : SEP_DATA_MODULE;
 	}
 	acp_queue(c, &first, sizeof(first));
+	/* After STOP answered: what its ring still holds, then EOF. */
+	if (t->state == ACP_STOPPED && !t->stop_pending)
+		acp_close(c);
 }
 
-void acp_data_ready(struct acp_target *t, u32 cpu)
-{
-	if (t->control && cpu < t->ndata && cpu < t->ncpus && t->data[cpu])
-		t->ops->wake(t->ctx, t->data[cpu]->ctx);
-}
-
-static void close_data_channels(struct acp_target *t)
+/* Every data channel ends once its reader has what it still holds. */
+void acp_close_data(struct acp_target *t)
 {
 	for (u32 i = 0; i < t->ndata; i++) {
 		struct acp_conn *c = t->data[i];
@@ -91,9 +94,14 @@ void acp_session_end(struct acp_target *t)
 {
 	if (!t->control)
 		return;
+	if (t->stop_pending) {
+		/* Nobody waits for the STOP answer any more. */
+		t->stop_pending = false;
+		acp_discard_output(t->control);
+	}
 	if ((t->state == ACP_RUNNING || t->state == ACP_PAUSED) && t->ops->stop)
 		t->ops->stop(t->ctx);
-	close_data_channels(t);
+	acp_close_data(t);
 	for (u32 i = 0; i < t->ndata; i++)
 		if (t->data[i])
 			t->data[i]->channel = ~0u;	/* detached */
@@ -143,6 +151,7 @@ s32 acp_cmd_init_driver(const struct acp_cmd *cmd, struct acp_reply *r)
 		n = sizeof(t->cfg.drv);
 	memset(&t->cfg.drv, 0, sizeof(t->cfg.drv));
 	memcpy(&t->cfg.drv, cmd->in, n);
+	t->cfg.ncpus = t->ncpus;
 	if (t->cfg.drv.collection_config &
 	    (SEP_DRV_CFG_COUNTING_MODE | SEP_DRV_CFG_EMON_MODE)) {
 		acp_log(t, "INIT_DRIVER: counting/EMON mode is not supported, only sampling");
@@ -184,9 +193,11 @@ s32 acp_cmd_start(const struct acp_cmd *cmd, struct acp_reply *r)
 }
 
 /*
- * Stop counters, answer, close every data channel (spec 13). Samples still
- * in the rings are not lost: a CPU channel reaches EOF only once its reader
- * has them all (acp_conn_eof), so the host may read them after the answer.
+ * Spec 13: stop the counters, emit the final module records, let every
+ * data channel be read to the end, only then answer and close the
+ * channels. The answer is queued now but held back (acp_conn_peek) until
+ * the last data channel is drained; the control channel takes no further
+ * request meanwhile, as with any unread reply.
  */
 s32 acp_cmd_stop(const struct acp_cmd *cmd, struct acp_reply *r)
 {
@@ -194,8 +205,10 @@ s32 acp_cmd_stop(const struct acp_cmd *cmd, struct acp_reply *r)
 
 	if (t->ops->stop)
 		t->ops->stop(t->ctx);
+	if (t->ops->flush)
+		t->ops->flush(t->ctx);
 	t->state = ACP_STOPPED;
-	close_data_channels(t);
+	acp_stop_wait(t);
 	return VT_SUCCESS;
 }
 

@@ -64,6 +64,7 @@ struct acp_config {
 	u32 uncore_groups;	/* accepted, not collected */
 	u32 pmu_buffer_size;
 	u32 osid;
+	u32 ncpus;		/* CPU data channels; module channel = ncpus + 1 */
 	u8 log_verbosity[SEP_DRV_LOG_CONTROL_MAX_DATA_SIZE];
 };
 
@@ -82,6 +83,9 @@ struct acp_target {
 	u32 sysconfig_len;
 	u64 sessions;
 	bool local_busy;		/* the local ioctl API holds the sampler */
+	bool delayed;			/* delayed transfer (spec 3.3) */
+	/* STOP answered once every data channel is drained (spec 13). */
+	bool stop_pending;
 };
 
 enum acp_role {

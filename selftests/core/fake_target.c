@@ -279,10 +279,17 @@ static int fake_start(void *ctx, const struct acp_config *cfg, bool paused)
 	return f->start_ret;
 }
 
+static void fake_call(struct fake *f, char what)
+{
+	if (f->ncalls < sizeof(f->calls) - 1)
+		f->calls[f->ncalls++] = what;
+}
+
 static void fake_stop(void *ctx)
 {
 	struct fake *f = ctx;
 
+	fake_call(f, 's');
 	f->nstop++;
 	if (!f->running)
 		f->misuse++;
@@ -309,29 +316,58 @@ static void fake_sample_counts(void *ctx, u32 cpu, u64 *written, u64 *dropped)
 	*dropped = FAKE_DROPPED(cpu);
 }
 
-static size_t fake_data_peek(void *ctx, u32 cpu, const void **p)
+static size_t fake_data_peek(void *ctx, u32 chan, const void **p)
 {
 	struct fake *f = ctx;
 	u32 n;
 
-	if (cpu >= f->ncpus) {
+	if (chan >= f->ncpus + 2) {
 		f->misuse++;
 		return 0;
 	}
-	n = f->nsample_bytes[cpu] - f->sample_off[cpu];
-	*p = f->samples[cpu] + f->sample_off[cpu];
+	n = f->nsample_bytes[chan] - f->sample_off[chan];
+	*p = f->samples[chan] + f->sample_off[chan];
 	return n < FAKE_SAMPLE_PIECE ? n : FAKE_SAMPLE_PIECE;
 }
 
-static void fake_data_consume(void *ctx, u32 cpu, size_t n)
+static void fake_data_consume(void *ctx, u32 chan, size_t n)
 {
 	struct fake *f = ctx;
 
-	if (cpu >= f->ncpus || n > f->nsample_bytes[cpu] - f->sample_off[cpu]) {
+	if (chan >= f->ncpus + 2 ||
+	    n > f->nsample_bytes[chan] - f->sample_off[chan]) {
 		f->misuse++;
 		return;
 	}
-	f->sample_off[cpu] += n;
+	f->sample_off[chan] += n;
+}
+
+u32 fake_unread(const struct fake *f, u32 chan)
+{
+	return f->nsample_bytes[chan] - f->sample_off[chan];
+}
+
+/* STOP's final module records, on the module channel; after stop(). */
+static void fake_flush(void *ctx)
+{
+	struct fake *f = ctx;
+
+	fake_call(f, 'f');
+	f->nflush++;
+	if (f->running)
+		f->misuse++;
+	if (f->flush_bytes)
+		fake_add_samples(f, f->ncpus + 1, f->flush_bytes, f->flush_seed);
+}
+
+static bool fake_delayed_transfer(void *ctx)
+{
+	return ((struct fake *)ctx)->delayed;
+}
+
+static void fake_fini(void *ctx)
+{
+	((struct fake *)ctx)->nfini++;
 }
 
 /* The rings go at session end, after sampling stopped. */
@@ -339,6 +375,7 @@ static void fake_finish(void *ctx)
 {
 	struct fake *f = ctx;
 
+	fake_call(f, 'F');
 	f->nfinish++;
 	if (f->running)
 		f->misuse++;
@@ -346,18 +383,18 @@ static void fake_finish(void *ctx)
 	memset(f->sample_off, 0, sizeof(f->sample_off));
 }
 
-void fake_add_samples(struct fake *f, u32 cpu, u32 len, u8 seed)
+void fake_add_samples(struct fake *f, u32 chan, u32 len, u8 seed)
 {
 	u32 at;
 
-	if (cpu >= FAKE_MAX_CPUS)
+	if (chan >= FAKE_MAX_CPUS + 2)
 		abort();
-	at = f->nsample_bytes[cpu];
+	at = f->nsample_bytes[chan];
 	if (at + len > FAKE_SAMPLE_BYTES)
 		abort();
 	for (u32 i = 0; i < len; i++)
-		f->samples[cpu][at + i] = (u8)(seed + i);
-	f->nsample_bytes[cpu] += len;
+		f->samples[chan][at + i] = (u8)(seed + i);
+	f->nsample_bytes[chan] += len;
 }
 
 static void fake_wake(void *ctx, void *conn_ctx)
@@ -392,9 +429,12 @@ const struct acp_ops fake_ops = {
 	.stop = fake_stop,
 	.pause = fake_pause,
 	.sample_counts = fake_sample_counts,
+	.flush = fake_flush,
 	.data_peek = fake_data_peek,
 	.data_consume = fake_data_consume,
+	.delayed_transfer = fake_delayed_transfer,
 	.finish = fake_finish,
+	.fini = fake_fini,
 };
 
 const struct acp_ops fake_ops_nosampling = {

@@ -57,8 +57,9 @@
 #define FAKE_DROPPED(cpu)	((u64)(cpu))
 
 /*
- * Sample bytes the fake sampler can hold per CPU, and how many of them
- * data_peek() shows at once, as a ring wrapping around would.
+ * Bytes the fake can hold per data channel (CPU samples, uncore, module
+ * records), and how many of them data_peek() shows at once, as a ring
+ * wrapping around would.
  */
 #define FAKE_SAMPLE_BYTES	1024
 #define FAKE_SAMPLE_PIECE	40
@@ -115,15 +116,29 @@ struct fake {
 	bool start_paused;		/* @paused of the last start() */
 	u32 start_ngroups;
 	struct acp_group start_groups[FAKE_MAX_GROUPS];
-	/* Sample bytes per CPU (data_peek/data_consume); finish() empties. */
-	u8 samples[FAKE_MAX_CPUS][FAKE_SAMPLE_BYTES];
-	u32 nsample_bytes[FAKE_MAX_CPUS];	/* bytes ever added */
-	u32 sample_off[FAKE_MAX_CPUS];		/* bytes consumed */
+	/*
+	 * Bytes per data channel, by spec 3.1 index (data_peek/data_consume);
+	 * finish() empties them.
+	 */
+	u8 samples[FAKE_MAX_CPUS + 2][FAKE_SAMPLE_BYTES];
+	u32 nsample_bytes[FAKE_MAX_CPUS + 2];	/* bytes ever added */
+	u32 sample_off[FAKE_MAX_CPUS + 2];	/* bytes consumed */
 	u32 nfinish;
+	u32 nfini;
+	/* flush(): calls, and module-record bytes it adds (seed flush_seed). */
+	u32 nflush;
+	u32 flush_bytes;
+	u8 flush_seed;
+	bool delayed;			/* what delayed_transfer() answers */
+	/* Order of the calls stop (s), flush (f), finish (F), as letters. */
+	char calls[16];
+	u32 ncalls;
 };
 
-/* Add @len sample bytes (@seed, @seed + 1, ...) on @cpu. */
-void fake_add_samples(struct fake *f, u32 cpu, u32 len, u8 seed);
+/* Add @len bytes (@seed, @seed + 1, ...) to data channel @chan. */
+void fake_add_samples(struct fake *f, u32 chan, u32 len, u8 seed);
+/* The bytes of data channel @chan nobody has read yet. */
+u32 fake_unread(const struct fake *f, u32 chan);
 
 /* Every op, sampling included. */
 extern const struct acp_ops fake_ops;

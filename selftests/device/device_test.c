@@ -673,7 +673,7 @@ TEST(collection_samples_every_cpu_then_eof)
 		TH_LOG("cpu %d: %zu samples, %zu of its spinner", cpu, nrec, mine);
 	}
 	EXPECT_EQ(0, ch[c.n].len);	/* uncore: nothing in part A */
-	EXPECT_EQ(0, ch[c.n + 1].len);	/* module records: not yet */
+	EXPECT_LT(0, ch[c.n + 1].len);	/* module records (modrec_test) */
 
 	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_GET_NUM_SAMPLES, NULL, 0, &nsamples, 8));
 	EXPECT_EQ(total, nsamples);
@@ -766,12 +766,18 @@ static uint64_t generated_total(int n)
 /* PAUSE disables the counters at once; RESUME brings them back. */
 TEST(collection_pause_and_resume)
 {
+	static struct channel ch[MAX_CPUS + 2];
 	pid_t spinners[MAX_CPUS];
 	uint64_t paused, later;
 	struct coll c;
 
 	coll_open(_metadata, &c);
 	coll_configure(_metadata, &c);
+	/* STOP is answered once every channel is read to its end. */
+	for (int i = 0; i < c.n + 2; i++) {
+		ch[i] = (struct channel){ .fd = c.data[i] };
+		ASSERT_EQ(0, pthread_create(&ch[i].thread, NULL, drain, &ch[i]));
+	}
 	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_START, NULL, 0, NULL, 0));
 	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_PAUSE, NULL, 0, NULL, 0));
 	paused = generated_total(c.n);
@@ -787,8 +793,11 @@ TEST(collection_pause_and_resume)
 	       (unsigned long long)paused, (unsigned long long)later);
 	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_STOP, NULL, 0, NULL, 0));
 	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_TERMINATE, NULL, 0, NULL, 0));
-	for (int i = 0; i < c.n + 2; i++)
+	for (int i = 0; i < c.n + 2; i++) {
+		ASSERT_EQ(0, pthread_join(ch[i].thread, NULL));
+		free(ch[i].buf);
 		close(c.data[i]);
+	}
 	close(c.ctl);
 }
 

@@ -124,6 +124,7 @@ struct slot {
 	u64 in_left;
 	bool in_reply;			/* a response is due once the payload is in */
 	int due;			/* reply the last input call must have queued */
+	bool held;			/* a STOP answer held back for the drain */
 	struct sep_control_msg_header req;
 	u32 hello_size;
 
@@ -150,6 +151,7 @@ static struct {
 	u64 nalloc, fail_at, fails;
 	/* sampler */
 	bool running, paused;
+	bool stopped;			/* stop() ran in this input call */
 	u64 tsc, last_tsc;
 	u32 sysconfig_len;
 	/* session model */
@@ -411,8 +413,16 @@ static void f_stop(void *ctx)
 	if (!fz.running)
 		fail("stop() while not running");
 	fz.running = false;
+	fz.stopped = true;
 	if (verbose)
 		fprintf(stderr, "sampler: stopped\n");
+}
+
+/* STOP's final records come after the counters stopped. */
+static void f_flush(void *ctx)
+{
+	if (fz.running)
+		fail("flush() while sampling");
 }
 
 static void f_pause(void *ctx, bool pause)
@@ -438,7 +448,8 @@ static void f_wake(void *ctx, void *conn_ctx)
 
 	if (s < fz.s || s >= fz.s + MAX_CONNS || !s->c)
 		fail("wake() for a connection that is gone");
-	if (s->role != ACP_ROLE_DATA)
+	/* The control only when its held-back STOP answer is released. */
+	if (s->role != ACP_ROLE_DATA && !s->held)
 		fail("wake() for conn %d with role %d", (int)(s - fz.s), s->role);
 }
 
@@ -457,7 +468,7 @@ static const struct acp_ops full_ops = {
 	.tsc_now = f_tsc_now, .rdmsr = f_rdmsr, .wrmsr = f_wrmsr,
 	.pti = f_pti, .total_ram = f_total_ram, .page_size = f_page_size,
 	.alloc = f_alloc, .free = f_free,
-	.start = f_start, .stop = f_stop, .pause = f_pause,
+	.start = f_start, .stop = f_stop, .pause = f_pause, .flush = f_flush,
 	.sample_counts = f_sample_counts, .wake = f_wake, .log = f_log,
 };
 
@@ -504,6 +515,7 @@ static void session_end(void)
 {
 	if (fz.ctrl < 0)
 		return;
+	fz.s[fz.ctrl].held = false;	/* dropped: nobody waits for it */
 	close_data();
 	fz.ctrl = -1;
 	fz.ndata = 0;
@@ -745,6 +757,50 @@ static void check_response(struct slot *s, const void *d, size_t n)
 	}
 }
 
+/* A data channel of the current session has output its reader lacks. */
+static bool data_pending(void)
+{
+	for (int i = 0; i < MAX_CONNS; i++) {
+		const struct slot *d = &fz.s[i];
+
+		if (d->c && d->role == ACP_ROLE_DATA && d->gen == fz.gen &&
+		    pending_out(d))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Spec 13: a STOP that stopped the collection is answered only once every
+ * data channel is drained; until then the answer is held back.
+ */
+static bool stop_held(const struct slot *s)
+{
+	return s->req.command_id == SEP_CMD_STOP &&
+	       s->req.header_size == sizeof(s->req) &&
+	       s->req.to_target_data_size <= ACP_MAX_PAYLOAD &&
+	       fz.ctrl == s - fz.s && fz.stopped && data_pending();
+}
+
+/* The drain may have released a held STOP answer: it must be there now. */
+static void check_held(void)
+{
+	struct slot *s = fz.ctrl >= 0 ? &fz.s[fz.ctrl] : NULL;
+	const void *d = NULL;
+	size_t n;
+
+	if (!s || !s->held)
+		return;
+	n = acp_conn_peek(s->c, &d);
+	if (data_pending()) {
+		if (n)
+			fail("STOP answered before the data channels were drained");
+		return;
+	}
+	s->held = false;
+	check_response(s, d, n);
+}
+
 /* After acp_conn_input() took bytes: exactly the reply they call for. */
 static void after_input(struct slot *s)
 {
@@ -755,6 +811,8 @@ static void after_input(struct slot *s)
 	s->due = DUE_NONE;
 	if (due == DUE_STATUS)
 		check_status(s, d, n);
+	else if (due == DUE_RESPONSE && !n && stop_held(s))
+		s->held = true;
 	else if (due == DUE_RESPONSE)
 		check_response(s, d, n);
 	else if (n)
@@ -919,7 +977,7 @@ static void check_all(void)
 		eof = acp_conn_eof(s->c);
 		w = acp_conn_writable(s->c);
 		want_w = s->role == ACP_ROLE_NONE || s->role == ACP_ROLE_DATA ||
-			 s->closed || !out;
+			 s->closed || (!out && !s->held);
 		if (eof != (s->closed && !out))
 			fail("eof %d; model: closed %d, output pending %d", eof,
 			     s->closed, out);
@@ -929,7 +987,7 @@ static void check_all(void)
 			continue;	/* peek would attach it */
 		n = acp_conn_peek(s->c, &d);
 		check_peek(s, d, n);
-		if (!w && !n)
+		if (!w && !n && !s->held)
 			fail("neither readable nor writable");
 	}
 	fz.cur = -1;
@@ -952,6 +1010,7 @@ static bool feed(struct slot *s)
 		if (s->chunk && len > s->chunk)
 			len = s->chunk;
 		w = acp_conn_writable(s->c);
+		fz.stopped = false;
 		n = acp_conn_input(s->c, p, len);
 		if (n > len)
 			fail("input took %zu of %zu bytes", n, len);
@@ -1000,6 +1059,8 @@ static u64 do_read(struct slot *s, u64 k, bool consume)
 		took(s, d, take);
 		acp_conn_consume(s->c, take);
 		done += take;
+		if (s->role == ACP_ROLE_DATA)
+			check_held();
 	}
 	return done;
 }
@@ -1042,6 +1103,8 @@ static void conn_open(struct slot *s)
 
 static void conn_release(struct slot *s)
 {
+	bool data = s->role == ACP_ROLE_DATA;
+
 	if (!s->c)
 		return;
 	acp_conn_release(s->c);
@@ -1050,6 +1113,8 @@ static void conn_release(struct slot *s)
 	free(s->c);
 	free(s->pend);
 	memset(s, 0, sizeof(*s));
+	if (data)
+		check_held();	/* a channel gone counts as drained */
 }
 
 static bool pump(struct slot *s)

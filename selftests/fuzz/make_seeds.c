@@ -377,6 +377,15 @@ static void session(int peer)
 	pump_all();
 }
 
+/* The same, but nobody reads the data channels (not even their hellos). */
+static void session_unread(int peer)
+{
+	attach(0, peer);
+	hello(0);
+	for (unsigned int i = 0; i < ncpus + 2 && i < 7; i++)
+		attach(1 + i, peer);
+}
+
 /* Spec 5.1 steps 1-10: what every test does before configuring. */
 static void preamble(int conn)
 {
@@ -591,6 +600,48 @@ static void collection_seeds(void)
 	request(0, SEP_CMD_RESUME, NULL, 0, 0);
 	finish(0, false);
 	end("collection-pause-resume");
+
+	/*
+	 * Spec 13: STOP is answered only once every data channel is read to
+	 * its end; the control takes nothing meanwhile. Then the same with
+	 * the control gone, or the data channels closed, while STOP waits.
+	 */
+	begin(2, 0, CPUS_2, DRAIN);
+	session_unread(HOST_A);
+	preamble(0);
+	configure(0, false, 0x4400);
+	request(0, SEP_CMD_START, NULL, 0, 0);
+	request(0, SEP_CMD_STOP, NULL, 0, 0);
+	request(0, SEP_CMD_GET_NUM_SAMPLES, NULL, 0, 8);
+	for (int i = 1; i <= 4; i++)
+		pump(i);
+	pump(0);
+	request(0, SEP_CMD_TERMINATE, NULL, 0, 0);
+	end("collection-stop-waits-for-drain");
+
+	begin(2, 0, CPUS_2, 0);
+	session_unread(HOST_A);
+	preamble(0);
+	configure(0, false, 0x4400);
+	request(0, SEP_CMD_START, NULL, 0, 0);
+	request(0, SEP_CMD_STOP, NULL, 0, 0);
+	hangup(0);
+	pump_all();
+	end("collection-hangup-during-stop");
+
+	begin(2, 0, CPUS_2, DRAIN);
+	session_unread(HOST_A);
+	preamble(0);
+	configure(0, false, 0x4400);
+	request(0, SEP_CMD_START, NULL, 0, 0);
+	request(0, SEP_CMD_STOP, NULL, 0, 0);
+	pump(1);
+	for (int i = 2; i <= 4; i++)
+		release(i);
+	pump(0);
+	request(0, SEP_CMD_GET_SAMPLE_DROP_INFO, NULL, 0,
+		sizeof(struct sep_sample_drop_info));
+	end("collection-data-closed-during-stop");
 
 	/* the host goes away mid-collection: hangup, release, TERMINATE */
 	begin(2, 0, CPUS_2, 0);

@@ -15,5 +15,7 @@ void close_quietly(int fd);
 
 /* commands */
 int cmd_info(const char *target);
+int cmd_collect(int argc, char **argv);		/* collect.c */
+int cmd_report(int argc, char **argv);		/* report.c */
 
 #endif /* ACA_HOST_H */

@@ -4,14 +4,18 @@
  * does, and print what it says.
  *   aca-host hello TARGET[:PORT]   handshake and print the target status
  *   aca-host info TARGET[:PORT]    a whole session: every fact the target gives
+ *   aca-host collect TARGET ...     a sampling collection saved to a directory
+ *   aca-host report DIR ...         hotspots of a saved collection
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "host.h"
+#include "session.h"
 
 static const char *status_name(int s)
 {
@@ -58,6 +62,13 @@ static int cmd_hello(const char *target)
 		close(fd);
 		return 1;
 	}
+	/*
+	 * End the session before returning: the target ends it once it sees
+	 * our EOF, and closes its side. A host that reconnected before that
+	 * would be taken for one of this session's data channels.
+	 */
+	shutdown(fd, SHUT_WR);
+	host_drain(fd);
 	close(fd);
 	if (s.msg_size != sizeof(s)) {
 		fprintf(stderr, "aca-host: %s: status message of %u bytes, want %zu\n",
@@ -73,7 +84,12 @@ static void usage(FILE *f)
 	fprintf(f, "usage: aca-host COMMAND TARGET[:PORT]   (default port %d)\n"
 		   "  hello   hand-shake with the target and print its status\n"
 		   "  info    open a session with all channels, print what the target\n"
-		   "          reports (CPUs, TSC, topology, ...), terminate cleanly\n",
+		   "          reports (CPUs, TSC, topology, ...), terminate cleanly\n"
+		   "  collect TARGET --duration S --out DIR [--event NAME|--ecb FILE]\n"
+		   "          sample the target and save every data channel in DIR\n"
+		   "  report  DIR [--sysroot PATH] [--top N]\n"
+		   "          hotspots of a saved collection by process, module, function\n"
+		   "aca-host collect --help and aca-host report --help tell more.\n",
 		SEP_TCP_PORT);
 }
 
@@ -83,6 +99,10 @@ int main(int argc, char **argv)
 		return cmd_hello(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "info"))
 		return cmd_info(argv[2]);
+	if (argc >= 2 && !strcmp(argv[1], "collect"))
+		return cmd_collect(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "report"))
+		return cmd_report(argc - 1, argv + 1);
 	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		usage(stdout);
 		return 0;

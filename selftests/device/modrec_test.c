@@ -1,0 +1,704 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Module records and the end of a collection, in a test VM with aca.ko
+ * loaded (run as root): a whole local session over /dev/aca files. During
+ * the collection a child runs a known binary and exits, and a library is
+ * dlopen()ed (and another dlopen()ed and dlclose()d); the module channel
+ * must then describe the kernel, its modules, this test, the child, both
+ * libraries, the vDSO and the kernel threads, in well-formed records. STOP
+ * must be answered only once every data channel has been read to its end
+ * (spec 13), and in delayed-transfer mode nothing may flow before STOP.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <limits.h>
+#include <link.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../common/status_check.h"
+#include "../../uapi/aca.h"
+#include "../../uapi/aca_sep_cmd.h"
+
+#define MAX_CPUS	64
+#define REF_TSC_CTR	0x30b	/* IA32_FIXED_CTR2 */
+#define VECTOR	"/../shared/spec/vectors/bin_ecb.config_6_0_CPU_CLK_UNHALTED.REF_TSC"
+#define ECB_LEN		4720
+#define RATE_HZ		1000
+#define CHILD_BIN	"/bin/true"
+#define SLEEPER_BIN	"/bin/sleep"	/* started during, alive at STOP */
+#define KEPT_LIB	"libm.so.6"	/* dlopen()ed, kept */
+#define CLOSED_LIB	"libz.so.1"	/* dlopen()ed, then dlclose()d */
+#define DELAYED_PARAM	"/sys/module/aca/parameters/delayed_transfer"
+
+static ssize_t read_full(int fd, void *buf, size_t len)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = read(fd, (char *)buf + got, len - got);
+
+		if (n <= 0)
+			return n < 0 ? n : (ssize_t)got;
+		got += n;
+	}
+	return got;
+}
+
+static int command_io(int fd, uint32_t id, const void *in, uint64_t in_len,
+		      void *out, uint64_t out_len)
+{
+	struct sep_control_msg_header h = {
+		.header_size = sizeof(h), .proto_version = SEP_PROTO_VERSION,
+		.command_id = id, .to_target_data_size = in_len,
+		.from_target_data_size = out_len,
+	};
+
+	if (write(fd, &h, sizeof(h)) != sizeof(h) ||
+	    (in_len && write(fd, in, in_len) != (ssize_t)in_len) ||
+	    read_full(fd, &h, sizeof(h)) != sizeof(h) || h.command_id != id)
+		return -1;
+	if (h.status == 0 && out_len &&
+	    read_full(fd, out, out_len) != (ssize_t)out_len)
+		return -1;
+	return h.status;
+}
+
+/* The repository, from build/tests/modrec_test. */
+static const char *repo_dir(void)
+{
+	static char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return NULL;
+	exe[n] = 0;
+	return dirname(dirname(dirname(exe)));
+}
+
+static int read_vector(uint8_t *ecb)
+{
+	char path[PATH_MAX + 128];
+	const char *repo = repo_dir();
+	int fd;
+	ssize_t n;
+
+	if (!repo)
+		return -1;
+	snprintf(path, sizeof(path), "%s" VECTOR, repo);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read_full(fd, ecb, ECB_LEN);
+	close(fd);
+	return n == ECB_LEN ? 0 : -1;
+}
+
+/* Preload REF_TSC so it overflows every @sav TSC ticks (spec 6.5). */
+static int set_sample_after(uint8_t *ecb, uint64_t sav)
+{
+	struct sep_event_reg *reg = (struct sep_event_reg *)(ecb + sizeof(struct sep_ecb));
+	int patched = 0;
+
+	for (size_t i = 0; i < (ECB_LEN - sizeof(struct sep_ecb)) / sizeof(*reg); i++) {
+		uint64_t mask = reg[i].max_bits ? reg[i].max_bits : 0xffffffffffffull;
+
+		if (reg[i].event_reg_id.reg_id != REF_TSC_CTR)
+			continue;
+		reg[i].reg_value = (mask + 1 - sav) & mask;
+		patched++;
+	}
+	return patched;
+}
+
+struct coll {
+	int n;				/* CPU channels */
+	int ctl;
+	int data[MAX_CPUS + 2];		/* non-blocking */
+	uint64_t tsc_hz;
+	uint32_t switches;		/* collect_switch.flags */
+	uint8_t *buf[MAX_CPUS + 2];	/* what each channel gave */
+	size_t len[MAX_CPUS + 2], cap[MAX_CPUS + 2];
+};
+
+static int open_dev(void)
+{
+	return open(ACA_DEVICE_PATH, O_RDWR | O_CLOEXEC);
+}
+
+/* Hello, then all N+2 data channels with their first messages. */
+static void coll_open(struct __test_metadata *_metadata, struct coll *c)
+{
+	struct sep_control_first_msg hello = sep_hello(sizeof(hello));
+	struct sep_target_status_msg s;
+	struct sep_data_first_msg first;
+
+	memset(c, 0, sizeof(*c));
+	c->n = sysconf(_SC_NPROCESSORS_CONF);
+	ASSERT_GE(MAX_CPUS, c->n);
+	c->ctl = open_dev();
+	ASSERT_LE(0, c->ctl);
+	ASSERT_EQ(sizeof(hello), write(c->ctl, &hello, sizeof(hello)));
+	ASSERT_EQ(sizeof(s), read_full(c->ctl, &s, sizeof(s)));
+	ASSERT_EQ(0, s.status);
+	c->tsc_hz = s.hardware_info.tsc_freq;
+	c->switches = s.collect_switch.flags;
+	for (int i = 0; i < c->n + 2; i++) {
+		c->data[i] = open_dev();
+		ASSERT_LE(0, c->data[i]);
+		ASSERT_EQ(sizeof(first), read_full(c->data[i], &first, sizeof(first)));
+		EXPECT_EQ(i == c->n + 1 ? SEP_DATA_MODULE : i == c->n ?
+			  SEP_DATA_UNCORE : SEP_DATA_CPU, first.data_type);
+		ASSERT_EQ(0, fcntl(c->data[i], F_SETFL, O_NONBLOCK));
+	}
+}
+
+static void coll_close(struct coll *c)
+{
+	for (int i = 0; i < c->n + 2; i++) {
+		close(c->data[i]);
+		free(c->buf[i]);
+	}
+	close(c->ctl);
+}
+
+/* Spec 5.1 steps 10-17, with REF_TSC scaled to RATE_HZ samples a second. */
+static void coll_configure(struct __test_metadata *_metadata, struct coll *c)
+{
+	struct sep_drv_topology_info topo[MAX_CPUS] = { 0 };
+	struct sep_event_desc desc = { .sample_size = 48 };
+	struct sep_dev_config dev = { .dispatch_id = 2, .results_offset = 48 };
+	struct sep_event_config ec = {
+		.num_groups = 1, .em_mode = SEP_EM_DISABLED, .em_factor = -1,
+		.em_event_num = -1, .sample_size = 48, .max_gp_events = 4,
+		.max_fixed_counters = 3,
+	};
+	struct sep_drv_config dc = {
+		.size = 120, .version = SEP_DRV_CONFIG_VERSION, .num_events = 1,
+		.seed_name_len = 5, .collection_config = 0x4400,
+		.unc_timer_interval = 10, .unc_em_factor = 100,
+		.p_state_trigger_index = -1,
+	};
+	static uint8_t ecb[ECB_LEN];
+	uint32_t one = 1;
+	int32_t busy = -1;
+
+	ASSERT_EQ(0, read_vector(ecb));
+	ASSERT_EQ(1, set_sample_after(ecb, c->tsc_hz / RATE_HZ));
+	for (int i = 0; i < c->n; i++) {
+		topo[i].cpu_number = i;
+		topo[i].socket_master = i == 0;
+		topo[i].core_master = 1;
+		topo[i].thr_master = 1;
+		topo[i].cpu_module_num = i;
+		topo[i].arch_perfmon_ver = 4;
+		topo[i].num_gp_counters = 4;
+		topo[i].num_fixed_counters = 3;
+	}
+	ASSERT_EQ(0, command_io(c->ctl, SEP_CMD_RESERVE, NULL, 0, &busy, 4));
+	ASSERT_EQ(0, busy);
+	ASSERT_EQ(0, command_io(c->ctl, SEP_CMD_INIT_DRIVER, &dc, sizeof(dc), NULL, 0));
+	ASSERT_EQ(0, command_io(c->ctl, SEP_CMD_SET_CPU_TOPOLOGY, topo,
+				sizeof(topo[0]) * c->n, NULL, 0));
+	ASSERT_EQ(0, command_io(c->ctl, SEP_CMD_NUM_DESCRIPTOR, &one, 4, NULL, 0));
+	ASSERT_EQ(0, command_io(c->ctl, SEP_CMD_DESC_NEXT, &desc, sizeof(desc), NULL, 0));
+	ASSERT_EQ(0, command_io(c->ctl, SEP_CMD_INIT, &dev, sizeof(dev), NULL, 0));
+	ASSERT_EQ(0, command_io(c->ctl, SEP_CMD_EM_GROUPS, &ec, sizeof(ec), NULL, 0));
+	ASSERT_EQ(0, command_io(c->ctl, SEP_CMD_EM_CONFIG_NEXT, ecb, ECB_LEN, NULL, 0));
+}
+
+static uint64_t coll_tsc(struct coll *c)
+{
+	uint64_t tsc = 0;
+
+	return command_io(c->ctl, SEP_CMD_GET_NORMALIZED_TSC, NULL, 0, &tsc, 8) ? 0 : tsc;
+}
+
+/*
+ * Read channel @i until it has nothing now (0) or is over (1); -1 on an
+ * error.
+ */
+static int take(struct coll *c, int i)
+{
+	for (;;) {
+		ssize_t n;
+
+		if (c->cap[i] - c->len[i] < 65536) {
+			c->cap[i] = c->cap[i] * 2 + 65536;
+			c->buf[i] = realloc(c->buf[i], c->cap[i]);
+			if (!c->buf[i])
+				return -1;
+		}
+		n = read(c->data[i], c->buf[i] + c->len[i], c->cap[i] - c->len[i]);
+		if (n > 0) {
+			c->len[i] += n;
+			continue;
+		}
+		if (!n)
+			return 1;
+		return errno == EAGAIN ? 0 : -1;
+	}
+}
+
+/* Every channel read as far as it goes now; how many are over. */
+static int take_all(struct __test_metadata *_metadata, struct coll *c)
+{
+	int over = 0, r;
+
+	for (int i = 0; i < c->n + 2; i++) {
+		r = take(c, i);
+		EXPECT_LE(0, r) TH_LOG("channel %d: %s", i, strerror(errno));
+		over += r == 1;
+	}
+	return over;
+}
+
+static bool readable(int fd, int ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, ms) == 1 && (p.revents & POLLIN);
+}
+
+/* One process per CPU, pinned there, spinning for @ms. */
+static void spin_all(pid_t *pids, int n, int ms)
+{
+	for (int i = 0; i < n; i++) {
+		pids[i] = fork();
+		if (!pids[i]) {
+			struct timespec t0, t;
+			cpu_set_t set;
+
+			CPU_ZERO(&set);
+			CPU_SET(i, &set);
+			if (sched_setaffinity(0, sizeof(set), &set))
+				_exit(1);
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			do {
+				clock_gettime(CLOCK_MONOTONIC, &t);
+			} while ((t.tv_sec - t0.tv_sec) * 1000 +
+				 (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+			_exit(0);
+		}
+	}
+}
+
+static int wait_all(pid_t *pids, int n)
+{
+	int bad = 0, status;
+
+	for (int i = 0; i < n; i++)
+		if (pids[i] <= 0 || waitpid(pids[i], &status, 0) != pids[i] ||
+		    !WIFEXITED(status) || WEXITSTATUS(status))
+			bad++;
+	return bad;
+}
+
+/*
+ * STOP (spec 13): it is held back while any data channel has bytes left,
+ * and comes once they are all read. Returns the bytes read meanwhile.
+ */
+static size_t stop_after_drain(struct __test_metadata *_metadata,
+			       struct coll *c)
+{
+	struct sep_control_msg_header h = {
+		.header_size = sizeof(h), .proto_version = SEP_PROTO_VERSION,
+		.command_id = SEP_CMD_STOP,
+	};
+	size_t before = 0, after = 0;
+
+	for (int i = 0; i < c->n + 2; i++)
+		before += c->len[i];
+	ASSERT_EQ(sizeof(h), write(c->ctl, &h, sizeof(h)));
+	/* Nothing read yet: the module channel at least has records. */
+	EXPECT_FALSE(readable(c->ctl, 300));
+	take_all(_metadata, c);
+	/* All read: now the answer comes, and then every channel ends. */
+	EXPECT_TRUE(readable(c->ctl, 5000));
+	ASSERT_EQ(sizeof(h), read_full(c->ctl, &h, sizeof(h)));
+	EXPECT_EQ(SEP_CMD_STOP, h.command_id);
+	EXPECT_EQ(0, h.status);
+	for (int i = 0; i < c->n + 2; i++)
+		after += c->len[i];
+	/* Not one byte more after the answer: only EOF. */
+	EXPECT_EQ(c->n + 2, take_all(_metadata, c));
+	for (int i = 0; i < c->n + 2; i++)
+		after -= c->len[i];
+	EXPECT_EQ(0, after);
+	return after;
+}
+
+/* ---- the module channel ---- */
+
+struct mrec {
+	const struct sep_module_record *r;
+	const char *path;
+};
+
+/* Split the module channel into records; all must be well-formed. */
+static size_t parse_records(struct __test_metadata *_metadata,
+			    const uint8_t *p, size_t len, struct mrec **out)
+{
+	struct mrec *recs = NULL;
+	size_t n = 0, cap = 0, off = 0;
+
+	while (off < len) {
+		const struct sep_module_record *r = (const void *)(p + off);
+		const char *path = (const char *)(r + 1);
+
+		ASSERT_LE(sizeof(*r), len - off) TH_LOG("truncated at %zu", off);
+		ASSERT_LT(0, r->rec_length) TH_LOG("record at %zu", off);
+		ASSERT_EQ(0, r->rec_length % 8) TH_LOG("record at %zu", off);
+		ASSERT_LE(r->rec_length, len - off) TH_LOG("record at %zu", off);
+		ASSERT_LT(0, r->path_length) TH_LOG("record at %zu", off);
+		ASSERT_LE(sizeof(*r) + r->path_length, r->rec_length);
+		ASSERT_EQ(0, path[r->path_length - 1]) TH_LOG("record at %zu", off);
+		ASSERT_EQ(r->path_length - 1, strlen(path)) TH_LOG("record at %zu", off);
+		ASSERT_EQ((sizeof(*r) + r->path_length + 7) / 8 * 8, r->rec_length)
+			TH_LOG("record at %zu", off);
+		for (size_t k = sizeof(*r) + r->path_length; k < r->rec_length; k++)
+			ASSERT_EQ(0, p[off + k]) TH_LOG("padding of the record at %zu", off);
+		EXPECT_EQ(SEP_MR_PID_REC_INDEX_RAW | SEP_MR_TSC_USED,
+			  r->flags & (SEP_MR_PID_REC_INDEX_RAW | SEP_MR_TSC_USED));
+		EXPECT_EQ(0, r->osid);
+		EXPECT_EQ(0, r->tsc);
+		if (n == cap) {
+			cap = cap * 2 + 256;
+			recs = realloc(recs, cap * sizeof(*recs));
+			ASSERT_NE(NULL, recs);
+		}
+		recs[n].r = r;
+		recs[n].path = path;
+		n++;
+		off += r->rec_length;
+	}
+	*out = recs;
+	return n;
+}
+
+/* The first record of @pid (or any, -1) with @path (or any, NULL) and
+ * unload state (loaded: ~0, else finite). */
+static const struct sep_module_record *find(const struct mrec *recs, size_t n,
+					    int64_t pid, const char *path,
+					    bool loaded)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct sep_module_record *r = recs[i].r;
+
+		if ((pid < 0 || r->pid_rec_index == pid) &&
+		    (!path || !strcmp(recs[i].path, path)) &&
+		    loaded == (r->unload_tsc == SEP_MR_UNLOAD_TSC_LOADED))
+			return r;
+	}
+	return NULL;
+}
+
+/* ACA_MODREC_DUMP=1: every record, for a human. */
+static void dump_records(const struct mrec *recs, size_t n, uint64_t tsc0)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct sep_module_record *r = recs[i].r;
+
+		printf("# %6u %6u flags %03x sel %02x seg %u %016llx +%-10llx off %08x%08x %s %s\n",
+		       r->pid_rec_index, r->parent_pid, r->flags, r->selector,
+		       r->segment_number, (unsigned long long)r->load_addr64,
+		       (unsigned long long)r->length64, r->page_offset_high,
+		       r->page_offset_low,
+		       r->unload_tsc == SEP_MR_UNLOAD_TSC_LOADED ? "loaded" :
+		       r->unload_tsc >= tsc0 ? "gone" : "gone-before", recs[i].path);
+	}
+}
+
+/* A name from /proc/kallsyms, or 0 when addresses are hidden. */
+static unsigned long kallsyms(const char *name)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[512], sym[256], type;
+	unsigned long addr, found = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx %c %255s", &addr, &type, sym) == 3 &&
+		    !strcmp(sym, name)) {
+			found = addr;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+static unsigned long sysfs_ulong(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	unsigned long v = 0;
+
+	if (f) {
+		if (fscanf(f, "%lx", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v;
+}
+
+/* The file a loaded library was mapped from, as the kernel names it. */
+static int lib_path(void *handle, char *path)
+{
+	struct link_map *lm;
+
+	if (dlinfo(handle, RTLD_DI_LINKMAP, &lm) || !realpath(lm->l_name, path))
+		return -1;
+	return 0;
+}
+
+static int set_param(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, val, strlen(val));
+	close(fd);
+	return n == (ssize_t)strlen(val) ? 0 : -1;
+}
+
+TEST(collection_describes_every_module)
+{
+	char self_path[PATH_MAX], child_path[PATH_MAX], kept_path[PATH_MAX];
+	char closed_path[PATH_MAX] = "", sleeper_path[PATH_MAX];
+	uint64_t tsc0, tsc1, nsamples = 0, cpu_records = 0;
+	const struct sep_module_record *r;
+	pid_t spinners[MAX_CPUS], child, sleeper;
+	unsigned long text, aca_text;
+	void *kept, *closed;
+	struct mrec *recs;
+	int status, mod;
+	size_t nrec;
+	struct coll c;
+
+	ASSERT_NE(NULL, realpath("/proc/self/exe", self_path));
+	ASSERT_NE(NULL, realpath(CHILD_BIN, child_path));
+	ASSERT_NE(NULL, realpath(SLEEPER_BIN, sleeper_path));
+	coll_open(_metadata, &c);
+	EXPECT_EQ(0, c.switches & SEP_SWITCH_DELAYED_TRANSFER);
+	coll_configure(_metadata, &c);
+	mod = c.n + 1;
+	tsc0 = coll_tsc(&c);
+	ASSERT_NE(0, tsc0);
+	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_START, NULL, 0, NULL, 0));
+	spin_all(spinners, c.n, 300);
+
+	/* A child runs a known binary and is gone before STOP. */
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		execl(CHILD_BIN, CHILD_BIN, (char *)NULL);
+		_exit(127);
+	}
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	/* Another starts and is still there at STOP. */
+	sleeper = fork();
+	ASSERT_LE(0, sleeper);
+	if (!sleeper) {
+		execl(SLEEPER_BIN, SLEEPER_BIN, "60", (char *)NULL);
+		_exit(127);
+	}
+	/* A library comes and stays; another comes and goes. */
+	kept = dlopen(KEPT_LIB, RTLD_NOW);
+	ASSERT_NE(NULL, kept) TH_LOG("%s", dlerror());
+	ASSERT_EQ(0, lib_path(kept, kept_path));
+	closed = dlopen(CLOSED_LIB, RTLD_NOW);
+	if (closed) {
+		ASSERT_EQ(0, lib_path(closed, closed_path));
+		ASSERT_EQ(0, dlclose(closed));
+	} else {
+		TH_LOG("no %s here: the munmap() record is not checked", CLOSED_LIB);
+	}
+	EXPECT_EQ(0, wait_all(spinners, c.n));
+	/* Immediate transfer: records flow during the collection. */
+	EXPECT_EQ(0, take_all(_metadata, &c));
+	EXPECT_LT(0, c.len[mod]);
+
+	usleep(200 * 1000);	/* the sleeper has exec()ed */
+	stop_after_drain(_metadata, &c);
+	tsc1 = coll_tsc(&c);
+	ASSERT_LT(tsc0, tsc1);
+	kill(sleeper, SIGKILL);
+	ASSERT_EQ(sleeper, waitpid(sleeper, &status, 0));
+	for (int i = 0; i < c.n; i++)
+		cpu_records += c.len[i] / sizeof(struct sep_sample_record_pc);
+	EXPECT_LT(0, cpu_records);
+	EXPECT_EQ(0, c.len[c.n]);	/* uncore: nothing */
+	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_GET_NUM_SAMPLES, NULL, 0, &nsamples, 8));
+	EXPECT_EQ(cpu_records, nsamples);
+
+	nrec = parse_records(_metadata, c.buf[mod], c.len[mod], &recs);
+	TH_LOG("%zu module records, %zu bytes; %" PRIu64 " samples", nrec,
+	       c.len[mod], cpu_records);
+	if (getenv("ACA_MODREC_DUMP"))
+		dump_records(recs, nrec, tsc0);
+
+	/* The kernel first: where kallsyms puts _text, pid 0. */
+	ASSERT_LT(0, nrec);
+	r = recs[0].r;
+	EXPECT_STREQ("vmlinux", recs[0].path);
+	EXPECT_EQ(0, r->pid_rec_index);
+	EXPECT_EQ(0, r->segment_number);
+	EXPECT_EQ(SEP_MR_SELECTOR_KERNEL, r->selector);
+	EXPECT_EQ(SEP_MR_EXE | SEP_MR_GLOBAL_MODULE | SEP_MR_GLOBAL_MODULE_TB5 |
+		  SEP_MR_FIRST_MODULE_REC_IN_PROCESS | SEP_MR_PID_REC_INDEX_RAW |
+		  SEP_MR_TSC_USED, r->flags);
+	EXPECT_EQ(SEP_MR_UNLOAD_TSC_LOADED, r->unload_tsc);
+	EXPECT_LT(4096, r->length64);
+	text = kallsyms("_text");
+	if (text) {
+		EXPECT_EQ(text, r->load_addr64);
+		EXPECT_LT(kallsyms("_etext"), r->load_addr64 + r->length64);
+	}
+	/* Kernel modules: aca itself, its text where sysfs says. */
+	r = find(recs, nrec, 0, "aca", true);
+	ASSERT_NE(NULL, r);
+	EXPECT_EQ(SEP_MR_GLOBAL_MODULE | SEP_MR_GLOBAL_MODULE_TB5 |
+		  SEP_MR_PID_REC_INDEX_RAW | SEP_MR_TSC_USED, r->flags);
+	aca_text = sysfs_ulong("/sys/module/aca/sections/.text");
+	if (aca_text) {
+		EXPECT_LE(r->load_addr64, aca_text);
+		EXPECT_GT(r->load_addr64 + r->length64, aca_text);
+	}
+
+	/* This test, alive at STOP: its executable, the library, the vDSO. */
+	r = find(recs, nrec, getpid(), self_path, true);
+	ASSERT_NE(NULL, r) TH_LOG("no record of %s", self_path);
+	EXPECT_TRUE(r->flags & SEP_MR_EXE);
+	EXPECT_EQ(getppid(), r->parent_pid);
+	EXPECT_EQ(1, r->segment_number);
+	EXPECT_EQ(SEP_MR_SELECTOR_USER64, r->selector);
+	EXPECT_EQ(SEP_MODE_64BIT, r->segment_bits & SEP_MR_SEGMENT_TYPE_MASK);
+	r = find(recs, nrec, getpid(), kept_path, true);
+	ASSERT_NE(NULL, r) TH_LOG("no record of %s", kept_path);
+	EXPECT_FALSE(r->flags & SEP_MR_EXE);
+	EXPECT_NE(NULL, find(recs, nrec, getpid(), "[vdso]", true));
+	/* The library that went: unloaded during the collection. */
+	if (closed_path[0]) {
+		r = find(recs, nrec, getpid(), closed_path, false);
+		ASSERT_NE(NULL, r) TH_LOG("no unload record of %s", closed_path);
+		EXPECT_LE(tsc0, r->unload_tsc);
+		EXPECT_GE(tsc1, r->unload_tsc);
+		EXPECT_EQ(NULL, find(recs, nrec, getpid(), closed_path, true));
+	}
+
+	/* The child: its executable, unloaded inside the window. */
+	r = find(recs, nrec, child, child_path, false);
+	ASSERT_NE(NULL, r) TH_LOG("no exit record of %s (pid %d)", child_path, child);
+	EXPECT_TRUE(r->flags & SEP_MR_EXE);
+	EXPECT_EQ(getpid(), r->parent_pid);
+	EXPECT_LE(tsc0, r->unload_tsc);
+	EXPECT_GE(tsc1, r->unload_tsc);
+	EXPECT_LT(0, r->length64);
+	EXPECT_EQ(NULL, find(recs, nrec, child, child_path, true));
+
+	/* The process started during the collection and alive at STOP. */
+	r = find(recs, nrec, sleeper, sleeper_path, true);
+	ASSERT_NE(NULL, r) TH_LOG("no record of %s (pid %d)", sleeper_path, sleeper);
+	EXPECT_TRUE(r->flags & SEP_MR_EXE);
+	EXPECT_EQ(getpid(), r->parent_pid);
+
+	/* Kernel threads: one record each, named, nowhere. */
+	r = find(recs, nrec, 2, "kthreadd", false);
+	ASSERT_NE(NULL, r);
+	EXPECT_EQ(0, r->load_addr64);
+	EXPECT_EQ(0, r->length64);
+	EXPECT_TRUE(r->flags & SEP_MR_EXE);
+
+	free(recs);
+	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_TERMINATE, NULL, 0, NULL, 0));
+	coll_close(&c);
+}
+
+/* Delayed transfer: bit 9 of the switches, nothing before STOP, all after. */
+TEST(delayed_transfer_sends_everything_at_stop)
+{
+	pid_t spinners[MAX_CPUS];
+	uint64_t nsamples = 0, cpu_records = 0;
+	struct mrec *recs;
+	struct coll c;
+	size_t held;
+	int mod;
+
+	ASSERT_EQ(0, set_param(DELAYED_PARAM, "Y"));
+	coll_open(_metadata, &c);
+	ASSERT_EQ(0, set_param(DELAYED_PARAM, "N"));	/* read at session start */
+	EXPECT_EQ(SEP_SWITCH_DELAYED_TRANSFER, c.switches & SEP_SWITCH_DELAYED_TRANSFER);
+	coll_configure(_metadata, &c);
+	mod = c.n + 1;
+	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_START, NULL, 0, NULL, 0));
+	spin_all(spinners, c.n, 500);
+	EXPECT_EQ(0, wait_all(spinners, c.n));
+	/* Samples and records exist, yet no channel has anything. */
+	EXPECT_EQ(0, take_all(_metadata, &c));
+	held = 0;
+	for (int i = 0; i < c.n + 2; i++)
+		held += c.len[i];
+	EXPECT_EQ(0, held);
+	EXPECT_FALSE(readable(c.data[mod], 100));
+
+	stop_after_drain(_metadata, &c);
+	for (int i = 0; i < c.n; i++)
+		cpu_records += c.len[i] / sizeof(struct sep_sample_record_pc);
+	EXPECT_LT(0, cpu_records);
+	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_GET_NUM_SAMPLES, NULL, 0, &nsamples, 8));
+	EXPECT_EQ(cpu_records, nsamples);
+	EXPECT_LT(0, parse_records(_metadata, c.buf[mod], c.len[mod], &recs));
+	EXPECT_STREQ("vmlinux", recs[0].path);
+	free(recs);
+	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_TERMINATE, NULL, 0, NULL, 0));
+	coll_close(&c);
+}
+
+/* The control file closed while STOP waits: the session ends cleanly. */
+TEST(control_closed_while_stop_waits)
+{
+	struct sep_control_msg_header h = {
+		.header_size = sizeof(h), .proto_version = SEP_PROTO_VERSION,
+		.command_id = SEP_CMD_STOP,
+	};
+	struct coll c;
+	char buf[4096];
+
+	coll_open(_metadata, &c);
+	coll_configure(_metadata, &c);
+	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_START, NULL, 0, NULL, 0));
+	ASSERT_EQ(sizeof(h), write(c.ctl, &h, sizeof(h)));
+	EXPECT_FALSE(readable(c.ctl, 200));
+	close(c.ctl);
+	/* Every channel ends, what was unread is dropped. */
+	for (int i = 0; i < c.n + 2; i++) {
+		ssize_t n;
+
+		ASSERT_EQ(0, fcntl(c.data[i], F_SETFL, 0));
+		do {
+			n = read(c.data[i], buf, sizeof(buf));
+		} while (n > 0);
+		EXPECT_EQ(0, n);
+		close(c.data[i]);
+	}
+	/* The next host gets a fresh session. */
+	coll_open(_metadata, &c);
+	coll_close(&c);
+}
+
+TEST_HARNESS_MAIN

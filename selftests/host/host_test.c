@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of aca-host without a target VM: the built-in ECBs against the
+ * spec's vector; `aca-host report` (record decoding, ELF symbols,
+ * attribution) over synthetic collection directories, some built from the
+ * live spin workload's own mappings; `aca-host collect` against a scripted
+ * target on a loopback port.
+ *
+ * As in selftests/core, kselftest_harness.h allows one translation unit
+ * with tests: the groups live in *_test.c files that compile to nothing on
+ * their own and are included at the end with ACA_HOST_TEST_UNIT defined.
+ */
+#include <elf.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "../../tools/aca-host/attrib.h"
+#include "../../tools/aca-host/ecb.h"
+#include "../../tools/aca-host/elfsym.h"
+#include "../../tools/aca-host/report.h"
+#include "mock_target.h"
+#include "synth.h"
+#include "../../tools/aca-host/files.h"
+
+#define SAMPLE_SIZE	((uint32_t)sizeof(struct sep_sample_record_pc))
+
+/* A fresh directory per test, and what report_load() said about it. */
+FIXTURE(dir) {
+	char *path;
+	struct sbuf cpu0, modules;
+	struct report r;
+	char *warn;		/* the report's messages */
+	size_t warn_len;
+	int ret;		/* of report_load() */
+};
+
+FIXTURE_SETUP(dir)
+{
+	memset(self, 0, sizeof(*self));
+	self->path = synth_tmpdir();
+	ASSERT_NE(NULL, self->path);
+}
+
+FIXTURE_TEARDOWN(dir)
+{
+	report_free(&self->r);
+	sbuf_free(&self->cpu0);
+	sbuf_free(&self->modules);
+	free(self->warn);
+	synth_rmdir(self->path);
+	free(self->path);
+}
+
+/* Write cpu0.bin and module.bin as built, then report on the directory. */
+static int run_report(FIXTURE_DATA(dir) *self, const char *sysroot)
+{
+	struct report_opts o = { .sysroot = sysroot };
+	FILE *warn;
+
+	if (synth_write(self->path, "cpu0.bin", self->cpu0.p, self->cpu0.len) ||
+	    synth_write(self->path, "module.bin", self->modules.p, self->modules.len))
+		return -1;
+	free(self->warn);
+	self->warn = NULL;
+	warn = open_memstream(&self->warn, &self->warn_len);
+	if (!warn)
+		return -1;
+	o.warn = warn;
+	report_free(&self->r);
+	self->ret = report_load(self->path, &o, &self->r);
+	fclose(warn);
+	return 0;
+}
+
+static bool said(FIXTURE_DATA(dir) *self, const char *what)
+{
+	return self->warn && strstr(self->warn, what);
+}
+
+#define ACA_HOST_TEST_UNIT
+#include "ecb_test.c"
+#include "attrib_test.c"
+#include "malformed_test.c"
+#include "collect_test.c"
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Untrusted input: truncated, malformed and random streams and ELF files. */
+#ifdef ACA_HOST_TEST_UNIT
+
+static void two_good_records(FIXTURE_DATA(dir) *self)
+{
+	synth_module(&self->modules, 9, 0x400000, 0x1000, 0, 0, LOADED, SEP_MR_EXE, "/x/one");
+	synth_module(&self->modules, 9, 0x500000, 0x1000, 0, 0, LOADED, 0, "/x/two");
+	synth_sample(&self->cpu0, SAMPLE_SIZE, 0x400001, 9, 9, 1, 0);
+	synth_sample(&self->cpu0, SAMPLE_SIZE, 0x500001, 9, 9, 1, 0);
+}
+
+/* Appends a record header with these lengths and @extra bytes after it. */
+static void bad_record(FIXTURE_DATA(dir) *self, uint16_t rec_length,
+		       uint16_t path_length, size_t extra)
+{
+	struct sep_module_record r = {
+		.rec_length = rec_length,
+		.path_length = path_length,
+		.pid_rec_index = 9,
+		.load_addr64 = 0x400000,
+		.length64 = 0x1000,
+		.unload_tsc = LOADED,
+	};
+	uint8_t junk[256];
+
+	memset(junk, 'A', sizeof(junk));
+	sbuf_add(&self->modules, &r, sizeof(r));
+	sbuf_add(&self->modules, junk, extra < sizeof(junk) ? extra : sizeof(junk));
+}
+
+static void expect_kept_two(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(dir) *self, const char *message)
+{
+	if (self->warn_len)
+		TH_LOG("report said: %s", self->warn);
+	EXPECT_EQ(1, self->ret);
+	EXPECT_EQ(2, self->r.nmodules);
+	EXPECT_EQ(2, self->r.with_module);
+	EXPECT_TRUE(said(self, message));
+	EXPECT_TRUE(said(self, "module.bin"));
+}
+
+TEST_F(dir, zero_rec_length_stops_the_module_stream)
+{
+	two_good_records(self);
+	bad_record(self, 0, 0, 64);
+	synth_module(&self->modules, 9, 0x600000, 0x1000, 0, 0, LOADED, 0, "/x/never");
+	ASSERT_EQ(0, synth_txt(self->path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, run_report(self, NULL));
+	expect_kept_two(_metadata, self, "record 2 at offset 176: recLength 0");
+	EXPECT_EQ(0, tally_get(&self->r.modules, "/x/never"));
+}
+
+TEST_F(dir, rec_length_below_the_fixed_part)
+{
+	two_good_records(self);
+	bad_record(self, 40, 0, 64);
+	ASSERT_EQ(0, synth_txt(self->path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, run_report(self, NULL));
+	expect_kept_two(_metadata, self, "recLength 40 is shorter than the 80-byte fixed part");
+}
+
+TEST_F(dir, rec_length_past_the_end)
+{
+	two_good_records(self);
+	bad_record(self, 200, 10, 16);
+	ASSERT_EQ(0, synth_txt(self->path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, run_report(self, NULL));
+	expect_kept_two(_metadata, self, "recLength 200 but only 96 bytes left: truncated");
+}
+
+TEST_F(dir, path_longer_than_its_record)
+{
+	two_good_records(self);
+	bad_record(self, 96, 17, 16);
+	ASSERT_EQ(0, synth_txt(self->path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, run_report(self, NULL));
+	expect_kept_two(_metadata, self, "pathLength 17 does not fit in recLength 96");
+}
+
+TEST_F(dir, half_a_record_at_the_end)
+{
+	two_good_records(self);
+	sbuf_add(&self->modules, "\x58\x00\x03\x00", 4);
+	ASSERT_EQ(0, synth_txt(self->path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, run_report(self, NULL));
+	expect_kept_two(_metadata, self, "4 bytes left, a record needs at least 80: truncated");
+}
+
+/* Paths without NUL, with control bytes and trailing blanks. */
+TEST_F(dir, paths_are_bounded_and_printable)
+{
+	struct sep_module_record r = {
+		.rec_length = 96, .path_length = 16, .pid_rec_index = 9,
+		.load_addr64 = 0x400000, .length64 = 0x1000, .unload_tsc = LOADED,
+	};
+
+	sbuf_add(&self->modules, &r, sizeof(r));
+	sbuf_add(&self->modules, "/x/\033[2Jevil  \n\t", 16);	/* no NUL */
+	synth_sample(&self->cpu0, SAMPLE_SIZE, 0x400001, 9, 9, 1, 0);
+	ASSERT_EQ(0, synth_txt(self->path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, run_report(self, NULL));
+	EXPECT_EQ(0, self->ret);
+	EXPECT_EQ(1, tally_get(&self->r.modules, "/x/?[2Jevil"));
+}
+
+TEST_F(dir, truncated_sample_stream_keeps_whole_records)
+{
+	two_good_records(self);
+	sbuf_add(&self->cpu0, "partial record", 14);
+	ASSERT_EQ(0, synth_txt(self->path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, run_report(self, NULL));
+	EXPECT_EQ(1, self->ret);
+	EXPECT_EQ(2, self->r.samples);
+	EXPECT_TRUE(said(self, "cpu0.bin: 14 trailing bytes after 2 records of 48 bytes"));
+}
+
+TEST_F(dir, missing_or_bad_metadata_is_survivable)
+{
+	two_good_records(self);
+	/* No collection.txt: 48-byte samples, CPU files probed. */
+	ASSERT_EQ(0, run_report(self, NULL));
+	EXPECT_EQ(1, self->ret);
+	EXPECT_EQ(1, self->r.ncpus);
+	EXPECT_EQ(2, self->r.samples);
+	EXPECT_TRUE(said(self, "collection.txt"));
+	/* Absurd values are refused, not used. */
+	ASSERT_EQ(0, synth_write(self->path, "collection.txt",
+				 "num_cpus=99999999999999999999\nsample_size=8\n"
+				 "num_cpus=-1\nsample_size=1000000\n=\nnoequals\n", 86));
+	ASSERT_EQ(0, run_report(self, NULL));
+	EXPECT_EQ(1, self->ret);
+	EXPECT_EQ(1, self->r.ncpus);
+	EXPECT_EQ(48, self->r.sample_size);
+	EXPECT_EQ(2, self->r.samples);
+	EXPECT_TRUE(said(self, "num_cpus '99999999999999999999' out of range"));
+	EXPECT_TRUE(said(self, "sample_size '8' out of range"));
+}
+
+TEST_F(dir, nothing_to_report_on)
+{
+	struct report_opts o = { 0 };
+	struct report r;
+
+	/* An empty directory, then one that does not exist. */
+	EXPECT_EQ(2, report_load(self->path, &o, &r));
+	report_free(&r);
+	EXPECT_EQ(2, report_load("/nonexistent/aca-host-test", &o, &r));
+	report_free(&r);
+}
+
+TEST_F(dir, no_module_records_still_counts_samples)
+{
+	synth_sample(&self->cpu0, SAMPLE_SIZE, 0x400001, 9, 9, 1, 0);
+	ASSERT_EQ(0, synth_txt(self->path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, run_report(self, NULL));	/* module.bin is empty */
+	EXPECT_EQ(0, self->ret);
+	EXPECT_EQ(1, self->r.samples);
+	EXPECT_EQ(0, self->r.with_module);
+	EXPECT_EQ(1, tally_get(&self->r.functions, "[unknown] ([no module record])"));
+}
+
+/* Random streams: any verdict, but no crash and no sanitizer report. */
+TEST_F(dir, random_streams_never_crash)
+{
+	uint64_t rng = 0x5eed;
+
+	for (int round = 0; round < 300; round++) {
+		size_t mlen = synth_rand(&rng) % 2048, clen = synth_rand(&rng) % 1024;
+
+		sbuf_free(&self->modules);
+		sbuf_free(&self->cpu0);
+		/* Half the time a valid record first, so garbage comes later. */
+		if (round % 2)
+			synth_module(&self->modules, 9, 0x400000, 0x1000, 0, 0, LOADED, 0,
+				     "/x/ok");
+		for (size_t i = 0; i < mlen; i++) {
+			uint8_t b = synth_rand(&rng);
+
+			sbuf_add(&self->modules, &b, 1);
+		}
+		for (size_t i = 0; i < clen; i++) {
+			uint8_t b = synth_rand(&rng);
+
+			sbuf_add(&self->cpu0, &b, 1);
+		}
+		ASSERT_EQ(0, synth_txt(self->path, 1, 48 + 8 * (round % 3)));
+		ASSERT_EQ(0, run_report(self, NULL));
+		ASSERT_GE(1, self->ret);
+	}
+}
+
+/* spin's own ELF image cut short and corrupted: refused or read safely. */
+TEST(elf_parser_survives_truncation_and_corruption)
+{
+	const char *spin = synth_spin_path();
+	char err[256];
+	uint64_t rng = 42;
+	struct elf_image *e;
+	uint8_t *img, *copy;
+	size_t len;
+
+	if (!spin)
+		SKIP(return, "no spin binary next to this test (make build/spin)");
+	img = read_whole_file(spin, 64 << 20, &len);
+	ASSERT_NE(NULL, img);
+	e = elf_from_memory(img, len, err, sizeof(err));
+	ASSERT_NE(NULL, e);
+	EXPECT_LT(0, elf_num_funcs(e));
+	elf_close(e);
+	for (size_t cut = 0; cut < len; cut += 61) {
+		e = elf_from_memory(img, cut, err, sizeof(err));
+		for (uint64_t off = 0; e && off < 0x3000; off += 0x101)
+			elf_func_at(e, off, NULL);
+		elf_close(e);
+	}
+	copy = malloc(len);
+	ASSERT_NE(NULL, copy);
+	for (int round = 0; round < 2000; round++) {
+		memcpy(copy, img, len);
+		/* Hit the headers most: that is where the offsets are. */
+		for (int k = 0; k < 8; k++) {
+			size_t at = round % 2 ? synth_rand(&rng) % 64 :
+				    synth_rand(&rng) % len;
+
+			copy[at] = synth_rand(&rng);
+		}
+		/* And the section header table, where the symbol tables are found. */
+		{
+			const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
+
+			if (eh->e_shoff < len)
+				copy[eh->e_shoff + synth_rand(&rng) % (len - eh->e_shoff)] =
+					synth_rand(&rng);
+		}
+		e = elf_from_memory(copy, len, err, sizeof(err));
+		for (uint64_t off = 0; e && off < 0x3000; off += 0x33)
+			elf_func_at(e, off, NULL);
+		elf_close(e);
+	}
+	EXPECT_EQ(NULL, elf_from_memory("\177ELF\1\1\1", 7, err, sizeof(err)));
+	EXPECT_EQ(NULL, elf_from_memory("#!/bin/sh\n", 10, err, sizeof(err)));
+	free(copy);
+	free(img);
+}
+
+#endif /* ACA_HOST_TEST_UNIT */

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A scripted SEP target on a loopback port, for testing `aca-host collect`
+ * without a VM: hand-shake, N+2 data channels, every command answered, and
+ * at STOP a flood of records on every channel, sent either before the STOP
+ * response (the aca ordering of spec 13: a host that does not read while
+ * STOP is outstanding deadlocks) or after it.
+ */
+#ifndef ACA_HOST_TEST_MOCK_TARGET_H
+#define ACA_HOST_TEST_MOCK_TARGET_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+enum mock_stop {
+	MOCK_DRAIN_THEN_ANSWER,		/* flush, STOP response, close */
+	MOCK_ANSWER_THEN_DRAIN,		/* STOP response, flush, close */
+	MOCK_KEEP_CHANNEL_OPEN,		/* the module channel never ends */
+	MOCK_DIE_AT_START,		/* every connection closed at START */
+};
+
+#define MOCK_CPUS		2
+#define MOCK_HOT_IP		0x401234ull	/* inside the module record sent */
+#define MOCK_PID		4321
+
+struct mock_target {
+	enum mock_stop mode;
+	uint32_t samples_per_cpu;	/* sent at STOP on each CPU channel */
+	uint32_t dropped_per_cpu;	/* reported by GET_SAMPLE_DROP_INFO */
+	int port;			/* where it listens */
+	int listen_fd;
+	pthread_t thread;
+	/* What the host did, for the checks. */
+	uint32_t commands[64];
+	int ncommands;
+	int stop_seen, terminate_seen;
+	uint64_t data_bytes_from_host;
+	int failed;			/* the host broke the protocol */
+	char why[256];
+};
+
+/* Listen on 127.0.0.1 (any free port) and serve one session in a thread. */
+int mock_start(struct mock_target *m);
+/* Wait for the session to end; returns m->failed. */
+int mock_join(struct mock_target *m);
+
+#endif /* ACA_HOST_TEST_MOCK_TARGET_H */

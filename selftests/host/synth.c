@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Building synthetic collection directories (see synth.h). */
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "synth.h"
+#include "../../tools/aca-host/files.h"
+
+void sbuf_add(struct sbuf *b, const void *p, size_t n)
+{
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+
+		while (cap < b->len + n)
+			cap *= 2;
+		b->p = realloc(b->p, cap);
+		if (!b->p)
+			abort();
+		b->cap = cap;
+	}
+	if (n)
+		memcpy(b->p + b->len, p, n);
+	b->len += n;
+}
+
+void sbuf_free(struct sbuf *b)
+{
+	free(b->p);
+	memset(b, 0, sizeof(*b));
+}
+
+void synth_module(struct sbuf *b, uint32_t pid, uint64_t load, uint64_t length,
+		  uint64_t page_offset, uint64_t load_tsc, uint64_t unload_tsc,
+		  uint32_t flags, const char *path)
+{
+	size_t plen = strlen(path) + 1;
+	size_t len = (sizeof(struct sep_module_record) + plen + 7) & ~(size_t)7;
+	struct sep_module_record r = {
+		.rec_length = len,
+		.segment_bits = SEP_MODE_64BIT,
+		.selector = pid ? SEP_MR_SELECTOR_USER64 : SEP_MR_SELECTOR_KERNEL,
+		.segment_number = pid ? 1 : 0,
+		.flags = flags | SEP_MR_PID_REC_INDEX_RAW | SEP_MR_TSC_USED,
+		.length64 = length,
+		.load_addr64 = load,
+		.pid_rec_index = pid,
+		.unload_tsc = unload_tsc,
+		.path_length = plen,
+		.page_offset_high = page_offset >> 32,
+		.tsc = load_tsc,
+		.page_offset_low = (uint32_t)page_offset,
+	};
+	static const uint8_t zero[8];
+
+	sbuf_add(b, &r, sizeof(r));
+	sbuf_add(b, path, plen);
+	sbuf_add(b, zero, len - sizeof(r) - plen);
+}
+
+void synth_sample(struct sbuf *b, size_t rec_size, uint64_t ip, uint32_t pid,
+		  uint32_t tid, uint64_t tsc, uint16_t cpu)
+{
+	struct sep_sample_record_pc r = {
+		.iip = ip,
+		.cs = ip >> 63 ? SEP_MR_SELECTOR_KERNEL : SEP_MR_SELECTOR_USER64,
+		.cpu_and_os = cpu & SEP_SAMPLE_CPU_NUM_MASK,
+		.tid = tid,
+		.pid_rec_index = pid,
+		.bit_fields2 = SEP_SAMPLE_IA64PC | SEP_SAMPLE_PID_REC_INDEX_RAW,
+		.tsc = tsc,
+	};
+	uint8_t pad[256] = { 0 };
+
+	sbuf_add(b, &r, sizeof(r));
+	if (rec_size > sizeof(r))
+		sbuf_add(b, pad, rec_size - sizeof(r) < sizeof(pad) ?
+			 rec_size - sizeof(r) : sizeof(pad));
+}
+
+int synth_maps(struct sbuf *b, pid_t pid, uint32_t as_pid, const char *exe)
+{
+	char path[64], line[PATH_MAX + 256];
+	FILE *f;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long start, end, off;
+		char perms[8], file[PATH_MAX];
+		int pos = 0;
+
+		file[0] = 0;
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perms,
+			   &off, &pos) < 4)
+			continue;
+		if (pos > 0)
+			sscanf(line + pos, "%4095[^\n]", file);
+		if (perms[2] != 'x' || file[0] != '/')
+			continue;
+		synth_module(b, as_pid, start, end - start, off, 0,
+			     SEP_MR_UNLOAD_TSC_LOADED,
+			     exe && !strcmp(file, exe) ? SEP_MR_EXE : 0, file);
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+char *synth_tmpdir(void)
+{
+	char tmpl[] = "/tmp/aca-host-test.XXXXXX";
+	char *d = mkdtemp(tmpl);
+
+	return d ? strdup(d) : NULL;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+void synth_rmdir(const char *dir)
+{
+	if (dir)
+		nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+int synth_write(const char *dir, const char *name, const void *p, size_t len)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	err = len && fwrite(p, 1, len, f) != len;
+	return fclose(f) || err ? -1 : 0;
+}
+
+int synth_txt(const char *dir, uint32_t ncpus, uint32_t sample_size)
+{
+	char txt[128];
+	int n = snprintf(txt, sizeof(txt), "# synthetic\nnum_cpus=%u\nsample_size=%u\n",
+			 ncpus, sample_size);
+
+	return synth_write(dir, "collection.txt", txt, n);
+}
+
+/* <repo>/build/tests/host_test -> <repo>/build */
+static int build_dir(char *out, size_t len)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return -1;
+	exe[n] = 0;
+	for (int i = 0; i < 2; i++) {
+		slash = strrchr(exe, '/');
+		if (!slash)
+			return -1;
+		*slash = 0;
+	}
+	if (strlen(exe) >= len)
+		return -1;
+	memcpy(out, exe, strlen(exe) + 1);
+	return 0;
+}
+
+static const char *build_file(const char *env_name, const char *name,
+			      char *path, size_t len)
+{
+	const char *env = getenv(env_name);
+	char build[PATH_MAX];
+
+	if (env)
+		return access(env, X_OK) ? NULL : env;
+	if (build_dir(build, sizeof(build)))
+		return NULL;
+	snprintf(path, len, "%s/%s", build, name);
+	return access(path, X_OK) ? NULL : path;
+}
+
+const char *synth_spin_path(void)
+{
+	static char path[PATH_MAX + 16];
+
+	return build_file("ACA_SPIN", "spin", path, sizeof(path));
+}
+
+const char *synth_host_path(void)
+{
+	static char path[PATH_MAX + 16];
+
+	return build_file("ACA_HOST_BIN", "aca-host", path, sizeof(path));
+}
+
+pid_t synth_spin(const char *threads, const char *seconds, uint64_t *hot)
+{
+	const char *bin = synth_spin_path();
+	unsigned long long addr;
+	char line[256];
+	int fds[2], got;
+	pid_t pid;
+	FILE *f;
+
+	if (!bin || pipe2(fds, O_CLOEXEC))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		dup2(fds[1], STDOUT_FILENO);
+		execl(bin, "spin", threads, seconds, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	f = fdopen(fds[0], "r");
+	if (!f)
+		return -1;
+	got = fgets(line, sizeof(line), f) &&
+	      sscanf(line, "spin: pid %*d, %*d threads for %*s s in aca_hot_spin at %llx",
+		     &addr) == 1;
+	fclose(f);
+	if (!got)
+		return -1;
+	*hot = addr;
+	return pid;
+}
+
+uint8_t *synth_vector(const char *name, size_t *len, char *where, size_t wlen)
+{
+	char build[PATH_MAX];
+	const char *dirs[4] = { getenv("ACA_VECTORS"), NULL, "../shared/spec/vectors",
+				"/work/shared/spec/vectors" };
+	char repo_rel[PATH_MAX + 64];
+
+	if (!build_dir(build, sizeof(build))) {
+		snprintf(repo_rel, sizeof(repo_rel), "%s/../../shared/spec/vectors", build);
+		dirs[1] = repo_rel;
+	}
+	/* $ACA_VECTORS alone when set: tests can make the vectors absent. */
+	for (int i = 0; i < (dirs[0] ? 1 : 4); i++) {
+		char path[PATH_MAX + 256];
+		uint8_t *p;
+
+		if (!dirs[i])
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dirs[i], name);
+		p = read_whole_file(path, 1 << 20, len);
+		if (p) {
+			snprintf(where, wlen, "%s", path);
+			return p;
+		}
+	}
+	return NULL;
+}
+
+uint64_t synth_rand(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545f4914f6cdd1dull;
+}

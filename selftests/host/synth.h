@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Synthetic collection directories for the report tests: module records
+ * and samples built by hand or from a live process's /proc/PID/maps, the
+ * spin workload started and found, the spec's vectors looked up. No test
+ * harness in here: problems are return values.
+ */
+#ifndef ACA_HOST_TEST_SYNTH_H
+#define ACA_HOST_TEST_SYNTH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "../../tools/aca-host/records.h"
+
+struct sbuf {
+	uint8_t *p;
+	size_t len, cap;
+};
+
+void sbuf_add(struct sbuf *b, const void *p, size_t n);
+void sbuf_free(struct sbuf *b);
+
+/* One ModuleRecord as spec 7.3 lays it out (recLength 8-aligned). */
+void synth_module(struct sbuf *b, uint32_t pid, uint64_t load, uint64_t length,
+		  uint64_t page_offset, uint64_t load_tsc, uint64_t unload_tsc,
+		  uint32_t flags, const char *path);
+/* One SampleRecordPC of @rec_size bytes (64-bit code, like aca writes). */
+void synth_sample(struct sbuf *b, size_t rec_size, uint64_t ip, uint32_t pid,
+		  uint32_t tid, uint64_t tsc, uint16_t cpu);
+
+/*
+ * A module record for every executable file mapping in /proc/@pid/maps, as
+ * the target makes them at STOP (load TSC 0, still loaded), under pid
+ * @as_pid; the mapping of @exe gets the exe flag. Returns how many, or -1.
+ */
+int synth_maps(struct sbuf *b, pid_t pid, uint32_t as_pid, const char *exe);
+
+char *synth_tmpdir(void);
+void synth_rmdir(const char *dir);
+int synth_write(const char *dir, const char *name, const void *p, size_t len);
+/* collection.txt with num_cpus and sample_size only. */
+int synth_txt(const char *dir, uint32_t ncpus, uint32_t sample_size);
+
+/* build/spin next to this test's build/tests/, or $ACA_SPIN; NULL if absent. */
+const char *synth_spin_path(void);
+/* build/aca-host the same way, or $ACA_HOST_BIN. */
+const char *synth_host_path(void);
+/*
+ * Start spin with @threads threads for @seconds; returns its pid and the
+ * address of aca_hot_spin() it printed, or -1. Reap it with waitpid().
+ */
+pid_t synth_spin(const char *threads, const char *seconds, uint64_t *hot);
+
+/*
+ * A file of shared/spec/vectors ($ACA_VECTORS if set, else next to the
+ * repository or ../shared), or NULL if that tree is not there.
+ */
+uint8_t *synth_vector(const char *name, size_t *len, char *where, size_t wlen);
+
+uint64_t synth_rand(uint64_t *state);
+
+#endif /* ACA_HOST_TEST_SYNTH_H */

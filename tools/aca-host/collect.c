@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * aca-host collect: the sampling collection of spec 5.1, as the Intel test
+ * host runs it, with every data channel read from the moment it is open
+ * and saved (see collect_out.c for the files).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collect.h"
+#include "ecb.h"
+#include "files.h"
+#include "host.h"
+#include "payload.h"
+#include "progress.h"
+
+#define MAX_ECB_FILE		(1u << 20)	/* the target refuses more */
+#define BUSY_RETRIES		20		/* 219 while a session ends */
+#define STOP_TIMEOUT_S		120		/* STOP waits for the drain */
+#define CTL_TIMEOUT_S		30		/* any other answer (as net.c) */
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+	interrupted = 1;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts = { .tv_sec = (time_t)s,
+			       .tv_nsec = (long)((s - (time_t)s) * 1e9) };
+
+	nanosleep(&ts, NULL);
+}
+
+/* A command that must succeed; says which one failed and how. */
+static int cmd(struct host_session *s, uint32_t id, const void *in,
+	       uint64_t in_len, void *out, uint64_t out_len, const char *name)
+{
+	int st = host_command(s, id, in, in_len, out, out_len);
+
+	if (st > 0)
+		fprintf(stderr, "aca-host: %s refused by the target: status %d%s\n",
+			name, st, st == VT_DRIVER_COMM_FAILED ?
+			" (VT_DRIVER_COMM_FAILED: wrong state or bad payload)" : "");
+	else if (st < 0)
+		fprintf(stderr, "aca-host: %s: no valid answer\n", name);
+	return st ? -1 : 0;
+}
+
+static int cmd_u32(struct host_session *s, uint32_t id, uint32_t v, const char *name)
+{
+	return cmd(s, id, &v, sizeof(v), NULL, 0, name);
+}
+
+/* A target still tearing down the previous session answers 219 for a while. */
+static int open_session(struct host_session *s, const char *target)
+{
+	for (int i = 0;; i++) {
+		if (host_session_open(s, target, 1))
+			return -1;
+		if (s->status.status == VT_SUCCESS)
+			return 0;
+		close(s->ctl);
+		if (s->status.status != VT_COMM_DATA_CHANNEL_UNAVAILABLE ||
+		    i == BUSY_RETRIES) {
+			fprintf(stderr, "aca-host: %s refused the session: status %d%s\n",
+				target, s->status.status,
+				s->status.status == VT_COMM_DATA_CHANNEL_UNAVAILABLE ?
+				" (another host is connected)" : "");
+			return -1;
+		}
+		sleep_s(0.25);
+	}
+}
+
+/* Spec 5.1 steps 1-20, minus the informational queries. */
+static int configure(struct host_session *s, const uint8_t *ecb, size_t ecb_len,
+		     struct collect_result *r)
+{
+	struct sep_drv_topology_info *topo = NULL;
+	struct sep_dev_config *dev = NULL;
+	struct sep_drv_ioctl_status st;
+	struct sep_event_config evc;
+	struct sep_event_desc desc;
+	struct sep_drv_config drv;
+	uint32_t version;
+	int32_t cores, busy = -1;
+	int err = -1;
+
+	if (cmd(s, SEP_CMD_SET_OSID, NULL, 0, NULL, 0, "SET_OSID") ||
+	    cmd(s, SEP_CMD_VERSION, NULL, 0, &version, 4, "VERSION") ||
+	    cmd(s, SEP_CMD_NUM_CORES, NULL, 0, &cores, 4, "NUM_CORES"))
+		return -1;
+	if ((uint32_t)cores != r->ncpus) {
+		fprintf(stderr, "aca-host: NUM_CORES says %d CPUs, the status message %u\n",
+			cores, r->ncpus);
+		return -1;
+	}
+	if (cmd_u32(s, SEP_CMD_INIT_NUM_DEV, 1, "INIT_NUM_DEV") ||
+	    cmd(s, SEP_CMD_RESERVE, NULL, 0, &busy, 4, "RESERVE"))
+		return -1;
+	if (busy != SEP_RESERVE_OK) {
+		fprintf(stderr, "aca-host: RESERVE: the target's sampling driver is busy (%d)\n",
+			busy);
+		return -1;
+	}
+	host_drv_config(&drv);
+	topo = calloc(r->ncpus, sizeof(*topo));
+	dev = calloc(1, sizeof(*dev));
+	if (!topo || !dev) {
+		fprintf(stderr, "aca-host: out of memory\n");
+		goto out;
+	}
+	host_topology(topo, r->ncpus);
+	host_event_desc(&desc);
+	host_dev_config(dev);
+	host_event_config(&evc);
+	memset(&st, 0, sizeof(st));
+	if (cmd(s, SEP_CMD_INIT_DRIVER, &drv, sizeof(drv), NULL, 0, "INIT_DRIVER") ||
+	    cmd(s, SEP_CMD_SET_CPU_TOPOLOGY, topo, (uint64_t)r->ncpus * sizeof(*topo),
+		NULL, 0, "SET_CPU_TOPOLOGY") ||
+	    cmd_u32(s, SEP_CMD_NUM_DESCRIPTOR, HOST_NUM_DESCRIPTORS, "NUM_DESCRIPTOR"))
+		goto out;
+	for (int i = 0; i < HOST_NUM_DESCRIPTORS; i++)
+		if (cmd(s, SEP_CMD_DESC_NEXT, &desc, sizeof(desc), NULL, 0, "DESC_NEXT"))
+			goto out;
+	if (cmd(s, SEP_CMD_INIT, dev, sizeof(*dev), NULL, 0, "INIT") ||
+	    cmd(s, SEP_CMD_EM_GROUPS, &evc, sizeof(evc), NULL, 0, "EM_GROUPS"))
+		goto out;
+	/* With a status buffer the target can say which register it refused. */
+	if (host_command(s, SEP_CMD_EM_CONFIG_NEXT, ecb, ecb_len, &st, sizeof(st)) ||
+	    st.drv_status) {
+		fprintf(stderr, "aca-host: EM_CONFIG_NEXT: the target refused the ECB");
+		if (st.drv_status)
+			fprintf(stderr, " (status %u, register type %u key 0x%llx)",
+				st.drv_status, st.reg_prog_type,
+				(unsigned long long)st.reg_key1);
+		fprintf(stderr, "; its kernel log may say why\n");
+		goto out;
+	}
+	if (cmd_u32(s, SEP_CMD_SET_DEVICE_NUM_UNITS, 1, "SET_DEVICE_NUM_UNITS") ||
+	    cmd_u32(s, SEP_CMD_INIT_PMU, r->ncpus * 7 * 8, "INIT_PMU"))
+		goto out;
+	err = 0;
+out:
+	free(topo);
+	free(dev);
+	return err;
+}
+
+/* START, the wait with its progress line, STOP. */
+static int run(struct host_session *s, const struct collect_opts *o,
+	       struct collect_result *r)
+{
+	struct timeval stop_tv = { .tv_sec = STOP_TIMEOUT_S };
+	struct sigaction sa = { .sa_handler = on_sigint, .sa_flags = SA_RESETHAND };
+	struct progress p;
+	double t0, t;
+	int err;
+
+	if (cmd(s, SEP_CMD_GET_NORMALIZED_TSC, NULL, 0, &r->start_tsc, 8,
+		"GET_NORMALIZED_TSC") ||
+	    cmd(s, SEP_CMD_START, NULL, 0, NULL, 0, "START"))
+		return -1;
+	r->started = 1;
+	t0 = now_s();
+	/* A first ^C ends the wait early (and cleanly), a second one kills. */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	progress_init(&p);
+	while ((t = now_s() - t0) < o->duration && !interrupted &&
+	       chans_reading(&r->chans) == r->chans.n) {
+		progress_update(&p, t, o->duration, collect_samples_received(&r->chans),
+				"");
+		sleep_s(0.1);
+	}
+	signal(SIGINT, SIG_DFL);
+	r->interrupted = interrupted;
+	for (uint32_t i = 0; i < r->chans.n; i++)
+		r->chans.ch[i].early = atomic_load(&r->chans.ch[i].state) != CHAN_READING;
+	progress_update(&p, now_s() - t0, o->duration,
+			collect_samples_received(&r->chans), "stopping");
+	progress_done(&p);
+	/* The target flushes every channel before it answers (spec 13). */
+	setsockopt(s->ctl, SOL_SOCKET, SO_RCVTIMEO, &stop_tv, sizeof(stop_tv));
+	err = cmd(s, SEP_CMD_STOP, NULL, 0, NULL, 0, "STOP");
+	r->elapsed = now_s() - t0;
+	stop_tv.tv_sec = CTL_TIMEOUT_S;
+	setsockopt(s->ctl, SOL_SOCKET, SO_RCVTIMEO, &stop_tv, sizeof(stop_tv));
+	if (r->interrupted)
+		fprintf(stderr, "aca-host: interrupted: stopped after %.1f s\n", r->elapsed);
+	/* A channel may only end after STOP: before, the target gave up. */
+	for (uint32_t i = 0; i < r->chans.n; i++) {
+		if (!r->chans.ch[i].early)
+			continue;
+		fprintf(stderr, "aca-host: data channel %s ended during the collection%s\n",
+			r->chans.ch[i].name, r->chans.ch[i].error ? " with an error" : "");
+		err = -1;
+	}
+	return err;
+}
+
+/* After STOP: every channel must end, then the closing queries. */
+static int finish(struct host_session *s, const struct collect_opts *o,
+		  struct collect_result *r)
+{
+	uint32_t left;
+	int err = 0;
+
+	if (cmd(s, SEP_CMD_GET_NORMALIZED_TSC, NULL, 0, &r->stop_tsc, 8,
+		"GET_NORMALIZED_TSC"))
+		err = -1;
+	left = chans_wait(&r->chans, o->eof_timeout_s * 1000);
+	r->all_eof = 1;
+	for (uint32_t i = 0; i < r->chans.n; i++) {
+		struct chan *c = &r->chans.ch[i];
+		int state = atomic_load(&c->state);
+
+		if (state == CHAN_EOF)
+			continue;
+		r->all_eof = 0;
+		if (state == CHAN_READING)
+			fprintf(stderr, "aca-host: data channel %s did not reach EOF within "
+				"%d s after STOP (%llu bytes received)\n", c->name,
+				o->eof_timeout_s, (unsigned long long)atomic_load(&c->bytes));
+		else
+			fprintf(stderr, "aca-host: data channel %s failed: %s\n", c->name,
+				c->error ? strerror(c->error) : "aborted");
+	}
+	if (left)
+		err = -1;
+	if (cmd(s, SEP_CMD_GET_NUM_SAMPLES, NULL, 0, &r->num_samples, 8,
+		"GET_NUM_SAMPLES"))
+		err = -1;
+	else
+		r->have_num_samples = 1;
+	/* The reference answers 159 here (spec 9.9): not an error. */
+	r->drop_status = host_command(s, SEP_CMD_GET_SAMPLE_DROP_INFO, NULL, 0,
+				      &r->drops, sizeof(r->drops));
+	if (r->drop_status < 0)
+		err = -1;
+	return err;
+}
+
+/* TERMINATE; the target then closes the control channel. */
+static int terminate(struct host_session *s)
+{
+	int st = host_command(s, SEP_CMD_TERMINATE, NULL, 0, NULL, 0);
+	long long rest = st == VT_SUCCESS ? host_drain(s->ctl) : -1;
+
+	if (st)
+		fprintf(stderr, "aca-host: TERMINATE failed (status %d)\n", st);
+	else if (rest)
+		fprintf(stderr, "aca-host: the control channel did not end after TERMINATE\n");
+	close(s->ctl);
+	s->ctl = -1;
+	return st || rest ? -1 : 0;
+}
+
+static uint8_t *load_ecb(const struct collect_opts *o, struct collect_result *r,
+			 size_t *len)
+{
+	uint8_t *ecb;
+
+	if (o->ecb_file) {
+		ecb = read_whole_file(o->ecb_file, MAX_ECB_FILE, len);
+		if (!ecb)
+			fprintf(stderr, "aca-host: %s: %s\n", o->ecb_file, strerror(errno));
+		else if (*len < sizeof(struct sep_ecb)) {
+			fprintf(stderr, "aca-host: %s: %zu bytes, an ECB has at least %zu\n",
+				o->ecb_file, *len, sizeof(struct sep_ecb));
+			free(ecb);
+			ecb = NULL;
+		}
+		return ecb;
+	}
+	r->sample_after = host_sample_after(r->tsc_hz, o->rate);
+	ecb = host_ecb_build(o->event, r->sample_after, len);
+	if (!ecb)
+		fprintf(stderr, "aca-host: cannot build the ECB of %s\n", o->event);
+	return ecb;
+}
+
+int collect_run(const struct collect_opts *o)
+{
+	struct host_session *s = calloc(1, sizeof(*s));
+	struct collect_result *r = calloc(1, sizeof(*r));
+	uint8_t *ecb = NULL;
+	size_t ecb_len = 0;
+	int ok = 0, session = 0;
+
+	if (!s || !r) {
+		fprintf(stderr, "aca-host: out of memory\n");
+		goto out;
+	}
+	if (make_dirs(o->out)) {
+		fprintf(stderr, "aca-host: %s: %s\n", o->out, strerror(errno));
+		goto out;
+	}
+	/* A file ECB is checked before the target is bothered. */
+	if (o->ecb_file && !(ecb = load_ecb(o, r, &ecb_len)))
+		goto out;
+	if (open_session(s, o->target))
+		goto out;
+	session = 1;
+	r->ncpus = s->ncpus;
+	r->tsc_hz = s->status.hardware_info.tsc_freq;
+	/* Read every channel from now on, whatever happens next. */
+	if (collect_open_files(s, o->out, &r->chans) || chans_start(&r->chans))
+		goto end;
+	if (!r->tsc_hz && !o->ecb_file)
+		fprintf(stderr, "aca-host: the target reports no TSC rate; assuming 2.2 GHz\n");
+	if (!ecb)
+		ecb = load_ecb(o, r, &ecb_len);
+	if (!ecb || configure(s, ecb, ecb_len, r) || run(s, o, r))
+		goto end;
+	r->complete = !finish(s, o, r);
+end:
+	if (session && terminate(s))
+		r->complete = 0;
+	/* After TERMINATE nothing more comes: stragglers are cut off. */
+	if (chans_wait(&r->chans, 5000))
+		r->all_eof = 0;
+	chans_stop(&r->chans);
+	if (r->chans.n)
+		ok = !collect_report(s, o, r) && r->complete && r->all_eof;
+	collect_close_files(&r->chans);
+	for (uint32_t i = 0; i < s->ndata; i++)
+		close(s->data[i]);
+	if (!ok)
+		fprintf(stderr, "aca-host: collection %s\n",
+			r->complete ? "incomplete: see above" : "failed");
+out:
+	free(ecb);
+	free(s);
+	free(r);
+	return ok ? 0 : 1;
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* aca-host collect: one sampling collection, saved to a directory. */
+#ifndef ACA_HOST_COLLECT_H
+#define ACA_HOST_COLLECT_H
+
+#include <stdint.h>
+
+#include "channels.h"
+#include "session.h"
+
+struct collect_opts {
+	const char *target;
+	const char *out;		/* directory */
+	const char *event;		/* built-in ECB, or NULL with ecb_file */
+	const char *ecb_file;
+	double duration;		/* seconds between START and STOP */
+	uint32_t rate;			/* samples/s per CPU asked for */
+	int eof_timeout_s;		/* after STOP, for every channel's EOF */
+};
+
+struct collect_result {
+	uint32_t ncpus;
+	uint64_t tsc_hz;		/* from the status message */
+	uint64_t sample_after;		/* 0 with --ecb */
+	uint64_t start_tsc, stop_tsc;
+	int started;			/* START succeeded */
+	double elapsed;			/* host seconds, START to STOP */
+	int interrupted;		/* SIGINT ended the wait early */
+	int have_num_samples;
+	uint64_t num_samples;		/* GET_NUM_SAMPLES */
+	int drop_status;		/* of GET_SAMPLE_DROP_INFO */
+	struct sep_sample_drop_info drops;
+	int complete;			/* every command succeeded */
+	int all_eof;			/* every channel ended with EOF after STOP */
+	struct chan_set chans;
+};
+
+/* collect_out.c: where the streams go and what is said about them. */
+int collect_open_files(const struct host_session *s, const char *dir,
+		       struct chan_set *cs);
+void collect_close_files(struct chan_set *cs);
+uint64_t collect_samples_received(struct chan_set *cs);
+/*
+ * Write DIR/collection.txt and print the summary on stdout. Returns 0 if the
+ * sample accounting holds (or cannot be checked), -1 if it does not.
+ */
+int collect_report(const struct host_session *s, const struct collect_opts *o,
+		   const struct collect_result *r);
+
+/* collect.c: the whole collection; the exit status of aca-host collect. */
+int collect_run(const struct collect_opts *o);
+
+#endif /* ACA_HOST_COLLECT_H */

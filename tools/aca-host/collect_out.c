@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What a collection leaves behind: one file per data channel (the raw
+ * stream after its 8-byte first message), DIR/collection.txt with the facts
+ * `aca-host report` and people need, and a summary on stdout.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "collect.h"
+#include "files.h"
+#include "payload.h"
+#include "records.h"
+
+#define MAX_MODULE_FILE		(1ull << 30)
+
+/* Name each channel by its first message (spec 3.1), each name once. */
+static int name_channel(const struct host_session *s, uint32_t i, uint8_t *seen,
+			struct chan *c)
+{
+	const struct sep_data_first_msg *f = &s->first[i];
+
+	c->type = f->data_type;
+	c->id = f->data_id;
+	switch (f->data_type) {
+	case SEP_DATA_CPU:
+		if (f->data_id >= s->ncpus || seen[f->data_id])
+			break;
+		seen[f->data_id] = 1;
+		snprintf(c->name, sizeof(c->name), "cpu%u", f->data_id);
+		return 0;
+	case SEP_DATA_UNCORE:
+	case SEP_DATA_MODULE:
+		if (seen[s->ncpus + f->data_type - 1])
+			break;
+		seen[s->ncpus + f->data_type - 1] = 1;
+		snprintf(c->name, sizeof(c->name), "%s",
+			 f->data_type == SEP_DATA_MODULE ? "module" : "uncore");
+		return 0;
+	}
+	fprintf(stderr, "aca-host: data channel %u: unexpected type %u id %u\n", i,
+		f->data_type, f->data_id);
+	return -1;
+}
+
+int collect_open_files(const struct host_session *s, const char *dir,
+		       struct chan_set *cs)
+{
+	uint8_t *seen = calloc(s->ncpus + 2, 1);
+	char path[4096];
+	int err = -1;
+
+	cs->ch = calloc(s->ndata, sizeof(*cs->ch));
+	if (!seen || !cs->ch) {
+		fprintf(stderr, "aca-host: out of memory\n");
+		goto out;
+	}
+	cs->n = s->ndata;
+	for (uint32_t i = 0; i < cs->n; i++)
+		cs->ch[i].out = -1;
+	for (uint32_t i = 0; i < cs->n; i++) {
+		struct chan *c = &cs->ch[i];
+
+		c->fd = s->data[i];
+		if (name_channel(s, i, seen, c))
+			goto out;
+		snprintf(path, sizeof(path), "%s/%s.bin", dir, c->name);
+		c->out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (c->out < 0) {
+			fprintf(stderr, "aca-host: %s: %s\n", path, strerror(errno));
+			goto out;
+		}
+	}
+	err = 0;
+out:
+	free(seen);
+	return err;
+}
+
+void collect_close_files(struct chan_set *cs)
+{
+	for (uint32_t i = 0; i < cs->n; i++)
+		if (cs->ch[i].out >= 0)
+			close(cs->ch[i].out);
+	free(cs->ch);
+	cs->ch = NULL;
+	cs->n = 0;
+}
+
+uint64_t collect_samples_received(struct chan_set *cs)
+{
+	uint64_t bytes = 0;
+
+	for (uint32_t i = 0; i < cs->n; i++)
+		if (cs->ch[i].type == SEP_DATA_CPU)
+			bytes += atomic_load(&cs->ch[i].bytes);
+	return bytes / HOST_SAMPLE_SIZE;
+}
+
+static struct chan *find_chan(const struct collect_result *r, uint16_t type,
+			      uint16_t id)
+{
+	for (uint32_t i = 0; i < r->chans.n; i++)
+		if (r->chans.ch[i].type == type && r->chans.ch[i].id == id)
+			return &r->chans.ch[i];
+	return NULL;
+}
+
+static uint64_t chan_bytes(const struct collect_result *r, uint16_t type, uint16_t id)
+{
+	struct chan *c = find_chan(r, type, id);
+
+	return c ? atomic_load(&c->bytes) : 0;
+}
+
+/* Module records in module.bin, or -1 with the reason in @err. */
+static long long count_modules(const char *dir, char *err, size_t errlen)
+{
+	struct module_vec mods = { 0 };
+	char path[4096];
+	long long n;
+	uint8_t *buf;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/module.bin", dir);
+	buf = read_whole_file(path, MAX_MODULE_FILE, &len);
+	if (!buf) {
+		snprintf(err, errlen, "module.bin: %s", strerror(errno));
+		return -1;
+	}
+	n = records_parse_modules(buf, len, &mods, err, errlen) ? -1 : (long long)mods.n;
+	module_vec_free(&mods);
+	free(buf);
+	return n;
+}
+
+/* Values go on one line each: no newlines from the target get through. */
+static void kv_str(FILE *f, const char *key, const char *v, size_t max)
+{
+	fprintf(f, "%s=", key);
+	for (size_t i = 0; i < max && v[i]; i++)
+		fputc(v[i] == '\n' || v[i] == '\r' ? ' ' : v[i], f);
+	fputc('\n', f);
+}
+
+struct accounting {
+	uint64_t received, dropped, generated;
+	int have_drops;
+	int ok;			/* 1 holds, 0 does not, -1 cannot say */
+};
+
+static void account(const struct collect_result *r, struct accounting *a)
+{
+	uint32_t n = r->drops.size;
+
+	memset(a, 0, sizeof(*a));
+	a->ok = -1;
+	a->received = collect_samples_received((struct chan_set *)&r->chans);
+	a->have_drops = r->drop_status == VT_SUCCESS;
+	if (n > SEP_MAX_SAMPLE_DROP_NODES)
+		n = SEP_MAX_SAMPLE_DROP_NODES;
+	for (uint32_t i = 0; a->have_drops && i < n; i++)
+		a->dropped += r->drops.drop_info[i].dropped;
+	if (!r->have_num_samples)
+		return;
+	/* The target counts what it wrote (sent) and what it had to drop. */
+	a->generated = r->num_samples + a->dropped;
+	a->ok = a->received + a->dropped == a->generated;
+}
+
+static void write_txt(FILE *f, const struct host_session *s,
+		      const struct collect_opts *o, const struct collect_result *r,
+		      const struct accounting *a, long long nmod, const char *moderr)
+{
+	const struct sep_remote_os_info *os = &s->status.os_info;
+	char uname[3 * 64 + 3];
+
+	fprintf(f, "# aca-host collect: one collection; key=value, see aca-host(1)\n");
+	fprintf(f, "format=1\n");
+	kv_str(f, "target", o->target, 256);
+	snprintf(uname, sizeof(uname), "%.64s %.64s %.64s", os->sysname, os->release,
+		 os->version);
+	kv_str(f, "uname", uname, sizeof(uname));
+	fprintf(f, "num_cpus=%u\n", r->ncpus);
+	fprintf(f, "tsc_hz=%llu\n", (unsigned long long)r->tsc_hz);
+	if (o->ecb_file) {
+		char ev[4096 + 8];
+
+		snprintf(ev, sizeof(ev), "ecb:%s", o->ecb_file);
+		kv_str(f, "event", ev, sizeof(ev));
+	} else {
+		kv_str(f, "event", o->event, 256);
+		fprintf(f, "sample_after=%llu\n", (unsigned long long)r->sample_after);
+		fprintf(f, "rate_hz=%u\n", o->rate);
+	}
+	fprintf(f, "sample_size=%u\n", HOST_SAMPLE_SIZE);
+	fprintf(f, "duration_s=%.3f\n", o->duration);
+	fprintf(f, "elapsed_s=%.3f\n", r->elapsed);
+	fprintf(f, "interrupted=%d\n", r->interrupted);
+	fprintf(f, "start_tsc=%llu\n", (unsigned long long)r->start_tsc);
+	fprintf(f, "stop_tsc=%llu\n", (unsigned long long)r->stop_tsc);
+	for (uint32_t i = 0; i < r->ncpus; i++) {
+		uint64_t b = chan_bytes(r, SEP_DATA_CPU, i);
+
+		fprintf(f, "cpu%u_bytes=%llu\n", i, (unsigned long long)b);
+		fprintf(f, "cpu%u_records=%llu\n", i,
+			(unsigned long long)(b / HOST_SAMPLE_SIZE));
+		if (a->have_drops && i < r->drops.size && i < SEP_MAX_SAMPLE_DROP_NODES) {
+			fprintf(f, "cpu%u_sampled=%u\n", i, r->drops.drop_info[i].sampled);
+			fprintf(f, "cpu%u_dropped=%u\n", i, r->drops.drop_info[i].dropped);
+		}
+	}
+	fprintf(f, "uncore_bytes=%llu\n", (unsigned long long)chan_bytes(r, SEP_DATA_UNCORE, 0));
+	fprintf(f, "module_bytes=%llu\n", (unsigned long long)chan_bytes(r, SEP_DATA_MODULE, 0));
+	if (nmod >= 0)
+		fprintf(f, "module_records=%lld\n", nmod);
+	else
+		kv_str(f, "module_records_error", moderr, 512);
+	fprintf(f, "samples_received=%llu\n", (unsigned long long)a->received);
+	if (r->have_num_samples)
+		fprintf(f, "samples_reported=%llu\n", (unsigned long long)r->num_samples);
+	if (a->have_drops)
+		fprintf(f, "samples_dropped=%llu\n", (unsigned long long)a->dropped);
+	else
+		fprintf(f, "drop_info=unavailable (status %d)\n", r->drop_status);
+	if (a->ok >= 0) {
+		fprintf(f, "samples_generated=%llu\n", (unsigned long long)a->generated);
+		fprintf(f, "accounting=%s: received %llu + dropped %llu %s generated %llu\n",
+			a->ok ? "ok" : "MISMATCH", (unsigned long long)a->received,
+			(unsigned long long)a->dropped, a->ok ? "==" : "!=",
+			(unsigned long long)a->generated);
+	} else {
+		fprintf(f, "accounting=unknown: GET_NUM_SAMPLES failed\n");
+	}
+	fprintf(f, "started=%d\n", r->started);
+	fprintf(f, "all_eof=%d\n", r->all_eof);
+	fprintf(f, "complete=%d\n", r->complete);
+}
+
+static void print_summary(const struct host_session *s, const struct collect_opts *o,
+			  const struct collect_result *r, const struct accounting *a,
+			  long long nmod, const char *moderr)
+{
+	printf("collected %s on %s (%.64s %.64s, %u CPUs) for %.1f s\n",
+	       o->ecb_file ? o->ecb_file : o->event, o->target,
+	       s->status.os_info.sysname, s->status.os_info.release, r->ncpus,
+	       r->elapsed);
+	for (uint32_t i = 0; i < r->ncpus; i++) {
+		uint64_t n = chan_bytes(r, SEP_DATA_CPU, i) / HOST_SAMPLE_SIZE;
+
+		printf("  cpu%-4u %10llu samples  %7.0f/s", i, (unsigned long long)n,
+		       r->elapsed > 0 ? n / r->elapsed : 0.0);
+		if (a->have_drops && i < r->drops.size && i < SEP_MAX_SAMPLE_DROP_NODES)
+			printf("  (%u dropped on the target)", r->drops.drop_info[i].dropped);
+		printf("\n");
+	}
+	printf("  total   %10llu samples received", (unsigned long long)a->received);
+	if (a->ok >= 0)
+		printf(", %llu dropped, %llu generated: %s\n", (unsigned long long)a->dropped,
+		       (unsigned long long)a->generated,
+		       a->ok ? "received + dropped == generated" :
+		       "MISMATCH: received + dropped != generated");
+	else
+		printf("\n");
+	if (nmod >= 0)
+		printf("  module  %10lld records (%llu bytes)\n", nmod,
+		       (unsigned long long)chan_bytes(r, SEP_DATA_MODULE, 0));
+	else
+		printf("  module  %s\n", moderr);
+	printf("  uncore  %10llu bytes\n",
+	       (unsigned long long)chan_bytes(r, SEP_DATA_UNCORE, 0));
+	printf("  files   %s/{cpu0..cpu%u,uncore,module}.bin, %s/collection.txt\n",
+	       o->out, r->ncpus ? r->ncpus - 1 : 0, o->out);
+}
+
+int collect_report(const struct host_session *s, const struct collect_opts *o,
+		   const struct collect_result *r)
+{
+	char path[4096], moderr[512] = "";
+	struct accounting a;
+	long long nmod;
+	FILE *f;
+	int err = 0;
+
+	account(r, &a);
+	nmod = count_modules(o->out, moderr, sizeof(moderr));
+	snprintf(path, sizeof(path), "%s/collection.txt", o->out);
+	f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "aca-host: %s: %s\n", path, strerror(errno));
+		err = -1;
+	} else {
+		write_txt(f, s, o, r, &a, nmod, moderr);
+		if (fclose(f)) {
+			fprintf(stderr, "aca-host: %s: %s\n", path, strerror(errno));
+			err = -1;
+		}
+	}
+	/* Before START there is nothing to sum up; collection.txt says so. */
+	if (r->started)
+		print_summary(s, o, r, &a, nmod, moderr);
+	if (a.ok == 0) {
+		fprintf(stderr, "aca-host: sample accounting does not add up: received %llu + "
+			"dropped %llu != generated %llu\n", (unsigned long long)a.received,
+			(unsigned long long)a.dropped, (unsigned long long)a.generated);
+		err = -1;
+	}
+	if (nmod < 0) {
+		fprintf(stderr, "aca-host: module records: %s\n", moderr);
+		err = -1;
+	}
+	return err;
+}

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Whole-file reads and mkdir -p. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "files.h"
+
+uint8_t *read_whole_file(const char *path, size_t max, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	uint8_t *buf = NULL;
+	size_t have = 0;
+	struct stat st;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st))
+		goto fail;
+	if (!S_ISREG(st.st_mode)) {
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		goto fail;
+	}
+	if ((uint64_t)st.st_size > max) {
+		errno = EFBIG;
+		goto fail;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf)
+		goto fail;
+	/* Read what is there now; the size may change under us. */
+	while (have < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + have, st.st_size - have);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			goto fail;
+		if (!n)
+			break;
+		have += n;
+	}
+	buf[have] = 0;
+	close(fd);
+	*len = have;
+	return buf;
+fail:
+	have = errno;
+	free(buf);
+	close(fd);
+	errno = have;
+	return NULL;
+}
+
+int make_dirs(const char *path)
+{
+	char p[PATH_MAX];
+	size_t n = strlen(path);
+
+	if (!n || n >= sizeof(p)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(p, path, n + 1);
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = 0;
+		if (mkdir(p, 0755) && errno != EEXIST)
+			return -1;
+		*s = '/';
+	}
+	if (mkdir(p, 0755) && errno != EEXIST)
+		return -1;
+	return 0;
+}

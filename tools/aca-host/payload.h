@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Configuration payloads of a sampling collection (spec 5.1-5.7), with the
+ * values the Intel test host sends: a target that passes its CollectionTest
+ * accepts them, and so does any aca target.
+ */
+#ifndef ACA_HOST_PAYLOAD_H
+#define ACA_HOST_PAYLOAD_H
+
+#include <stdint.h>
+
+#include "../../uapi/aca_sep_cmd.h"
+
+/* Every SampleRecordPC we ask for is the plain 48-byte record (spec 7.1). */
+#define HOST_SAMPLE_SIZE	((uint32_t)sizeof(struct sep_sample_record_pc))
+/* Descriptors sent with DESC_NEXT: 0 for the core event, 1 as the test host. */
+#define HOST_NUM_DESCRIPTORS	2
+
+void host_drv_config(struct sep_drv_config *c);
+void host_topology(struct sep_drv_topology_info *t, uint32_t ncpus);
+void host_event_desc(struct sep_event_desc *d);
+void host_dev_config(struct sep_dev_config *d);
+void host_event_config(struct sep_event_config *e);
+
+#endif /* ACA_HOST_PAYLOAD_H */

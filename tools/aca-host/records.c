@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* SampleRecordPC and ModuleRecord streams, bounds-checked (spec 7.1, 7.3). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "records.h"
+
+static int grow(void **v, size_t *cap, size_t n, size_t size)
+{
+	size_t ncap;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 1024;
+	if (ncap > SIZE_MAX / size)
+		return -1;
+	p = realloc(*v, ncap * size);
+	if (!p)
+		return -1;
+	*v = p;
+	*cap = ncap;
+	return 0;
+}
+
+int records_parse_samples(const uint8_t *buf, size_t len, size_t rec_size,
+			  struct sample_vec *out, char *err, size_t errlen)
+{
+	size_t n;
+
+	if (rec_size < sizeof(struct sep_sample_record_pc)) {
+		snprintf(err, errlen, "sample records of %zu bytes: shorter than %zu",
+			 rec_size, sizeof(struct sep_sample_record_pc));
+		return -1;
+	}
+	n = len / rec_size;
+	for (size_t i = 0; i < n; i++) {
+		struct sep_sample_record_pc r;
+		struct host_sample *s;
+
+		/* Streams are byte-exact copies: no alignment to rely on. */
+		memcpy(&r, buf + i * rec_size, sizeof(r));
+		if (grow((void **)&out->v, &out->cap, out->n, sizeof(*out->v))) {
+			snprintf(err, errlen, "out of memory after %zu samples", i);
+			return -1;
+		}
+		s = &out->v[out->n++];
+		/* Compat code keeps a 32-bit EIP where iip would be. */
+		s->ip = r.bit_fields2 & SEP_SAMPLE_IA64PC ? r.iip : r.eip;
+		s->tsc = r.tsc;
+		s->pid = r.pid_rec_index;
+		s->tid = r.tid;
+		s->cs = r.cs;
+		s->cpu = r.cpu_and_os & SEP_SAMPLE_CPU_NUM_MASK;
+		s->event = (r.bit_fields2 & SEP_SAMPLE_EVENT_INDEX_MASK) >>
+			   SEP_SAMPLE_EVENT_INDEX_SHIFT;
+	}
+	if (len % rec_size) {
+		snprintf(err, errlen, "%zu trailing bytes after %zu records of %zu bytes: "
+			 "the last record is truncated", len % rec_size, n, rec_size);
+		return -1;
+	}
+	return 0;
+}
+
+/* Path bytes as a printable string: stops at NUL, control bytes become '?'. */
+static char *printable(const uint8_t *p, size_t max)
+{
+	size_t n = strnlen((const char *)p, max);
+	char *s;
+
+	/* The Intel host strips whitespace around the path (spec 11). */
+	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\n'))
+		n--;
+	s = malloc(n + 1);
+	if (!s)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		s[i] = p[i] < 0x20 || p[i] == 0x7f ? '?' : p[i];
+	s[n] = 0;
+	return s;
+}
+
+int records_parse_modules(const uint8_t *buf, size_t len,
+			  struct module_vec *out, char *err, size_t errlen)
+{
+	size_t off = 0, i = 0;
+
+	for (; off < len; i++) {
+		struct sep_module_record r;
+		struct host_module *m;
+		size_t left = len - off;
+
+		if (left < HOST_MR_FIXED) {
+			snprintf(err, errlen, "record %zu at offset %zu: %zu bytes left, "
+				 "a record needs at least %zu: truncated", i, off, left,
+				 HOST_MR_FIXED);
+			return -1;
+		}
+		memcpy(&r, buf + off, sizeof(r));
+		if (r.rec_length == 0) {
+			snprintf(err, errlen, "record %zu at offset %zu: recLength 0 "
+				 "(the stream cannot be followed past it)", i, off);
+			return -1;
+		}
+		if (r.rec_length < HOST_MR_FIXED) {
+			snprintf(err, errlen, "record %zu at offset %zu: recLength %u is "
+				 "shorter than the %zu-byte fixed part", i, off,
+				 r.rec_length, HOST_MR_FIXED);
+			return -1;
+		}
+		if (r.rec_length > left) {
+			snprintf(err, errlen, "record %zu at offset %zu: recLength %u but "
+				 "only %zu bytes left: truncated", i, off, r.rec_length, left);
+			return -1;
+		}
+		if (r.path_length > r.rec_length - HOST_MR_FIXED) {
+			snprintf(err, errlen, "record %zu at offset %zu: pathLength %u does "
+				 "not fit in recLength %u", i, off, r.path_length,
+				 r.rec_length);
+			return -1;
+		}
+		if (grow((void **)&out->v, &out->cap, out->n, sizeof(*out->v))) {
+			snprintf(err, errlen, "out of memory after %zu module records", i);
+			return -1;
+		}
+		m = &out->v[out->n];
+		memset(m, 0, sizeof(*m));
+		m->path = printable(buf + off + HOST_MR_FIXED, r.path_length);
+		if (!m->path) {
+			snprintf(err, errlen, "out of memory after %zu module records", i);
+			return -1;
+		}
+		out->n++;
+		m->load = r.load_addr64;
+		m->length = r.length64;
+		m->page_offset = (uint64_t)r.page_offset_high << 32 | r.page_offset_low;
+		m->load_tsc = r.tsc;
+		m->unload_tsc = r.unload_tsc;
+		m->pid = r.pid_rec_index;
+		m->ppid = r.parent_pid;
+		m->flags = r.flags;
+		m->selector = r.selector;
+		off += r.rec_length;
+	}
+	return 0;
+}
+
+void sample_vec_free(struct sample_vec *v)
+{
+	free(v->v);
+	memset(v, 0, sizeof(*v));
+}
+
+void module_vec_free(struct module_vec *v)
+{
+	for (size_t i = 0; i < v->n; i++)
+		free(v->v[i].path);
+	free(v->v);
+	memset(v, 0, sizeof(*v));
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Decoding the record streams a collection saved: SampleRecordPCs of the
+ * CPU channels (spec 7.1) and ModuleRecords of the module channel (7.3).
+ * The bytes came from the network: every length and offset is checked, and
+ * a stream that stops making sense ends with an error naming the offset.
+ */
+#ifndef ACA_HOST_RECORDS_H
+#define ACA_HOST_RECORDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../uapi/aca_sep_cmd.h"
+
+#define HOST_MR_FIXED		((size_t)sizeof(struct sep_module_record))
+
+struct host_sample {
+	uint64_t ip;
+	uint64_t tsc;
+	uint32_t pid;		/* pidRecIndex: the tgid */
+	uint32_t tid;
+	uint16_t cs;
+	uint16_t cpu;
+	uint32_t event;		/* eventIndex */
+};
+
+struct host_module {
+	uint64_t load;
+	uint64_t length;
+	uint64_t page_offset;	/* file offset of the mapping */
+	uint64_t load_tsc;	/* 0: unknown, loaded "forever" */
+	uint64_t unload_tsc;	/* SEP_MR_UNLOAD_TSC_LOADED: still loaded */
+	uint32_t pid;
+	uint32_t ppid;
+	uint32_t flags;		/* SEP_MR_* */
+	uint16_t selector;
+	char *path;		/* printable, NUL-terminated */
+};
+
+struct sample_vec {
+	struct host_sample *v;
+	size_t n, cap;
+};
+
+struct module_vec {
+	struct host_module *v;
+	size_t n, cap;
+};
+
+/*
+ * Append the samples of a CPU stream of @rec_size-byte records (at least
+ * the 48-byte base). Returns 0, or -1 with @err set when the stream does
+ * not end on a record boundary or memory runs out; whole records before
+ * that are kept.
+ */
+int records_parse_samples(const uint8_t *buf, size_t len, size_t rec_size,
+			  struct sample_vec *out, char *err, size_t errlen);
+
+/*
+ * Append the module records of a module stream. Returns 0, or -1 with @err
+ * set at the first record that is malformed (recLength 0, shorter than its
+ * fixed part or its path, running past the end); the records before it are
+ * kept, nothing after it is trusted.
+ */
+int records_parse_modules(const uint8_t *buf, size_t len,
+			  struct module_vec *out, char *err, size_t errlen);
+
+void sample_vec_free(struct sample_vec *v);
+void module_vec_free(struct module_vec *v);
+
+#endif /* ACA_HOST_RECORDS_H */
