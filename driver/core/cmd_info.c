@@ -154,7 +154,11 @@ s32 acp_cmd_num_samples(const struct acp_cmd *cmd, struct acp_reply *r)
 	return acp_reply_copy(r, &total, sizeof(total));
 }
 
-/* Per-CPU figures for the first 20 CPUs (spec 9.9 [IMPL]). */
+/*
+ * Per-CPU figures for the first 20 CPUs (spec 9.9 [IMPL]): sampled counts
+ * every sample taken, dropped those that could not be delivered, so the
+ * host receives sampled - dropped on each CPU, exactly.
+ */
 s32 acp_cmd_drop_info(const struct acp_cmd *cmd, struct acp_reply *r)
 {
 	struct acp_target *t = cmd->t;
@@ -171,6 +175,7 @@ s32 acp_cmd_drop_info(const struct acp_cmd *cmd, struct acp_reply *r)
 		counts(t, cpu, &w, &d);
 		info->drop_info[cpu].os_id = t->cfg.osid;
 		info->drop_info[cpu].cpu_id = cpu;
+		w += d;
 		info->drop_info[cpu].sampled = w > 0xffffffffu ? 0xffffffffu : w;
 		info->drop_info[cpu].dropped = d > 0xffffffffu ? 0xffffffffu : d;
 	}

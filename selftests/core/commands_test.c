@@ -458,7 +458,7 @@ TEST_F(core, sample_counts)
 		if (i < FAKE_NCPUS) {
 			EXPECT_EQ(osid, di.drop_info[i].os_id);
 			EXPECT_EQ(i, di.drop_info[i].cpu_id);
-			EXPECT_EQ(FAKE_WRITTEN(i), di.drop_info[i].sampled);
+			EXPECT_EQ(FAKE_WRITTEN(i) + FAKE_DROPPED(i), di.drop_info[i].sampled);
 			EXPECT_EQ(FAKE_DROPPED(i), di.drop_info[i].dropped);
 		} else {
 			EXPECT_TRUE(tc_all_zero(&di.drop_info[i], sizeof(di.drop_info[i])));
@@ -475,7 +475,7 @@ TEST_F(core, sample_counts)
 	EXPECT_EQ(20, di.size);
 	EXPECT_EQ(19, di.drop_info[19].cpu_id);
 	EXPECT_EQ(0, di.drop_info[19].os_id) TH_LOG("a new session has no OS id");
-	EXPECT_EQ(FAKE_WRITTEN(19), di.drop_info[19].sampled);
+	EXPECT_EQ(FAKE_WRITTEN(19) + FAKE_DROPPED(19), di.drop_info[19].sampled);
 	EXPECT_TRUE(tc_all_zero(self->r.data + 324, 400 - 324));
 
 	/* Without a sampler there is nothing to count. */

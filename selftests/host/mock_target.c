@@ -141,8 +141,10 @@ static int command(struct session *s, const struct sep_control_msg_header *h,
 		struct sep_sample_drop_info d = { .size = MOCK_CPUS };
 
 		for (int i = 0; i < MOCK_CPUS; i++)
-			d.drop_info[i] = (struct sep_sample_drop){ 0, i, m->samples_per_cpu,
-								   m->dropped_per_cpu };
+			/* sampled: every sample taken, dropped ones too */
+			d.drop_info[i] = (struct sep_sample_drop){
+				0, i, m->samples_per_cpu + m->dropped_per_cpu,
+				m->dropped_per_cpu };
 		memcpy(out, &d, out_len < sizeof(d) ? out_len : sizeof(d));
 		break;
 	}

@@ -163,13 +163,19 @@ static void account(const struct collect_result *r, struct accounting *a)
 	a->have_drops = r->drop_status == VT_SUCCESS;
 	if (n > SEP_MAX_SAMPLE_DROP_NODES)
 		n = SEP_MAX_SAMPLE_DROP_NODES;
-	for (uint32_t i = 0; a->have_drops && i < n; i++)
+	for (uint32_t i = 0; a->have_drops && i < n; i++) {
 		a->dropped += r->drops.drop_info[i].dropped;
-	if (!r->have_num_samples)
+		a->generated += r->drops.drop_info[i].sampled;
+	}
+	if (!r->have_num_samples || !a->have_drops || r->drops.size < r->ncpus)
 		return;
-	/* The target counts what it wrote (sent) and what it had to drop. */
-	a->generated = r->num_samples + a->dropped;
-	a->ok = a->received + a->dropped == a->generated;
+	/*
+	 * The target counts every sample taken (sampled) and those it had to
+	 * drop; the rest, and only those, must have arrived, and be what
+	 * GET_NUM_SAMPLES says it wrote.
+	 */
+	a->ok = a->received + a->dropped == a->generated &&
+		a->received == r->num_samples;
 }
 
 static void write_txt(FILE *f, const struct host_session *s,
