@@ -245,6 +245,7 @@ const struct acp_ops aca_kernel_ops = {
 	.stop = aca_sampler_stop,
 	.pause = aca_sampler_pause,
 	.flush = aca_flush,
+	.sw_clock = aca_sampler_fallback,
 	.sample_counts = aca_sampler_counts,
 	.data_peek = aca_data_peek,
 	.data_consume = aca_data_consume,

@@ -867,10 +867,18 @@ struct sep_sample_drop_info {
 
 struct sep_drv_setup_info {
 	__u64 modes;			/* SEP_SETUP_* */
-	__u64 reserved2;
+	__u64 reserved2;		/* 0 in the reference; ACA_SETUP_* */
 	__u64 reserved3;
 	__u64 reserved4;
 };
+
+/*
+ * aca's extension in DRV_SETUP_INFO.reserved2 (the reference sends 0):
+ * no usable PMU counter, so collections sample on the cpu-clock software
+ * event at the requested rate; cycle and instruction events are then
+ * approximations by time.
+ */
+#define ACA_SETUP_SW_CLOCK			0x1ull
 
 /* DRV_PLATFORM_INFO (9.4): GET_PLATFORM_INFO reply. */
 #define SEP_MAX_PACKAGES			16

@@ -54,6 +54,8 @@ s32 acp_cmd_setup_info(const struct acp_cmd *cmd, struct acp_reply *r)
 		     (1ull << SEP_SETUP_DRV_TYPE_SHIFT) | vmm_bits(t);
 	if (t->ops->pti(t->ctx))
 		info.modes |= 1ull << SEP_SETUP_PTI_SHIFT;
+	if (t->ops->sw_clock && t->ops->sw_clock(t->ctx))
+		info.reserved2 |= ACA_SETUP_SW_CLOCK;
 	return acp_reply_copy(r, &info, sizeof(info));
 }
 

@@ -59,6 +59,11 @@ struct acp_ops {
 	 * are drained. Optional.
 	 */
 	void (*flush)(void *ctx);
+	/*
+	 * Sampling will use the cpu-clock software event instead of the PMU
+	 * (reported in GET_DRV_SETUP_INFO); optional.
+	 */
+	bool (*sw_clock)(void *ctx);
 	/* Samples written and dropped on @cpu in this collection; optional. */
 	void (*sample_counts)(void *ctx, u32 cpu, u64 *written, u64 *dropped);
 	/*

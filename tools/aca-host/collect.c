@@ -98,6 +98,7 @@ static int configure(struct host_session *s, const uint8_t *ecb, size_t ecb_len,
 	struct sep_drv_ioctl_status st;
 	struct sep_event_config evc;
 	struct sep_event_desc desc;
+	struct sep_drv_setup_info setup;
 	struct sep_drv_config drv;
 	uint32_t version;
 	int32_t cores, busy = -1;
@@ -105,8 +106,11 @@ static int configure(struct host_session *s, const uint8_t *ecb, size_t ecb_len,
 
 	if (cmd(s, SEP_CMD_SET_OSID, NULL, 0, NULL, 0, "SET_OSID") ||
 	    cmd(s, SEP_CMD_VERSION, NULL, 0, &version, 4, "VERSION") ||
+	    cmd(s, SEP_CMD_GET_DRV_SETUP_INFO, NULL, 0, &setup, sizeof(setup),
+		"GET_DRV_SETUP_INFO") ||
 	    cmd(s, SEP_CMD_NUM_CORES, NULL, 0, &cores, 4, "NUM_CORES"))
 		return -1;
+	r->sw_clock = !!(setup.reserved2 & ACA_SETUP_SW_CLOCK);
 	if ((uint32_t)cores != r->ncpus) {
 		fprintf(stderr, "aca-host: NUM_CORES says %d CPUs, the status message %u\n",
 			cores, r->ncpus);

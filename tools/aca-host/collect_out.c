@@ -203,6 +203,7 @@ static void write_txt(FILE *f, const struct host_session *s,
 		fprintf(f, "sample_after=%llu\n", (unsigned long long)r->sample_after);
 		fprintf(f, "rate_hz=%u\n", o->rate);
 	}
+	fprintf(f, "sampling=%s\n", r->sw_clock ? "cpu-clock (no PMU on the target)" : "pmu");
 	fprintf(f, "sample_size=%u\n", HOST_SAMPLE_SIZE);
 	fprintf(f, "duration_s=%.3f\n", o->duration);
 	fprintf(f, "elapsed_s=%.3f\n", r->elapsed);
@@ -255,6 +256,8 @@ static void print_summary(const struct host_session *s, const struct collect_opt
 	       o->ecb_file ? o->ecb_file : o->event, o->target,
 	       s->status.os_info.sysname, s->status.os_info.release, r->ncpus,
 	       r->elapsed);
+	if (r->sw_clock)
+		printf("  note: the target has no usable PMU counter; it sampled with cpu-clock at the requested rate\n");
 	for (uint32_t i = 0; i < r->ncpus; i++) {
 		uint64_t n = chan_bytes(r, SEP_DATA_CPU, i) / HOST_SAMPLE_SIZE;
 

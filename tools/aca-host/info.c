@@ -86,12 +86,14 @@ static int print_info(struct host_session *s)
 		       hw->family, hw->model, hw->stepping);
 		printf("%-20s %.3f MHz, now %llu\n", "tsc", hw->tsc_freq / 1e6,
 		       (unsigned long long)tsc);
-		printf("%-20s nmi %s, vmm %s, pti %s\n", "driver setup",
+		printf("%-20s nmi %s, vmm %s, pti %s, sampling %s\n", "driver setup",
 		       setup.modes & SEP_SETUP_NMI_MODE ? "yes" : "no",
 		       setup.modes & SEP_SETUP_VMM_MODE ?
 		       vmm_name((setup.modes & SEP_SETUP_VMM_VENDOR_MASK) >>
 				SEP_SETUP_VMM_VENDOR_SHIFT) : "none",
-		       setup.modes & SEP_SETUP_PTI_MASK ? "on" : "off");
+		       setup.modes & SEP_SETUP_PTI_MASK ? "on" : "off",
+		       setup.reserved2 & ACA_SETUP_SW_CLOCK ?
+		       "cpu-clock (no PMU)" : "pmu");
 		printf("%-20s 0x%016llx\n", "MSR_PLATFORM_INFO",
 		       (unsigned long long)plat->info);
 		printf("%-20s %u bytes\n", "system config", size);
