@@ -27,12 +27,12 @@
 #include <unistd.h>
 
 #include "../common/status_check.h"
+#include "../../tools/aca-host/ecb.h"
 #include "../../uapi/aca.h"
 #include "../../uapi/aca_sep_cmd.h"
 
 #define MAX_CPUS	64
 #define REF_TSC_CTR	0x30b	/* IA32_FIXED_CTR2 */
-#define VECTOR	"/../shared/spec/vectors/bin_ecb.config_6_0_CPU_CLK_UNHALTED.REF_TSC"
 #define ECB_LEN		4720
 #define RATE_HZ		1000
 #define CHILD_BIN	"/bin/true"
@@ -74,34 +74,20 @@ static int command_io(int fd, uint32_t id, const void *in, uint64_t in_len,
 	return h.status;
 }
 
-/* The repository, from build/tests/modrec_test. */
-static const char *repo_dir(void)
-{
-	static char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (n <= 0)
-		return NULL;
-	exe[n] = 0;
-	return dirname(dirname(dirname(exe)));
-}
-
+/*
+ * The REF_TSC ECB, built the way aca-host builds it (byte for byte the
+ * spec's vector, which host_test checks), so no vector file is needed.
+ */
 static int read_vector(uint8_t *ecb)
 {
-	char path[PATH_MAX + 128];
-	const char *repo = repo_dir();
-	int fd;
-	ssize_t n;
+	size_t len = 0;
+	uint8_t *b = host_ecb_build(HOST_DEFAULT_EVENT, 1, &len);
+	int ret = b && len == ECB_LEN ? 0 : -1;
 
-	if (!repo)
-		return -1;
-	snprintf(path, sizeof(path), "%s" VECTOR, repo);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	n = read_full(fd, ecb, ECB_LEN);
-	close(fd);
-	return n == ECB_LEN ? 0 : -1;
+	if (!ret)
+		memcpy(ecb, b, len);
+	free(b);
+	return ret;
 }
 
 /* Preload REF_TSC so it overflows every @sav TSC ticks (spec 6.5). */
