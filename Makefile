@@ -70,12 +70,12 @@ $(B)/tests/core_test: $(wildcard selftests/core/*.c) $(CORE_SRC) $(CORE_HDR) $(K
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^)
 
-$(B)/tests/device_test: selftests/device/device_test.c tools/aca-host/ecb.c $(wildcard selftests/common/*.h) \
+$(B)/tests/device_test: selftests/device/device_test.c selftests/device/session.h tools/aca-host/ecb.c $(wildcard selftests/common/*.h) \
 		$(wildcard uapi/*.h) $(KSRC)/.stamp
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^)
 
-$(B)/tests/modrec_test: selftests/device/modrec_test.c tools/aca-host/ecb.c $(wildcard selftests/common/*.h) \
+$(B)/tests/modrec_test: selftests/device/modrec_test.c selftests/device/session.h tools/aca-host/ecb.c $(wildcard selftests/common/*.h) \
 		$(wildcard uapi/*.h) $(KSRC)/.stamp
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^)

@@ -27,85 +27,20 @@
 #include <unistd.h>
 
 #include "../common/status_check.h"
-#include "../../tools/aca-host/ecb.h"
+#include "session.h"
 #include "../../uapi/aca.h"
 #include "../../uapi/aca_sep_cmd.h"
 
-#define MAX_CPUS	64
-#define REF_TSC_CTR	0x30b	/* IA32_FIXED_CTR2 */
-#define ECB_LEN		4720
-#define RATE_HZ		1000
+#define MAX_CPUS		SESSION_MAX_CPUS
 #define CHILD_BIN	"/bin/true"
 #define SLEEPER_BIN	"/bin/sleep"	/* started during, alive at STOP */
 #define KEPT_LIB	"libm.so.6"	/* dlopen()ed, kept */
 #define CLOSED_LIB	"libz.so.1"	/* dlopen()ed, then dlclose()d */
 #define DELAYED_PARAM	"/sys/module/aca/parameters/delayed_transfer"
 
-static ssize_t read_full(int fd, void *buf, size_t len)
-{
-	size_t got = 0;
 
-	while (got < len) {
-		ssize_t n = read(fd, (char *)buf + got, len - got);
 
-		if (n <= 0)
-			return n < 0 ? n : (ssize_t)got;
-		got += n;
-	}
-	return got;
-}
 
-static int command_io(int fd, uint32_t id, const void *in, uint64_t in_len,
-		      void *out, uint64_t out_len)
-{
-	struct sep_control_msg_header h = {
-		.header_size = sizeof(h), .proto_version = SEP_PROTO_VERSION,
-		.command_id = id, .to_target_data_size = in_len,
-		.from_target_data_size = out_len,
-	};
-
-	if (write(fd, &h, sizeof(h)) != sizeof(h) ||
-	    (in_len && write(fd, in, in_len) != (ssize_t)in_len) ||
-	    read_full(fd, &h, sizeof(h)) != sizeof(h) || h.command_id != id)
-		return -1;
-	if (h.status == 0 && out_len &&
-	    read_full(fd, out, out_len) != (ssize_t)out_len)
-		return -1;
-	return h.status;
-}
-
-/*
- * The REF_TSC ECB, built the way aca-host builds it (byte for byte the
- * spec's vector, which host_test checks), so no vector file is needed.
- */
-static int read_vector(uint8_t *ecb)
-{
-	size_t len = 0;
-	uint8_t *b = host_ecb_build(HOST_DEFAULT_EVENT, 1, &len);
-	int ret = b && len == ECB_LEN ? 0 : -1;
-
-	if (!ret)
-		memcpy(ecb, b, len);
-	free(b);
-	return ret;
-}
-
-/* Preload REF_TSC so it overflows every @sav TSC ticks (spec 6.5). */
-static int set_sample_after(uint8_t *ecb, uint64_t sav)
-{
-	struct sep_event_reg *reg = (struct sep_event_reg *)(ecb + sizeof(struct sep_ecb));
-	int patched = 0;
-
-	for (size_t i = 0; i < (ECB_LEN - sizeof(struct sep_ecb)) / sizeof(*reg); i++) {
-		uint64_t mask = reg[i].max_bits ? reg[i].max_bits : 0xffffffffffffull;
-
-		if (reg[i].event_reg_id.reg_id != REF_TSC_CTR)
-			continue;
-		reg[i].reg_value = (mask + 1 - sav) & mask;
-		patched++;
-	}
-	return patched;
-}
 
 struct coll {
 	int n;				/* CPU channels */
@@ -158,49 +93,9 @@ static void coll_close(struct coll *c)
 	close(c->ctl);
 }
 
-/* Spec 5.1 steps 10-17, with REF_TSC scaled to RATE_HZ samples a second. */
 static void coll_configure(struct __test_metadata *_metadata, struct coll *c)
 {
-	struct sep_drv_topology_info topo[MAX_CPUS] = { 0 };
-	struct sep_event_desc desc = { .sample_size = 48 };
-	struct sep_dev_config dev = { .dispatch_id = 2, .results_offset = 48 };
-	struct sep_event_config ec = {
-		.num_groups = 1, .em_mode = SEP_EM_DISABLED, .em_factor = -1,
-		.em_event_num = -1, .sample_size = 48, .max_gp_events = 4,
-		.max_fixed_counters = 3,
-	};
-	struct sep_drv_config dc = {
-		.size = 120, .version = SEP_DRV_CONFIG_VERSION, .num_events = 1,
-		.seed_name_len = 5, .collection_config = 0x4400,
-		.unc_timer_interval = 10, .unc_em_factor = 100,
-		.p_state_trigger_index = -1,
-	};
-	static uint8_t ecb[ECB_LEN];
-	uint32_t one = 1;
-	int32_t busy = -1;
-
-	ASSERT_EQ(0, read_vector(ecb));
-	ASSERT_EQ(1, set_sample_after(ecb, c->tsc_hz / RATE_HZ));
-	for (int i = 0; i < c->n; i++) {
-		topo[i].cpu_number = i;
-		topo[i].socket_master = i == 0;
-		topo[i].core_master = 1;
-		topo[i].thr_master = 1;
-		topo[i].cpu_module_num = i;
-		topo[i].arch_perfmon_ver = 4;
-		topo[i].num_gp_counters = 4;
-		topo[i].num_fixed_counters = 3;
-	}
-	ASSERT_EQ(0, command_io(c->ctl, SEP_CMD_RESERVE, NULL, 0, &busy, 4));
-	ASSERT_EQ(0, busy);
-	ASSERT_EQ(0, command_io(c->ctl, SEP_CMD_INIT_DRIVER, &dc, sizeof(dc), NULL, 0));
-	ASSERT_EQ(0, command_io(c->ctl, SEP_CMD_SET_CPU_TOPOLOGY, topo,
-				sizeof(topo[0]) * c->n, NULL, 0));
-	ASSERT_EQ(0, command_io(c->ctl, SEP_CMD_NUM_DESCRIPTOR, &one, 4, NULL, 0));
-	ASSERT_EQ(0, command_io(c->ctl, SEP_CMD_DESC_NEXT, &desc, sizeof(desc), NULL, 0));
-	ASSERT_EQ(0, command_io(c->ctl, SEP_CMD_INIT, &dev, sizeof(dev), NULL, 0));
-	ASSERT_EQ(0, command_io(c->ctl, SEP_CMD_EM_GROUPS, &ec, sizeof(ec), NULL, 0));
-	ASSERT_EQ(0, command_io(c->ctl, SEP_CMD_EM_CONFIG_NEXT, ecb, ECB_LEN, NULL, 0));
+	session_configure(_metadata, c->ctl, c->n, c->tsc_hz);
 }
 
 static uint64_t coll_tsc(struct coll *c)
@@ -256,39 +151,7 @@ static bool readable(int fd, int ms)
 	return poll(&p, 1, ms) == 1 && (p.revents & POLLIN);
 }
 
-/* One process per CPU, pinned there, spinning for @ms. */
-static void spin_all(pid_t *pids, int n, int ms)
-{
-	for (int i = 0; i < n; i++) {
-		pids[i] = fork();
-		if (!pids[i]) {
-			struct timespec t0, t;
-			cpu_set_t set;
 
-			CPU_ZERO(&set);
-			CPU_SET(i, &set);
-			if (sched_setaffinity(0, sizeof(set), &set))
-				_exit(1);
-			clock_gettime(CLOCK_MONOTONIC, &t0);
-			do {
-				clock_gettime(CLOCK_MONOTONIC, &t);
-			} while ((t.tv_sec - t0.tv_sec) * 1000 +
-				 (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
-			_exit(0);
-		}
-	}
-}
-
-static int wait_all(pid_t *pids, int n)
-{
-	int bad = 0, status;
-
-	for (int i = 0; i < n; i++)
-		if (pids[i] <= 0 || waitpid(pids[i], &status, 0) != pids[i] ||
-		    !WIFEXITED(status) || WEXITSTATUS(status))
-			bad++;
-	return bad;
-}
 
 /*
  * STOP (spec 13): it is held back while any data channel has bytes left,
