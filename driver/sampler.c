@@ -414,8 +414,10 @@ int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
 
 	ret = aca_create_events(c, g, c->sw);
 	if (ret && !c->sw && aca_sw_clock) {
-		pr_notice("no PMU counter for event 0x%llx (%d): sampling with cpu-clock at the requested rate instead\n",
-			  g->events[0].config, ret);
+		/* Without any PMU, the load-time probe has said it once. */
+		if (aca_pmu_ok)
+			pr_notice("the PMU refused event 0x%llx (%d): sampling with cpu-clock at the requested rate instead\n",
+				  g->events[0].config, ret);
 		c->sw = true;
 		ret = aca_create_events(c, g, true);
 	}
