@@ -66,16 +66,16 @@ $(KSRC)/.stamp: tools/extract-ksrc
 	@tools/extract-ksrc $(KSRC)
 	@touch $@
 
-$(B)/tests/core_test: $(wildcard selftests/core/*.c) $(CORE_SRC) $(CORE_HDR) $(KSRC)/.stamp
+$(B)/tests/core_test: $(wildcard selftests/core/*.c) tools/aca-host/payload.c $(CORE_SRC) $(CORE_HDR) $(KSRC)/.stamp
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^)
 
-$(B)/tests/device_test: selftests/device/device_test.c selftests/device/session.h tools/aca-host/ecb.c $(wildcard selftests/common/*.h) \
+$(B)/tests/device_test: selftests/device/device_test.c selftests/device/session.h tools/aca-host/ecb.c tools/aca-host/payload.c $(wildcard selftests/common/*.h) \
 		$(wildcard uapi/*.h) $(KSRC)/.stamp
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^)
 
-$(B)/tests/modrec_test: selftests/device/modrec_test.c selftests/device/session.h tools/aca-host/ecb.c $(wildcard selftests/common/*.h) \
+$(B)/tests/modrec_test: selftests/device/modrec_test.c selftests/device/session.h tools/aca-host/ecb.c tools/aca-host/payload.c $(wildcard selftests/common/*.h) \
 		$(wildcard uapi/*.h) $(KSRC)/.stamp
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^)
@@ -138,9 +138,9 @@ $(FUZZ)/core_fuzz: selftests/fuzz/core_fuzz.c $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
 
-$(FUZZ)/make_seeds: selftests/fuzz/make_seeds.c $(wildcard uapi/*.h)
+$(FUZZ)/make_seeds: selftests/fuzz/make_seeds.c tools/aca-host/payload.c $(wildcard uapi/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) -o $@ $<
+	$(CC) $(UCFLAGS) -o $@ $(filter %.c,$^)
 
 $(FUZZ)/seeds.stamp: $(FUZZ)/make_seeds $(wildcard $(FUZZ_VECTORS)/*)
 	@rm -rf $(FUZZ)/seeds

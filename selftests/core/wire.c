@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "wire.h"
+#include "../../tools/aca-host/payload.h"
 
 void tc_out_reset(struct tc_out *o)
 {
@@ -253,45 +254,24 @@ u8 *tc_load_vector(const char *name, size_t *len)
 	return read_file(path, len);
 }
 
+/* The test host's payloads (tools/aca-host/payload.c), as it sends them. */
 void tc_drv_config(struct sep_drv_config *c, u64 collection_config)
 {
-	memset(c, 0, sizeof(*c));
+	host_drv_config(c);
 	c->size = 120;		/* what the test host sends (spec 5.2) */
-	c->version = SEP_DRV_CONFIG_VERSION;
-	c->num_events = 1;
-	c->seed_name_len = 5;
 	c->collection_config = collection_config;
-	c->unc_timer_interval = 10;
-	c->unc_em_factor = 100;
-	c->p_state_trigger_index = -1;
 }
 
 void tc_topology(struct sep_drv_topology_info *t, u32 ncpus)
 {
-	for (u32 i = 0; i < ncpus; i++) {
-		memset(&t[i], 0, sizeof(t[i]));
-		t[i].cpu_number = i;
-		t[i].socket_master = i == 0;
-		t[i].core_master = 1;
-		t[i].thr_master = 1;
-		t[i].cpu_module_num = i;
-		t[i].cpu_module_master = 1;
-		t[i].cpu_num_modules = 2;
-		t[i].arch_perfmon_ver = 4;
-		t[i].num_gp_counters = 4;
-		t[i].num_fixed_counters = 3;
-	}
+	host_topology(t, ncpus);
 }
 
 void tc_event_config(struct sep_event_config *e, bool uncore)
 {
-	memset(e, 0, sizeof(*e));
-	e->num_groups = 1;
-	e->em_mode = SEP_EM_DISABLED;
-	e->em_factor = -1;
-	e->em_event_num = -1;
-	e->sample_size = uncore ? 0 : 48;
-	e->max_gp_events = 4;
-	e->max_fixed_counters = 3;
-	e->num_groups_unc = uncore ? 1 : 0;
+	host_event_config(e);
+	if (uncore) {
+		e->sample_size = 0;
+		e->num_groups_unc = 1;
+	}
 }

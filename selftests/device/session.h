@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "../../tools/aca-host/ecb.h"
+#include "../../tools/aca-host/payload.h"
 #include "../../uapi/aca_sep_cmd.h"
 
 #define SESSION_MAX_CPUS	64
@@ -93,26 +94,17 @@ static inline int wait_all(pid_t *pids, int n)
 
 /*
  * Spec 5.1 steps 10-17 on control file @ctl for @n CPUs: RESERVE through
- * EM_CONFIG_NEXT, with CPU_CLK_UNHALTED.REF_TSC sampling SESSION_RATE_HZ
+ * EM_CONFIG_NEXT, with aca-host's payloads and CPU_CLK_UNHALTED.REF_TSC sampling SESSION_RATE_HZ
  * times a second at @tsc_hz.
  */
 static inline void session_configure(struct __test_metadata *_metadata,
 				     int ctl, int n, uint64_t tsc_hz)
 {
-	struct sep_drv_topology_info topo[SESSION_MAX_CPUS] = { 0 };
-	struct sep_event_desc desc = { .sample_size = 48 };
-	struct sep_dev_config dev = { .dispatch_id = 2, .results_offset = 48 };
-	struct sep_event_config ec = {
-		.num_groups = 1, .em_mode = SEP_EM_DISABLED, .em_factor = -1,
-		.em_event_num = -1, .sample_size = 48, .max_gp_events = 4,
-		.max_fixed_counters = 3,
-	};
-	struct sep_drv_config dc = {
-		.size = 120, .version = SEP_DRV_CONFIG_VERSION, .num_events = 1,
-		.seed_name_len = 5, .collection_config = 0x4400,
-		.unc_timer_interval = 10, .unc_em_factor = 100,
-		.p_state_trigger_index = -1,
-	};
+	struct sep_drv_topology_info topo[SESSION_MAX_CPUS];
+	struct sep_event_config ec;
+	struct sep_event_desc desc;
+	struct sep_drv_config dc;
+	struct sep_dev_config dev;
 	size_t ecb_len = 0;
 	uint8_t *ecb = host_ecb_build(HOST_DEFAULT_EVENT,
 				      host_sample_after(tsc_hz, SESSION_RATE_HZ),
@@ -122,16 +114,11 @@ static inline void session_configure(struct __test_metadata *_metadata,
 
 	ASSERT_NE(NULL, ecb);
 	ASSERT_GE(SESSION_MAX_CPUS, n);
-	for (int i = 0; i < n; i++) {
-		topo[i].cpu_number = i;
-		topo[i].socket_master = i == 0;
-		topo[i].core_master = 1;
-		topo[i].thr_master = 1;
-		topo[i].cpu_module_num = i;
-		topo[i].arch_perfmon_ver = 4;
-		topo[i].num_gp_counters = 4;
-		topo[i].num_fixed_counters = 3;
-	}
+	host_drv_config(&dc);
+	host_topology(topo, n);
+	host_event_desc(&desc);
+	host_dev_config(&dev);
+	host_event_config(&ec);
 	ASSERT_EQ(0, command_io(ctl, SEP_CMD_RESERVE, NULL, 0, &busy, 4));
 	ASSERT_EQ(0, busy);
 	ASSERT_EQ(0, command_io(ctl, SEP_CMD_INIT_DRIVER, &dc, sizeof(dc), NULL, 0));

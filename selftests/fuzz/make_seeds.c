@@ -20,6 +20,7 @@
 
 #include "../../uapi/aca_sep.h"
 #include "../../uapi/aca_sep_cmd.h"
+#include "../../tools/aca-host/payload.h"
 
 /* core_fuzz.c's script: keep in sync with it and README.md. */
 enum { OP_ATTACH, OP_WRITE, OP_READ, OP_HANGUP, OP_RELEASE, OP_OPEN, OP_PUMP,
@@ -270,17 +271,11 @@ static void request_u32(int conn, unsigned int id, __u32 v,
 
 static struct sep_drv_config drv_config(__u64 collection_config)
 {
-	struct sep_drv_config c = {
-		.size = 120,		/* sic: the test host sends 120 */
-		.version = SEP_DRV_CONFIG_VERSION,
-		.num_events = 1,
-		.seed_name_len = 5,
-		.collection_config = collection_config,
-		.unc_timer_interval = 10,
-		.unc_em_factor = 100,
-		.p_state_trigger_index = -1,
-	};
+	struct sep_drv_config c;
 
+	host_drv_config(&c);
+	c.size = 120;		/* sic: the test host sends 120 */
+	c.collection_config = collection_config;
 	return c;
 }
 
@@ -289,18 +284,7 @@ static void set_topology(int conn)
 	struct sep_drv_topology_info t[24];
 
 	memset(t, 0, sizeof(t));
-	for (unsigned int i = 0; i < ncpus; i++) {
-		t[i].cpu_number = i;
-		t[i].socket_master = i == 0;
-		t[i].core_master = 1;
-		t[i].thr_master = 1;
-		t[i].cpu_module_num = i;
-		t[i].cpu_module_master = 1;
-		t[i].cpu_num_modules = 2;
-		t[i].arch_perfmon_ver = 4;
-		t[i].num_gp_counters = 4;
-		t[i].num_fixed_counters = 3;
-	}
+	host_topology(t, ncpus);
 	request(conn, SEP_CMD_SET_CPU_TOPOLOGY, t, ncpus * sizeof(t[0]), 0);
 }
 
