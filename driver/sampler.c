@@ -93,9 +93,17 @@ static u64 aca_tsc_hz(void)
  * Other events are assumed to count at the TSC rate too (an approximation:
  * there is nothing to count them with). Never faster than max_sample_rate.
  */
+/*
+ * Counters are at most 48 bits wide; a host's larger sample-after value
+ * is clamped, and must be, or sample_after * 1e9 / tsc_hz overflows the
+ * divide (a #DE on x86) when the TSC runs below 1 GHz.
+ */
+#define ACA_MAX_SAMPLE_AFTER	BIT_ULL(48)
+
 static u64 aca_sw_period(u64 sample_after)
 {
-	u64 ns = mul_u64_u64_div_u64(sample_after, NSEC_PER_SEC, aca_tsc_hz());
+	u64 ns = mul_u64_u64_div_u64(min(sample_after, ACA_MAX_SAMPLE_AFTER),
+				     NSEC_PER_SEC, aca_tsc_hz());
 
 	return max_t(u64, ns, NSEC_PER_SEC / aca_max_sample_rate);
 }

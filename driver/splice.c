@@ -15,12 +15,6 @@
 /* One splice call hands out at most this many pages. */
 #define ACA_SPLICE_PAGES	16
 
-/* Ring pages must never be stolen: try_steal stays NULL. */
-static const struct pipe_buf_operations aca_ring_buf_ops = {
-	.release = generic_pipe_buf_release,
-	.get = generic_pipe_buf_get,
-};
-
 /* Pages the pipe had no room for. */
 static void aca_spd_release(struct splice_pipe_desc *spd, unsigned int i)
 {
@@ -42,7 +36,12 @@ ssize_t aca_ring_to_pipe(struct aca_ring *r, struct pipe_inode_info *pipe,
 		.pages = pages,
 		.partial = partial,
 		.nr_pages_max = ACA_SPLICE_PAGES,
-		.ops = &aca_ring_buf_ops,
+		/*
+		 * The kernel's own ops, not ours: a pipe may outlive this
+		 * module, and its buffers call their ops when released. No
+		 * try_steal, so a ring page is never stolen.
+		 */
+		.ops = &nosteal_pipe_buf_ops,
 		.spd_release = aca_spd_release,
 	};
 	const void *p;
