@@ -36,16 +36,23 @@ int host_session_open(struct host_session *s, const char *target,
 		close(s->ctl);
 		return -1;
 	}
-	/* Like the Intel host: every connect first, then the first messages. */
+	/*
+	 * The target types channels by the order it accepts them (spec
+	 * 3.1). The Intel host connects them all at once and relies on the
+	 * listen backlog keeping its order; a NAT on the way (QEMU's user
+	 * networking in the tests) need not. So each channel is connected
+	 * only once the previous one has been accepted and announced.
+	 */
 	for (s->ndata = 0; s->ndata < s->ncpus + 2; s->ndata++) {
-		s->data[s->ndata] = host_connect(target, 30);
-		if (s->data[s->ndata] < 0)
+		uint32_t i = s->ndata;
+
+		s->data[i] = host_connect(target, 30);
+		if (s->data[i] < 0)
 			goto fail;
-	}
-	for (uint32_t i = 0; i < s->ndata; i++) {
 		if (host_recv(s->data[i], &s->first[i], sizeof(s->first[i])) ||
 		    s->first[i].proto_version != SEP_PROTO_VERSION) {
 			fprintf(stderr, "aca-host: data channel %u: no first message\n", i);
+			close(s->data[i]);
 			goto fail;
 		}
 	}
