@@ -2,29 +2,36 @@
 #
 # aca: SEP remote-profiling target for Linux (see README.md).
 #
-#   make                build aca.ko (newest installed kernel headers),
-#                       aca-relay and the tests
+#   make                build aca.ko (for the running kernel, as out-of-tree
+#                       modules do; else the newest supported headers),
+#                       aca-relay, aca-host and the tests
 #   make KVER=6.1       ... against Debian's 6.1 headers (or KVER=6.12,
 #                       or KDIR=/path/to/headers)
 #   make modules        aca.ko for every supported kernel
+#   make host           aca-host alone (no kernel headers needed)
 #   make deps           install every Debian package the project needs
 #   make check          everything CI runs; prints "N passed, N failed"
+# Compiler warnings fail only make check (W=1 on the module, -Werror on
+# userspace); builds for use (make, make install, DKMS) show them.
 
 B := build
 SUPPORTED_KERNELS := 6.1 6.12
 
 KVER ?=
-KDIR ?= $(shell tools/kernel-headers $(or $(KVER),newest) 2>/dev/null)
-KSERIES = $(shell tools/kernel-headers --series $(KDIR))
+KDIR ?=
 
 CC ?= gcc
 CFLAGS ?= -O2 -g
+# make check sets WERROR=-Werror: warnings are fatal there, and only there.
+WERROR ?=
 WARNINGS := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
-	    -Wno-unused-parameter -Werror
+	    -Wno-unused-parameter $(WERROR)
 # kselftest_harness.h and checkpatch.pl come from Debian's linux-source.
 KSRC := $(B)/ksrc
 HARNESS_INC := -I$(KSRC)/tools/testing/selftests -Wno-sign-compare -Wno-missing-prototypes -Wno-clobbered
-UCFLAGS := -D_GNU_SOURCE -std=gnu11 $(CFLAGS) $(WARNINGS)
+# One version for the module, aca-relay and aca-host: ACA_VERSION of driver/aca.h.
+ACA_VERSION := $(shell sed -n 's/^\#define ACA_VERSION[[:space:]]*"\(.*\)"$$/\1/p' driver/aca.h)
+UCFLAGS := -D_GNU_SOURCE -std=gnu11 -DACA_VERSION='"$(ACA_VERSION)"' $(CFLAGS) $(WARNINGS)
 
 CORE_SRC := $(wildcard driver/core/*.c)
 CORE_HDR := $(wildcard driver/core/*.h) $(wildcard uapi/*.h)
@@ -39,8 +46,9 @@ TESTS := $(B)/tests/core_test $(B)/tests/device_test $(B)/tests/local_test \
 all: module relay host tests
 
 module:
-	@test -n "$(KDIR)" || { echo "no kernel headers found for '$(or $(KVER),newest)'; run 'make deps'" >&2; exit 1; }
-	@tools/build-module $(KDIR) $(B)/kernel-$(KSERIES)
+	@kdir='$(KDIR)'; \
+	[ -n "$$kdir" ] || kdir=$$(tools/kernel-headers $(or $(KVER),default)) || exit 1; \
+	tools/build-module "$$kdir" $(B)/kernel-$$(tools/kernel-headers --series "$$kdir")
 
 modules:
 	@for k in $(SUPPORTED_KERNELS); do \
@@ -50,13 +58,27 @@ modules:
 
 relay: $(B)/aca-relay
 
-$(B)/aca-relay: $(wildcard relay/*.c relay/*.h) $(wildcard uapi/*.h)
+# Userspace rebuilds when flags that change its output change. -Werror
+# changes none (and a clean clone, as CI has, builds everything under it).
+UFLAGS = $(filter-out -Werror,$(UCFLAGS) $(SPIN_CFLAGS))
+UFLAGS_STAMP := $(B)/.uflags
+$(UFLAGS_STAMP): FORCE
+	@mkdir -p $(@D)
+	@echo '$(UFLAGS)' | cmp -s - $@ || echo '$(UFLAGS)' >$@
+.PHONY: FORCE
+
+# need HEADER PACKAGE: a missing library says which package and how to get it.
+need = @printf '\#include <%s>\n' $(1) | $(CC) -E -x c - >/dev/null 2>&1 || \
+	{ echo "$@ needs $(1) from Debian's $(2): run 'make deps' (as root)" >&2; exit 1; }
+
+$(B)/aca-relay: $(wildcard relay/*.c relay/*.h) $(wildcard uapi/*.h) driver/aca.h $(UFLAGS_STAMP)
+	$(call need,liburing.h,liburing-dev)
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) -o $@ $(filter %.c,$^) -luring
 
 host: $(B)/aca-host
 
-$(B)/aca-host: $(wildcard tools/aca-host/*.c tools/aca-host/*.h) $(wildcard uapi/*.h)
+$(B)/aca-host: $(wildcard tools/aca-host/*.c tools/aca-host/*.h) $(wildcard uapi/*.h) driver/aca.h $(UFLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) -o $@ $(filter %.c,$^)
 
@@ -66,28 +88,28 @@ $(KSRC)/.stamp: tools/extract-ksrc
 	@tools/extract-ksrc $(KSRC)
 	@touch $@
 
-$(B)/tests/core_test: $(wildcard selftests/core/*.c) tools/aca-host/payload.c $(CORE_SRC) $(CORE_HDR) $(KSRC)/.stamp
+$(B)/tests/core_test: $(wildcard selftests/core/*.c) tools/aca-host/payload.c $(CORE_SRC) $(CORE_HDR) $(KSRC)/.stamp $(UFLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^)
 
-$(B)/tests/device_test: selftests/device/device_test.c selftests/device/session.h tools/aca-host/ecb.c tools/aca-host/payload.c $(wildcard selftests/common/*.h) \
+$(B)/tests/device_test: selftests/device/device_test.c selftests/device/session.h tools/aca-host/ecb.c tools/aca-host/payload.c $(wildcard selftests/common/*.h) $(UFLAGS_STAMP) \
 		$(wildcard uapi/*.h) $(KSRC)/.stamp
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^)
 
-$(B)/tests/modrec_test: selftests/device/modrec_test.c selftests/device/session.h tools/aca-host/ecb.c tools/aca-host/payload.c $(wildcard selftests/common/*.h) \
+$(B)/tests/modrec_test: selftests/device/modrec_test.c selftests/device/session.h tools/aca-host/ecb.c tools/aca-host/payload.c $(wildcard selftests/common/*.h) $(UFLAGS_STAMP) \
 		$(wildcard uapi/*.h) $(KSRC)/.stamp
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^)
 
-$(B)/tests/local_test: selftests/device/local_test.c $(wildcard selftests/common/*.h) \
+$(B)/tests/local_test: selftests/device/local_test.c $(wildcard selftests/common/*.h) $(UFLAGS_STAMP) \
 		$(wildcard uapi/*.h) $(KSRC)/.stamp
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^) -pthread
 
 HOST_LIB := tools/aca-host/net.c tools/aca-host/session.c
 
-$(B)/tests/remote_test: $(wildcard selftests/remote/*.c) $(HOST_LIB) $(wildcard tools/aca-host/*.h) \
+$(B)/tests/remote_test: $(wildcard selftests/remote/*.c) $(HOST_LIB) $(wildcard tools/aca-host/*.h) $(UFLAGS_STAMP) \
 		$(wildcard uapi/*.h) $(KSRC)/.stamp
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^)
@@ -99,9 +121,10 @@ checkpatch: $(KSRC)/.stamp
 	@perl $(KSRC)/scripts/checkpatch.pl --no-tree --strict --terse --show-types \
 		-f $(wildcard driver/*.[ch] driver/core/*.[ch] uapi/*.h)
 
-# One kernel's VM selftests: make vm-test KVER=6.1
-vm-test: module relay tests
-	@tools/vm-selftests $(KSERIES)
+# One kernel's VM selftests: make vm-test KVER=6.1 (default 6.12)
+vm-test: relay tests
+	@$(MAKE) --no-print-directory module KVER=$(or $(KVER),6.12)
+	@tools/vm-selftests $(or $(KVER),6.12)
 
 # See it work: boot a VM with aca and aca-relay, hand-shake from the host.
 demo: deps
@@ -133,12 +156,12 @@ FUZZ_RUN = $(FUZZ)/core_fuzz -timeout=10 -artifact_prefix=$(FUZZ)/ $(FUZZ_ARGS) 
 .PHONY: fuzz fuzz-smoke
 
 $(FUZZ)/core_fuzz: selftests/fuzz/core_fuzz.c $(CORE_SRC) $(CORE_HDR)
-	@command -v $(FUZZ_CC) >/dev/null || { echo "fuzz: no $(FUZZ_CC);" \
-		"on Debian: apt-get install clang libclang-rt-14-dev" >&2; exit 1; }
+	@command -v $(FUZZ_CC) >/dev/null || { echo "fuzz: no $(FUZZ_CC):" \
+		"run 'make deps' (as root)" >&2; exit 1; }
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
 
-$(FUZZ)/make_seeds: selftests/fuzz/make_seeds.c tools/aca-host/payload.c $(wildcard uapi/*.h)
+$(FUZZ)/make_seeds: selftests/fuzz/make_seeds.c tools/aca-host/payload.c $(wildcard uapi/*.h) $(UFLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) -o $@ $(filter %.c,$^)
 
@@ -157,11 +180,17 @@ fuzz-smoke: $(FUZZ)/core_fuzz $(FUZZ)/seeds.stamp
 # ---- end of fuzz
 
 # ---- install: install like an out-of-tree driver (README.md, "Install")
-#   make install        aca.ko for the running kernel into
-#                       /lib/modules/KRELEASE/updates/ and depmod; aca-relay,
-#                       aca-host, <linux/aca.h>, the man pages, the udev rule
-#                       and the systemd unit
-#   make uninstall      remove exactly what make install installs
+#   make install        the target (the machine to profile): aca.ko for the
+#                       running kernel into /lib/modules/KRELEASE/updates/
+#                       and depmod; aca-relay, aca-host, <linux/aca.h>, the
+#                       man pages, the udev rule, the systemd unit and the
+#                       sysusers.d file that creates group vtune (applied)
+#   make install-host   the analysis host (where VTune or aca-host runs):
+#                       aca-host and aca-host(1) alone; needs no kernel
+#                       headers, no linux-source, no liburing
+#   make uninstall      remove exactly what make install installs (a group
+#                       once created stays, as with any system package)
+#   make uninstall-host remove exactly what make install-host installs
 #   make dkms-check     dkms add/build/install/remove of this tree for every
 #                       supported kernel, in private DKMS trees (TAP)
 #   make man-check      man -l, mandoc -T lint and groff -ww: no warnings
@@ -178,6 +207,7 @@ INCLUDEDIR ?= $(PREFIX)/include
 MANDIR ?= $(PREFIX)/share/man
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 UDEVRULESDIR ?= /etc/udev/rules.d
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 INSTALL_MOD_DIR ?= updates
 KRELEASE ?= $(shell uname -r)
 
@@ -187,13 +217,15 @@ IKSERIES = $(word 1,$(subst ., ,$(KRELEASE))).$(word 2,$(subst ., ,$(KRELEASE)))
 IKO = $(B)/kernel-$(IKSERIES)/aca.ko
 IKDIR = /lib/modules/$(KRELEASE)/build
 
+INSTALLED_HOST = $(DESTDIR)$(BINDIR)/aca-host $(DESTDIR)$(MANDIR)/man1/aca-host.1
 INSTALLED = $(DESTDIR)/lib/modules/$(KRELEASE)/$(INSTALL_MOD_DIR)/aca.ko \
-	$(DESTDIR)$(BINDIR)/aca-relay $(DESTDIR)$(BINDIR)/aca-host \
+	$(DESTDIR)$(BINDIR)/aca-relay \
 	$(DESTDIR)$(INCLUDEDIR)/linux/aca.h \
 	$(DESTDIR)$(UDEVRULESDIR)/60-aca.rules \
 	$(DESTDIR)$(UNITDIR)/aca-relay.service \
+	$(DESTDIR)$(SYSUSERSDIR)/aca.conf \
 	$(DESTDIR)$(MANDIR)/man4/aca.4 $(DESTDIR)$(MANDIR)/man8/aca-relay.8 \
-	$(DESTDIR)$(MANDIR)/man1/aca-host.1
+	$(INSTALLED_HOST)
 
 # Tell a running udev and systemd, and depmod, unless installing elsewhere.
 define system_reload
@@ -205,7 +237,18 @@ define system_reload
 	fi
 endef
 
-.PHONY: install install-module uninstall dkms-check man-check version
+# The group of /dev/aca and aca-relay.service, from packaging/aca.sysusers:
+# systemd-sysusers where systemd is, else groupadd.
+define make_group
+	@if [ -z "$(DESTDIR)" ] && ! getent group vtune >/dev/null; then \
+		if command -v systemd-sysusers >/dev/null; then \
+			systemd-sysusers $(SYSUSERSDIR)/aca.conf; \
+		else groupadd --system vtune; fi && \
+		echo "install: created system group vtune for /dev/aca and aca-relay"; \
+	fi
+endef
+
+.PHONY: install install-module install-host uninstall uninstall-host dkms-check man-check version
 
 install-module:
 	@test -n "$(KRELEASE)" || { echo "install: KRELEASE is empty" >&2; exit 1; }
@@ -219,11 +262,19 @@ install-module:
 		tools/build-module $$(realpath $(IKDIR)) $(B)/kernel-$(IKSERIES); \
 	fi
 
-install: install-module relay host
+install-host: host
+	install -D -m 0755 $(B)/aca-host $(DESTDIR)$(BINDIR)/aca-host
+	install -D -m 0644 man/aca-host.1 $(DESTDIR)$(MANDIR)/man1/aca-host.1
+
+uninstall-host:
+	rm -f $(INSTALLED_HOST)
+
+install: install-module relay install-host
 	install -D -m 0644 $(IKO) $(DESTDIR)/lib/modules/$(KRELEASE)/$(INSTALL_MOD_DIR)/aca.ko
 	install -D -m 0755 $(B)/aca-relay $(DESTDIR)$(BINDIR)/aca-relay
-	install -D -m 0755 $(B)/aca-host $(DESTDIR)$(BINDIR)/aca-host
 	install -D -m 0644 uapi/aca.h $(DESTDIR)$(INCLUDEDIR)/linux/aca.h
+	install -D -m 0644 packaging/aca.sysusers $(DESTDIR)$(SYSUSERSDIR)/aca.conf
+	$(make_group)
 	install -D -m 0644 packaging/60-aca.rules $(DESTDIR)$(UDEVRULESDIR)/60-aca.rules
 	install -d $(DESTDIR)$(UNITDIR)
 	sed 's|/usr/local/bin/|$(BINDIR)/|' packaging/aca-relay.service \
@@ -231,11 +282,7 @@ install: install-module relay host
 	chmod 0644 $(DESTDIR)$(UNITDIR)/aca-relay.service
 	install -D -m 0644 man/aca.4 $(DESTDIR)$(MANDIR)/man4/aca.4
 	install -D -m 0644 man/aca-relay.8 $(DESTDIR)$(MANDIR)/man8/aca-relay.8
-	install -D -m 0644 man/aca-host.1 $(DESTDIR)$(MANDIR)/man1/aca-host.1
 	$(system_reload)
-	@[ -n "$(DESTDIR)" ] || getent group vtune >/dev/null || \
-		echo "install: note: no group vtune for /dev/aca and aca-relay.service;" \
-		     "create it: groupadd --system vtune (README.md, Install)"
 
 uninstall:
 	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then \
@@ -255,7 +302,7 @@ man-check:
 	done; exit $$rc
 
 version:
-	@sed -n 's/^\#define ACA_VERSION[[:space:]]*"\(.*\)"$$/\1/p' driver/aca.h
+	@echo $(ACA_VERSION)
 # ---- end of install
 
 # ---- host tools: the spin workload and the unit tests of aca-host
@@ -269,11 +316,11 @@ HOST_TEST_SRC := $(filter-out tools/aca-host/main.c,$(wildcard tools/aca-host/*.
 
 tests: $(B)/tests/host_test $(B)/spin
 
-$(B)/spin: selftests/workload/spin.c
+$(B)/spin: selftests/workload/spin.c $(UFLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(SPIN_CFLAGS) -o $@ $< -pthread
 
-$(B)/tests/host_test: $(wildcard selftests/host/*.c) $(HOST_TEST_SRC) \
+$(B)/tests/host_test: $(wildcard selftests/host/*.c) $(HOST_TEST_SRC) $(UFLAGS_STAMP) \
 		$(wildcard tools/aca-host/*.h) $(wildcard uapi/*.h) $(KSRC)/.stamp $(B)/spin $(B)/aca-host
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^) -pthread

@@ -191,8 +191,10 @@ void conn_open(struct relay *r, int sock)
 	c->sock = sock;
 	c->dev = open(r->device, O_RDWR | O_CLOEXEC);
 	if (c->dev < 0) {
-		log_err("%s: cannot open %s: %s (is the aca module loaded? try 'modprobe aca')",
-			c->peer, r->device, strerror(errno));
+		char why[512];
+
+		dev_explain(why, sizeof(why), r->device, errno);
+		log_err("%s: %s", c->peer, why);
 		close(sock);
 		free(c);
 		return;

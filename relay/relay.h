@@ -66,6 +66,10 @@ void addr_format(const struct sockaddr *sa, char *buf, size_t len);
 struct io_uring_sqe *relay_sqe(struct relay *r);
 void relay_submit_accept(struct relay *r);
 
+/* device.c: the device check at start, and open errors explained */
+int dev_check(const char *path);
+void dev_explain(char *buf, size_t len, const char *path, int err);
+
 /* conn.c */
 void conn_open(struct relay *r, int sock);
 void pump_complete(struct pump *p, int res);

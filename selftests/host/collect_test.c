@@ -11,46 +11,31 @@
 /* Far beyond what loopback sockets buffer: a host that does not read stalls. */
 #define FLOOD_SAMPLES	200000
 
-/* Run aca-host collect against @m; returns its exit status (or -1). */
+/*
+ * Run aca-host collect against @m into @out (a directory of the test's
+ * own) with @extra (or NULL) on its command line; returns its exit status
+ * (or -1), what it said is in self->run.
+ */
+static int run_collect_to(FIXTURE_DATA(dir) *self, struct mock_target *m,
+			  const char *out, const char *extra)
+{
+	char target[32], dir[4096];
+	const char *args[] = { "collect", target, "--duration", "0.3", "--out", dir,
+			       "--eof-timeout", "2", extra, NULL };
+
+	if (!synth_host_path() || mock_start(m))
+		return -1;
+	snprintf(target, sizeof(target), "127.0.0.1:%d", m->port);
+	snprintf(dir, sizeof(dir), "%s/%s", self->path, out);
+	synth_run_host(self->path, args, &self->run);
+	mock_join(m);
+	return self->run.status;
+}
+
 static int run_collect(FIXTURE_DATA(dir) *self, struct mock_target *m,
 		       const char *extra)
 {
-	const char *bin = synth_host_path();
-	char target[32], out[4096];
-	int status;
-	pid_t pid;
-
-	if (!bin || mock_start(m))
-		return -1;
-	snprintf(target, sizeof(target), "127.0.0.1:%d", m->port);
-	snprintf(out, sizeof(out), "%s/c", self->path);
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		/* Keep the harness's output readable: summary and errors to a file. */
-		char log[4200];
-
-		snprintf(log, sizeof(log), "%s/collect.log", self->path);
-		if (!freopen(log, "w", stdout) || dup2(fileno(stdout), 2) < 0)
-			_exit(126);
-		execl(bin, "aca-host", "collect", target, "--duration", "0.3", "--out", out,
-		      "--eof-timeout", "2", extra, (char *)NULL);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	mock_join(m);
-	return WEXITSTATUS(status);
-}
-
-static char *collect_log(FIXTURE_DATA(dir) *self)
-{
-	char path[4200];
-	size_t len;
-
-	snprintf(path, sizeof(path), "%s/collect.log", self->path);
-	return (char *)read_whole_file(path, 1 << 20, &len);
+	return run_collect_to(self, m, "c", extra);
 }
 
 static char *collection_txt(FIXTURE_DATA(dir) *self)
@@ -66,11 +51,11 @@ static void check_full_collection(struct __test_metadata *_metadata,
 				  FIXTURE_DATA(dir) *self, struct mock_target *m, int rc)
 {
 	struct report_opts o = { 0 };
-	char *log = collect_log(self), *txt = collection_txt(self);
+	char *txt = collection_txt(self);
 	char dir[4200];
 
 	if (rc)
-		TH_LOG("collect said: %s", log ? log : "(nothing)");
+		TH_LOG("collect said: %s", self->run.err ? self->run.err : "(nothing)");
 	if (m->failed)
 		TH_LOG("target: %s", m->why);
 	EXPECT_EQ(0, rc);
@@ -97,7 +82,6 @@ static void check_full_collection(struct __test_metadata *_metadata,
 	EXPECT_EQ(400000, self->r.samples);
 	EXPECT_EQ(400000, tally_get(&self->r.modules, "/mock/bin/app"));
 	EXPECT_EQ(400000, tally_get(&self->r.processes, "4321 /mock/bin/app"));
-	free(log);
 	free(txt);
 }
 
@@ -124,35 +108,112 @@ TEST_F_TIMEOUT(dir, collect_reads_after_the_stop_answer, 120)
 TEST_F_TIMEOUT(dir, channel_without_eof_fails_the_collection, 120)
 {
 	struct mock_target m = { .mode = MOCK_KEEP_CHANNEL_OPEN, .samples_per_cpu = 10 };
-	char *log, *txt;
+	char *txt;
 
 	if (!synth_host_path())
 		SKIP(return, "no aca-host next to this test (make host)");
 	EXPECT_EQ(1, run_collect(self, &m, NULL));
-	log = collect_log(self);
 	txt = collection_txt(self);
-	ASSERT_NE(NULL, log);
+	ASSERT_NE(NULL, self->run.err);
 	ASSERT_NE(NULL, txt);
-	EXPECT_NE(NULL, strstr(log, "data channel module did not reach EOF within 2 s after STOP"));
+	EXPECT_NE(NULL, strstr(self->run.err,
+			       "data channel module did not reach EOF within 2 s after STOP"));
 	EXPECT_NE(NULL, strstr(txt, "\nall_eof=0\n"));
 	/* The session still ended properly. */
 	EXPECT_TRUE(m.terminate_seen);
-	free(log);
 	free(txt);
 }
 
 TEST_F_TIMEOUT(dir, target_gone_mid_collection_fails, 120)
 {
 	struct mock_target m = { .mode = MOCK_DIE_AT_START, .samples_per_cpu = 10 };
-	char *log;
 
 	if (!synth_host_path())
 		SKIP(return, "no aca-host next to this test (make host)");
 	EXPECT_EQ(1, run_collect(self, &m, "--event=CPU_CLK_UNHALTED.THREAD"));
-	log = collect_log(self);
-	ASSERT_NE(NULL, log);
-	EXPECT_NE(NULL, strstr(log, "ended during the collection"));
-	free(log);
+	ASSERT_NE(NULL, self->run.err);
+	EXPECT_NE(NULL, strstr(self->run.err, "ended during the collection"));
+}
+
+/* collection.txt says which aca-host wrote it. */
+TEST_F_TIMEOUT(dir, collection_txt_names_the_tool_version, 60)
+{
+	struct mock_target m = { .samples_per_cpu = 10 };
+	char *txt;
+
+	if (!synth_host_path())
+		SKIP(return, "no aca-host next to this test (make host)");
+	EXPECT_EQ(0, run_collect(self, &m, NULL));
+	txt = collection_txt(self);
+	ASSERT_NE(NULL, txt);
+	EXPECT_NE(NULL, strstr(txt, "\nformat=1\nwritten_by=aca-host " ACA_VERSION "\n"));
+	free(txt);
+}
+
+/*
+ * A target without GET_SAMPLE_DROP_INFO (the reference answers 159): the
+ * accounting says that is what it lacks, not GET_NUM_SAMPLES.
+ */
+TEST_F_TIMEOUT(dir, accounting_names_the_missing_drop_info, 60)
+{
+	struct mock_target m = { .samples_per_cpu = 10,
+				 .fail_command = SEP_CMD_GET_SAMPLE_DROP_INFO,
+				 .fail_status = VT_DRIVER_COMM_FAILED };
+	char *txt;
+
+	if (!synth_host_path())
+		SKIP(return, "no aca-host next to this test (make host)");
+	EXPECT_EQ(0, run_collect(self, &m, NULL));
+	txt = collection_txt(self);
+	ASSERT_NE(NULL, txt);
+	EXPECT_NE(NULL, strstr(txt, "\naccounting=unknown: GET_SAMPLE_DROP_INFO "
+			       "unavailable (status 159)\n"));
+	EXPECT_NE(NULL, strstr(txt, "\nsamples_reported=20\n"));
+	EXPECT_EQ(NULL, strstr(txt, "GET_NUM_SAMPLES"));
+	free(txt);
+}
+
+/* And when GET_NUM_SAMPLES fails, that alone: the collection fails too. */
+TEST_F_TIMEOUT(dir, accounting_names_a_failed_get_num_samples, 60)
+{
+	struct mock_target m = { .samples_per_cpu = 10,
+				 .fail_command = SEP_CMD_GET_NUM_SAMPLES,
+				 .fail_status = VT_DRIVER_COMM_FAILED };
+	char *txt;
+
+	if (!synth_host_path())
+		SKIP(return, "no aca-host next to this test (make host)");
+	EXPECT_EQ(1, run_collect(self, &m, NULL));
+	txt = collection_txt(self);
+	ASSERT_NE(NULL, txt);
+	EXPECT_NE(NULL, strstr(txt, "\naccounting=unknown: GET_NUM_SAMPLES failed\n"));
+	EXPECT_NE(NULL, strstr(txt, "\nsamples_dropped=0\n"));
+	free(txt);
+}
+
+/* collection.txt of a newer aca-host: who wrote it is shown. */
+TEST_F(dir, report_reads_the_version_that_wrote_the_collection)
+{
+	static const char txt[] = "format=1\nwritten_by=aca-host 9.8.7\nnum_cpus=1\n"
+				  "sample_size=48\n";
+
+	synth_sample(&self->cpu0, SAMPLE_SIZE, 0x400001, 9, 9, 1, 0);
+	ASSERT_EQ(0, synth_write(self->path, "collection.txt", txt, strlen(txt)));
+	ASSERT_EQ(0, run_report(self, NULL));
+	EXPECT_EQ(0, self->ret);
+	EXPECT_STREQ("aca-host 9.8.7", self->r.written_by);
+	EXPECT_EQ(1, self->r.samples);
+}
+
+/* And one of an older aca-host, without the line, still reads. */
+TEST_F(dir, report_reads_collections_without_a_version)
+{
+	synth_sample(&self->cpu0, SAMPLE_SIZE, 0x400001, 9, 9, 1, 0);
+	ASSERT_EQ(0, synth_txt(self->path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, run_report(self, NULL));
+	EXPECT_EQ(0, self->ret);
+	EXPECT_STREQ("", self->r.written_by);
+	EXPECT_EQ(1, self->r.samples);
 }
 
 #endif /* ACA_HOST_TEST_UNIT */

@@ -4,21 +4,28 @@
  * spec's vector; `aca-host report` (record decoding, ELF symbols,
  * attribution) over synthetic collection directories, some built from the
  * live spin workload's own mappings; `aca-host collect` against a scripted
- * target on a loopback port.
+ * target on a loopback port; the command line and the diagnostics of
+ * build/aca-host, run as a subprocess against loopback peers.
  *
  * As in selftests/core, kselftest_harness.h allows one translation unit
  * with tests: the groups live in *_test.c files that compile to nothing on
  * their own and are included at the end with ACA_HOST_TEST_UNIT defined.
  */
 #include <elf.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "kselftest_harness.h"
 #include "../../tools/aca-host/attrib.h"
 #include "../../tools/aca-host/ecb.h"
 #include "../../tools/aca-host/elfsym.h"
+#include "../../tools/aca-host/host.h"
 #include "../../tools/aca-host/report.h"
+#include "../../tools/aca-host/session.h"
 #include "mock_target.h"
 #include "synth.h"
 #include "../../tools/aca-host/files.h"
@@ -33,6 +40,7 @@ FIXTURE(dir) {
 	char *warn;		/* the report's messages */
 	size_t warn_len;
 	int ret;		/* of report_load() */
+	struct host_run run;	/* of build/aca-host */
 };
 
 FIXTURE_SETUP(dir)
@@ -48,6 +56,7 @@ FIXTURE_TEARDOWN(dir)
 	sbuf_free(&self->cpu0);
 	sbuf_free(&self->modules);
 	free(self->warn);
+	host_run_free(&self->run);
 	synth_rmdir(self->path);
 	free(self->path);
 }
@@ -83,5 +92,8 @@ static bool said(FIXTURE_DATA(dir) *self, const char *what)
 #include "attrib_test.c"
 #include "malformed_test.c"
 #include "collect_test.c"
+#include "outdir_test.c"
+#include "cli_test.c"
+#include "net_test.c"
 
 TEST_HARNESS_MAIN

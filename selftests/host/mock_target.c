@@ -31,10 +31,11 @@ static void fail(struct mock_target *m, const char *why)
 	m->failed = 1;
 }
 
-static void hello(struct session *s)
+static void hello(struct session *s, int32_t status, uint32_t msg_size)
 {
 	struct sep_target_status_msg st = {
-		.msg_size = sizeof(st),
+		.msg_size = msg_size,
+		.status = status,
 		.proto_version = SEP_PROTO_VERSION,
 		.os_info_offset = 48, .os_info_size = 200,
 		.collect_switch_offset = 248, .collect_switch_size = 8,
@@ -49,6 +50,28 @@ static void hello(struct session *s)
 	if (host_recv(s->ctl, &h, sizeof(h)) || h.msg_size != sizeof(h))
 		fail(s->m, "bad hello");
 	host_send(s->ctl, &st, sizeof(st));
+}
+
+/* The hello of enum mock_hello's failures; the connection is closed after. */
+static void bad_hello(struct session *s)
+{
+	struct sep_control_first_msg h;
+
+	switch (s->m->hello) {
+	case MOCK_HELLO_BUSY:
+		hello(s, VT_COMM_DATA_CHANNEL_UNAVAILABLE,
+		      sizeof(struct sep_target_status_msg));
+		break;
+	case MOCK_HELLO_WRONG_SIZE:
+		hello(s, VT_SUCCESS, sizeof(struct sep_target_status_msg) - 8);
+		break;
+	case MOCK_HELLO_GARBAGE:
+		host_recv(s->ctl, &h, sizeof(h));
+		host_send(s->ctl, MOCK_GARBAGE, strlen(MOCK_GARBAGE));
+		break;
+	default:
+		break;
+	}
 }
 
 static int open_channels(struct session *s)
@@ -124,6 +147,11 @@ static int command(struct session *s, const struct sep_control_msg_header *h,
 		abort();
 	if (m->ncommands < 64)
 		m->commands[m->ncommands++] = h->command_id;
+	if (m->fail_status && h->command_id == m->fail_command) {
+		respond(s, h->command_id, m->fail_status, NULL, 0);
+		free(out);
+		return 0;
+	}
 	switch (h->command_id) {
 	case SEP_CMD_NUM_CORES:
 		u32 = MOCK_CPUS;
@@ -190,7 +218,13 @@ static void *serve(void *arg)
 		fail(s.m, "no control connection");
 		return NULL;
 	}
-	hello(&s);
+	s.m->connected = 1;
+	if (s.m->hello != MOCK_HELLO_OK) {
+		bad_hello(&s);
+		close(s.ctl);
+		return NULL;
+	}
+	hello(&s, VT_SUCCESS, sizeof(struct sep_target_status_msg));
 	if (open_channels(&s)) {
 		fail(s.m, "data channels not opened");
 		goto out;
@@ -229,23 +263,58 @@ out:
 	return NULL;
 }
 
-int mock_start(struct mock_target *m)
+/* A socket bound to 127.0.0.1 (any free port), listening with @backlog or not. */
+static int loopback_socket(int backlog, int *port)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET,
 				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	socklen_t len = sizeof(a);
-	int one = 1;
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1;
 
-	m->listen_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
+	    (backlog >= 0 && listen(fd, backlog)) ||
+	    getsockname(fd, (struct sockaddr *)&a, &len)) {
+		close(fd);
+		return -1;
+	}
+	*port = ntohs(a.sin_port);
+	return fd;
+}
+
+int mock_start(struct mock_target *m)
+{
+	m->listen_fd = loopback_socket(16, &m->port);
 	if (m->listen_fd < 0)
 		return -1;
-	setsockopt(m->listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(m->listen_fd, (struct sockaddr *)&a, sizeof(a)) ||
-	    listen(m->listen_fd, 16) ||
-	    getsockname(m->listen_fd, (struct sockaddr *)&a, &len))
-		return -1;
-	m->port = ntohs(a.sin_port);
 	return pthread_create(&m->thread, NULL, serve, m) ? -1 : 0;
+}
+
+int mock_refusing_port(int *fd)
+{
+	int port;
+
+	*fd = loopback_socket(-1, &port);
+	return *fd < 0 ? -1 : port;
+}
+
+int mock_full_listener(int fds[2])
+{
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int port;
+
+	fds[1] = -1;
+	fds[0] = loopback_socket(0, &port);
+	if (fds[0] < 0)
+		return -1;
+	a.sin_port = htons(port);
+	fds[1] = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fds[1] < 0 || connect(fds[1], (struct sockaddr *)&a, sizeof(a)))
+		return -1;
+	return port;
 }
 
 int mock_join(struct mock_target *m)

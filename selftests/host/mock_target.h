@@ -4,7 +4,8 @@
  * without a VM: hand-shake, N+2 data channels, every command answered, and
  * at STOP a flood of records on every channel, sent either before the STOP
  * response (the aca ordering of spec 13: a host that does not read while
- * STOP is outstanding deadlocks) or after it.
+ * STOP is outstanding deadlocks) or after it. Or a peer that goes wrong at
+ * the hello, as relays, busy targets and other servers do.
  */
 #ifndef ACA_HOST_TEST_MOCK_TARGET_H
 #define ACA_HOST_TEST_MOCK_TARGET_H
@@ -19,12 +20,25 @@ enum mock_stop {
 	MOCK_DIE_AT_START,		/* every connection closed at START */
 };
 
+/* The hello: answered, or one of the ways it goes wrong (then no session). */
+enum mock_hello {
+	MOCK_HELLO_OK,			/* status message, then the session */
+	MOCK_HELLO_CLOSE,		/* accept and close, as a relay that drops us */
+	MOCK_HELLO_BUSY,		/* status 219: another host's session */
+	MOCK_HELLO_GARBAGE,		/* a line of text, then close: no SEP target */
+	MOCK_HELLO_WRONG_SIZE,		/* a status message with a wrong msg_size */
+};
+
+#define MOCK_GARBAGE		"HTTP/1.0 400 Bad Request\r\n\r\n"
 #define MOCK_CPUS		2
 #define MOCK_HOT_IP		0x401234ull	/* inside the module record sent */
 #define MOCK_PID		4321
 
 struct mock_target {
 	enum mock_stop mode;
+	enum mock_hello hello;
+	uint32_t fail_command;		/* answered with fail_status, if non-zero */
+	int fail_status;
 	uint32_t samples_per_cpu;	/* sent at STOP on each CPU channel */
 	uint32_t dropped_per_cpu;	/* reported by GET_SAMPLE_DROP_INFO */
 	int port;			/* where it listens */
@@ -33,6 +47,7 @@ struct mock_target {
 	/* What the host did, for the checks. */
 	uint32_t commands[64];
 	int ncommands;
+	int connected;			/* the control connection was accepted */
 	int stop_seen, terminate_seen;
 	uint64_t data_bytes_from_host;
 	int failed;			/* the host broke the protocol */
@@ -43,5 +58,18 @@ struct mock_target {
 int mock_start(struct mock_target *m);
 /* Wait for the session to end; returns m->failed. */
 int mock_join(struct mock_target *m);
+
+/*
+ * A loopback port where nothing listens (connecting is refused), kept so
+ * while its socket, *@fd, is open. Returns the port, or -1.
+ */
+int mock_refusing_port(int *fd);
+/*
+ * A loopback listener whose accept queue is full (backlog 0, and one
+ * connection in it, never accepted): the kernel drops every further SYN,
+ * so connecting there times out. Returns its port, or -1; close both
+ * @fds (the listener and the queued connection) after.
+ */
+int mock_full_listener(int fds[2]);
 
 #endif /* ACA_HOST_TEST_MOCK_TARGET_H */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "synth.h"
@@ -204,6 +205,54 @@ const char *synth_host_path(void)
 	static char path[PATH_MAX + 16];
 
 	return build_file("ACA_HOST_BIN", "aca-host", path, sizeof(path));
+}
+
+void host_run_free(struct host_run *r)
+{
+	free(r->out);
+	free(r->err);
+	memset(r, 0, sizeof(*r));
+}
+
+static char *read_text(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return (char *)read_whole_file(path, 1 << 20, &len);
+}
+
+int synth_run_host(const char *dir, const char *const *args, struct host_run *r)
+{
+	const char *bin = synth_host_path();
+	char out[PATH_MAX], err[PATH_MAX];
+	const char *argv[32] = { "aca-host" };
+	int status, n = 1;
+	pid_t pid;
+
+	host_run_free(r);
+	r->status = -1;
+	while (args[n - 1] && n < 31) {
+		argv[n] = args[n - 1];
+		n++;
+	}
+	snprintf(out, sizeof(out), "%s/host.out", dir);
+	snprintf(err, sizeof(err), "%s/host.err", dir);
+	if (!bin || (pid = fork()) < 0)
+		return -1;
+	if (!pid) {
+		if (!freopen(out, "w", stdout) || !freopen(err, "w", stderr))
+			_exit(126);
+		execv(bin, (char *const *)argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	r->out = read_text(dir, "host.out");
+	r->err = read_text(dir, "host.err");
+	r->status = r->out && r->err ? WEXITSTATUS(status) : -1;
+	return r->status;
 }
 
 pid_t synth_spin(const char *threads, const char *seconds, uint64_t *hot)

@@ -47,6 +47,19 @@ int synth_txt(const char *dir, uint32_t ncpus, uint32_t sample_size);
 const char *synth_spin_path(void);
 /* build/aca-host the same way, or $ACA_HOST_BIN. */
 const char *synth_host_path(void);
+/* What a run of build/aca-host said (synth_run_host()). */
+struct host_run {
+	int status;		/* its exit status; -1 if it did not run or exit */
+	char *out, *err;	/* what it wrote on stdout and stderr */
+};
+
+/*
+ * Run build/aca-host with @args (NULL-terminated, after the program's
+ * name), its output kept in files in @dir, and fill @r. Returns r->status.
+ */
+int synth_run_host(const char *dir, const char *const *args, struct host_run *r);
+void host_run_free(struct host_run *r);
+
 /*
  * Start spin with @threads threads for @seconds; returns its pid and the
  * address of aca_hot_spin() it printed, or -1. Reap it with waitpid().

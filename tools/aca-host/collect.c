@@ -23,7 +23,6 @@
 #define MAX_ECB_FILE		(1u << 20)	/* the target refuses more */
 #define BUSY_RETRIES		20		/* 219 while a session ends */
 #define STOP_TIMEOUT_S		120		/* STOP waits for the drain */
-#define CTL_TIMEOUT_S		30		/* any other answer (as net.c) */
 
 static volatile sig_atomic_t interrupted;
 
@@ -69,20 +68,17 @@ static int cmd_u32(struct host_session *s, uint32_t id, uint32_t v, const char *
 }
 
 /* A target still tearing down the previous session answers 219 for a while. */
-static int open_session(struct host_session *s, const char *target)
+static int open_session(struct host_session *s, const struct collect_opts *o)
 {
 	for (int i = 0;; i++) {
-		if (host_session_open(s, target, 1))
+		if (host_session_open_timeout(s, o->target, 1, o->timeout_s))
 			return -1;
 		if (s->status.status == VT_SUCCESS)
 			return 0;
 		close(s->ctl);
 		if (s->status.status != VT_COMM_DATA_CHANNEL_UNAVAILABLE ||
 		    i == BUSY_RETRIES) {
-			fprintf(stderr, "aca-host: %s refused the session: status %d%s\n",
-				target, s->status.status,
-				s->status.status == VT_COMM_DATA_CHANNEL_UNAVAILABLE ?
-				" (another host is connected)" : "");
+			host_explain_status(o->target, s->status.status);
 			return -1;
 		}
 		sleep_s(0.25);
@@ -205,7 +201,7 @@ static int run(struct host_session *s, const struct collect_opts *o,
 	setsockopt(s->ctl, SOL_SOCKET, SO_RCVTIMEO, &stop_tv, sizeof(stop_tv));
 	err = cmd(s, SEP_CMD_STOP, NULL, 0, NULL, 0, "STOP");
 	r->elapsed = now_s() - t0;
-	stop_tv.tv_sec = CTL_TIMEOUT_S;
+	stop_tv.tv_sec = HOST_RECV_TIMEOUT_S;
 	setsockopt(s->ctl, SOL_SOCKET, SO_RCVTIMEO, &stop_tv, sizeof(stop_tv));
 	if (r->interrupted)
 		fprintf(stderr, "aca-host: interrupted: stopped after %.1f s\n", r->elapsed);
@@ -249,6 +245,7 @@ static int finish(struct host_session *s, const struct collect_opts *o,
 	}
 	if (left)
 		err = -1;
+	r->queried = 1;
 	if (cmd(s, SEP_CMD_GET_NUM_SAMPLES, NULL, 0, &r->num_samples, 8,
 		"GET_NUM_SAMPLES"))
 		err = -1;
@@ -313,18 +310,17 @@ int collect_run(const struct collect_opts *o)
 		fprintf(stderr, "aca-host: out of memory\n");
 		goto out;
 	}
-	if (make_dirs(o->out)) {
-		fprintf(stderr, "aca-host: %s: %s\n", o->out, strerror(errno));
-		goto out;
-	}
 	/* A file ECB is checked before the target is bothered. */
 	if (o->ecb_file && !(ecb = load_ecb(o, r, &ecb_len)))
 		goto out;
-	if (open_session(s, o->target))
+	if (open_session(s, o))
 		goto out;
 	session = 1;
 	r->ncpus = s->ncpus;
 	r->tsc_hz = s->status.hardware_info.tsc_freq;
+	/* Only a target that answered gets a directory (or DIR.old). */
+	if (collect_prepare_out(o->out))
+		goto end;
 	/* Read every channel from now on, whatever happens next. */
 	if (collect_open_files(s, o->out, &r->chans) || chans_start(&r->chans))
 		goto end;

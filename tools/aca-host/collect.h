@@ -16,6 +16,7 @@ struct collect_opts {
 	double duration;		/* seconds between START and STOP */
 	uint32_t rate;			/* samples/s per CPU asked for */
 	int eof_timeout_s;		/* after STOP, for every channel's EOF */
+	int timeout_s;			/* connecting, per connection */
 };
 
 struct collect_result {
@@ -27,6 +28,7 @@ struct collect_result {
 	int started;			/* START succeeded */
 	double elapsed;			/* host seconds, START to STOP */
 	int interrupted;		/* SIGINT ended the wait early */
+	int queried;			/* the closing queries were asked */
 	int have_num_samples;
 	uint64_t num_samples;		/* GET_NUM_SAMPLES */
 	int drop_status;		/* of GET_SAMPLE_DROP_INFO */
@@ -37,6 +39,13 @@ struct collect_result {
 };
 
 /* collect_out.c: where the streams go and what is said about them. */
+/*
+ * May --out @dir be written? Absent, empty or a previous collection (which
+ * collect_prepare_out() moves to DIR.old): 0. Anything else: -1, said.
+ */
+int collect_check_out(const char *dir);
+/* Move a previous collection in @dir to DIR.old, create @dir: 0, or -1 said. */
+int collect_prepare_out(const char *dir);
 int collect_open_files(const struct host_session *s, const char *dir,
 		       struct chan_set *cs);
 void collect_close_files(struct chan_set *cs);

@@ -1,41 +1,99 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* aca-host collect: its command line (the collection itself: collect.c). */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 
+#include "args.h"
 #include "collect.h"
 #include "ecb.h"
 #include "host.h"
+
+/* Messages start with it; getopt's too, as argv[0]. */
+static char cmd[] = "aca-host collect";
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: aca-host collect TARGET[:PORT] --duration S --out DIR\n"
 		"                        [--event NAME | --ecb FILE] [--rate HZ]\n"
-		"                        [--eof-timeout S]\n"
+		"                        [--timeout S] [--eof-timeout S]\n"
 		"  Sample the target for S seconds and save every data channel in DIR:\n"
-		"  cpuN.bin, uncore.bin, module.bin and collection.txt.\n"
-		"  --event NAME   built-in ECB (default %s):\n", HOST_DEFAULT_EVENT);
+		"  cpuN.bin, uncore.bin, module.bin and collection.txt. A previous\n"
+		"  collection in DIR is moved to DIR.old first; any other non-empty DIR\n"
+		"  is left alone and the command refused.\n"
+		"  --duration S     seconds between START and STOP (at most 86400)\n"
+		"  --event NAME     built-in ECB (default %s):\n", HOST_DEFAULT_EVENT);
 	host_ecb_list(f);
 	fprintf(f,
-		"  --ecb FILE     send FILE as the ECB instead (e.g. a VTune bin_ecb.config)\n"
-		"  --rate HZ      samples per second and CPU for --event (default 1000)\n"
-		"  --eof-timeout S  how long every channel may take to end after STOP (30)\n");
+		"  --ecb FILE       send FILE as the ECB instead (e.g. a VTune bin_ecb.config)\n"
+		"  --rate HZ        samples per second and CPU for --event, 1 to 100000\n"
+		"                   (default 1000)\n"
+		"  --timeout S      give up connecting after S seconds, 1 to %d (default %d)\n"
+		"  --eof-timeout S  how long every channel may take to end after STOP (30)\n",
+		HOST_MAX_TIMEOUT_S, HOST_CONNECT_TIMEOUT_S);
 }
 
-static int parse_seconds(const char *s, double *out)
+/* One option; 0, or the exit status 2 after a message. */
+static int option(int c, struct collect_opts *o)
 {
-	char *end;
-	double v;
+	unsigned long rate;
+	double t;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v > 0) || v > 86400)
-		return -1;
-	*out = v;
-	return 0;
+	switch (c) {
+	case 'd':
+		return arg_seconds(cmd, "--duration", optarg, 86400, &o->duration) ? 2 : 0;
+	case 'o':
+		o->out = optarg;
+		return 0;
+	case 'e':
+		o->event = optarg;
+		return 0;
+	case 'b':
+		o->ecb_file = optarg;
+		return 0;
+	case 'r':
+		if (arg_number(cmd, "--rate", optarg, 1, 100000, &rate))
+			return 2;
+		o->rate = rate;
+		return 0;
+	case 'T':
+		return arg_timeout(cmd, optarg, &o->timeout_s) ? 2 : 0;
+	case 't':
+		if (arg_seconds(cmd, "--eof-timeout", optarg, 86400, &t))
+			return 2;
+		o->eof_timeout_s = (int)(t + 0.999);
+		return 0;
+	}
+	usage(stderr);
+	return 2;
+}
+
+/* What the options leave to check: 0, or the exit status 2 after a message. */
+static int check(struct collect_opts *o, int argc, char **argv)
+{
+	if (optind + 1 != argc || !o->out || !o->duration) {
+		fprintf(stderr, "%s: %s\n", cmd, optind + 1 != argc ?
+			"one TARGET expected" : !o->out ? "--out DIR is required" :
+			"--duration S is required");
+		usage(stderr);
+		return 2;
+	}
+	o->target = argv[optind];
+	if (host_check_target(cmd, o->target))
+		return 2;
+	if (o->event && o->ecb_file) {
+		fprintf(stderr, "%s: --event and --ecb exclude each other\n", cmd);
+		return 2;
+	}
+	if (!o->ecb_file && !o->event)
+		o->event = HOST_DEFAULT_EVENT;
+	if (o->event && !host_ecb_known(o->event)) {
+		fprintf(stderr, "%s: unknown event '%s'; known events:\n", cmd,
+			o->event);
+		host_ecb_list(stderr);
+		return 2;
+	}
+	return collect_check_out(o->out) ? 2 : 0;
 }
 
 int cmd_collect(int argc, char **argv)
@@ -46,77 +104,25 @@ int cmd_collect(int argc, char **argv)
 		{ "event", required_argument, NULL, 'e' },
 		{ "ecb", required_argument, NULL, 'b' },
 		{ "rate", required_argument, NULL, 'r' },
+		{ "timeout", required_argument, NULL, 'T' },
 		{ "eof-timeout", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	struct collect_opts o = { .rate = 1000, .eof_timeout_s = 30 };
-	unsigned long rate;
-	char *end;
-	double t;
-	int c;
+	struct collect_opts o = { .rate = 1000, .eof_timeout_s = 30,
+				  .timeout_s = HOST_CONNECT_TIMEOUT_S };
+	int c, ret;
 
+	argv[0] = cmd;
 	while ((c = getopt_long(argc, argv, "d:o:e:b:r:t:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			if (parse_seconds(optarg, &o.duration)) {
-				fprintf(stderr, "aca-host: --duration: '%s' is not a number of "
-					"seconds (0 < S <= 86400)\n", optarg);
-				return 2;
-			}
-			break;
-		case 'o':
-			o.out = optarg;
-			break;
-		case 'e':
-			o.event = optarg;
-			break;
-		case 'b':
-			o.ecb_file = optarg;
-			break;
-		case 'r':
-			rate = strtoul(optarg, &end, 10);
-			if (*end || end == optarg || rate < 1 || rate > 100000) {
-				fprintf(stderr, "aca-host: --rate: 1 to 100000 samples/s\n");
-				return 2;
-			}
-			o.rate = rate;
-			break;
-		case 't':
-			if (parse_seconds(optarg, &t)) {
-				fprintf(stderr, "aca-host: --eof-timeout: '%s' is not a number of seconds\n",
-					optarg);
-				return 2;
-			}
-			o.eof_timeout_s = (int)(t + 0.999);
-			break;
-		case 'h':
+		if (c == 'h') {
 			usage(stdout);
 			return 0;
-		default:
-			usage(stderr);
-			return 2;
 		}
+		ret = option(c, &o);
+		if (ret)
+			return ret;
 	}
-	if (optind + 1 != argc || !o.out || !o.duration) {
-		fprintf(stderr, "aca-host collect: %s\n", optind + 1 != argc ?
-			"one TARGET expected" : !o.out ? "--out DIR is required" :
-			"--duration S is required");
-		usage(stderr);
-		return 2;
-	}
-	o.target = argv[optind];
-	if (o.event && o.ecb_file) {
-		fprintf(stderr, "aca-host collect: --event and --ecb exclude each other\n");
-		return 2;
-	}
-	if (!o.ecb_file && !o.event)
-		o.event = HOST_DEFAULT_EVENT;
-	if (o.event && !host_ecb_known(o.event)) {
-		fprintf(stderr, "aca-host collect: unknown event '%s'; known events:\n",
-			o.event);
-		host_ecb_list(stderr);
-		return 2;
-	}
-	return collect_run(&o);
+	ret = check(&o, argc, argv);
+	return ret ? ret : collect_run(&o);
 }

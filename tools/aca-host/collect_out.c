@@ -6,17 +6,116 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "collect.h"
 #include "files.h"
+#include "host.h"
 #include "payload.h"
 #include "records.h"
 
 #define MAX_MODULE_FILE		(1ull << 30)
+
+static int out_problem(const char *dir, const char *what)
+{
+	fprintf(stderr, "aca-host collect: --out %s: %s\n", dir, what);
+	return -1;
+}
+
+/* A previous collection: collection.txt, or at least cpu0.bin, in @dir. */
+static int is_collection(const char *dir)
+{
+	char path[PATH_MAX + 32];
+
+	snprintf(path, sizeof(path), "%s/collection.txt", dir);
+	if (!access(path, F_OK))
+		return 1;
+	snprintf(path, sizeof(path), "%s/cpu0.bin", dir);
+	return !access(path, F_OK);
+}
+
+/* DIR.old may be replaced: absent, empty, or a previous collection too. */
+static int old_replaceable(const char *dir, const char *old)
+{
+	struct stat st;
+
+	if (lstat(old, &st))
+		return errno == ENOENT ? 0 : out_problem(dir, strerror(errno));
+	if (S_ISDIR(st.st_mode) && (dir_is_empty(old) == 1 || is_collection(old)))
+		return 0;
+	fprintf(stderr, "aca-host collect: --out %s: %s is in the way (it is no "
+		"collection, so it is not replaced): move it away\n", dir, old);
+	return -1;
+}
+
+/*
+ * What becomes of --out @dir: 0, it is used as it is (absent or empty);
+ * 1, it holds a previous collection, to be moved to @old first; -1, it
+ * is left alone and not used (said on stderr).
+ */
+static int out_plan(const char *dir, char *old, size_t len)
+{
+	size_t n = strlen(dir);
+	struct stat st;
+	int empty;
+
+	if (!n)
+		return out_problem(dir, "no directory named");
+	if (stat(dir, &st))
+		return errno == ENOENT ? 0 : out_problem(dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return out_problem(dir, "exists and is not a directory");
+	empty = dir_is_empty(dir);
+	if (empty)
+		return empty < 0 ? out_problem(dir, strerror(errno)) : 0;
+	if (!is_collection(dir))
+		return out_problem(dir, "not empty, and no collection (no collection.txt): "
+				   "left alone; name a new or empty directory");
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (snprintf(old, len, "%.*s.old", (int)n, dir) >= (int)len)
+		return out_problem(dir, strerror(ENAMETOOLONG));
+	return old_replaceable(dir, old) ? -1 : 1;
+}
+
+int collect_check_out(const char *dir)
+{
+	char old[PATH_MAX];
+
+	return out_plan(dir, old, sizeof(old)) < 0 ? -1 : 0;
+}
+
+/* perf's way with perf.data: the previous one becomes DIR.old. */
+static int move_to_old(const char *dir, const char *old)
+{
+	int replace = !access(old, F_OK);
+
+	if ((replace && remove_tree(old)) || rename(dir, old)) {
+		fprintf(stderr, "aca-host collect: --out %s: cannot move the previous "
+			"collection to %s: %s\n", dir, old, strerror(errno));
+		return -1;
+	}
+	fprintf(stderr, "aca-host: moved the previous collection in %s to %s%s\n", dir,
+		old, replace ? " (replacing the older one)" : "");
+	return 0;
+}
+
+int collect_prepare_out(const char *dir)
+{
+	char old[PATH_MAX];
+	int plan = out_plan(dir, old, sizeof(old));
+
+	if (plan < 0 || (plan && move_to_old(dir, old)))
+		return -1;
+	if (make_dirs(dir))
+		return out_problem(dir, strerror(errno));
+	return 0;
+}
 
 /* Name each channel by its first message (spec 3.1), each name once. */
 static int name_channel(const struct host_session *s, uint32_t i, uint8_t *seen,
@@ -160,7 +259,7 @@ static void account(const struct collect_result *r, struct accounting *a)
 	memset(a, 0, sizeof(*a));
 	a->ok = -1;
 	a->received = collect_samples_received((struct chan_set *)&r->chans);
-	a->have_drops = r->drop_status == VT_SUCCESS;
+	a->have_drops = r->queried && r->drop_status == VT_SUCCESS;
 	if (n > SEP_MAX_SAMPLE_DROP_NODES)
 		n = SEP_MAX_SAMPLE_DROP_NODES;
 	for (uint32_t i = 0; a->have_drops && i < n; i++) {
@@ -178,6 +277,28 @@ static void account(const struct collect_result *r, struct accounting *a)
 		a->received == r->num_samples;
 }
 
+/* What the accounting lacks when it cannot be checked, in words. */
+static void accounting_gaps(const struct collect_result *r, char *buf, size_t len)
+{
+	char drops[96] = "";
+
+	if (!r->queried) {
+		snprintf(buf, len, "the collection ended before GET_NUM_SAMPLES and "
+			 "GET_SAMPLE_DROP_INFO were asked");
+		return;
+	}
+	if (r->drop_status < 0)
+		snprintf(drops, sizeof(drops), "GET_SAMPLE_DROP_INFO got no valid answer");
+	else if (r->drop_status)
+		snprintf(drops, sizeof(drops), "GET_SAMPLE_DROP_INFO unavailable (status %d)",
+			 r->drop_status);
+	else if (r->drops.size < r->ncpus)
+		snprintf(drops, sizeof(drops), "GET_SAMPLE_DROP_INFO covers %u of %u CPUs",
+			 r->drops.size, r->ncpus);
+	snprintf(buf, len, "%s%s%s", r->have_num_samples ? "" : "GET_NUM_SAMPLES failed",
+		 !r->have_num_samples && drops[0] ? "; " : "", drops);
+}
+
 static void write_txt(FILE *f, const struct host_session *s,
 		      const struct collect_opts *o, const struct collect_result *r,
 		      const struct accounting *a, long long nmod, const char *moderr)
@@ -187,6 +308,7 @@ static void write_txt(FILE *f, const struct host_session *s,
 
 	fprintf(f, "# aca-host collect: one collection; key=value, see aca-host(1)\n");
 	fprintf(f, "format=1\n");
+	fprintf(f, "written_by=aca-host %s\n", ACA_VERSION);
 	kv_str(f, "target", o->target, 256);
 	snprintf(uname, sizeof(uname), "%.64s %.64s %.64s", os->sysname, os->release,
 		 os->version);
@@ -232,7 +354,7 @@ static void write_txt(FILE *f, const struct host_session *s,
 		fprintf(f, "samples_reported=%llu\n", (unsigned long long)r->num_samples);
 	if (a->have_drops)
 		fprintf(f, "samples_dropped=%llu\n", (unsigned long long)a->dropped);
-	else
+	else if (r->queried)
 		fprintf(f, "drop_info=unavailable (status %d)\n", r->drop_status);
 	if (a->ok >= 0) {
 		fprintf(f, "samples_generated=%llu\n", (unsigned long long)a->generated);
@@ -241,7 +363,10 @@ static void write_txt(FILE *f, const struct host_session *s,
 			(unsigned long long)a->dropped, a->ok ? "==" : "!=",
 			(unsigned long long)a->generated);
 	} else {
-		fprintf(f, "accounting=unknown: GET_NUM_SAMPLES failed\n");
+		char why[256];
+
+		accounting_gaps(r, why, sizeof(why));
+		fprintf(f, "accounting=unknown: %s\n", why);
 	}
 	fprintf(f, "started=%d\n", r->started);
 	fprintf(f, "all_eof=%d\n", r->all_eof);

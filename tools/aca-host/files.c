@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Whole-file reads and mkdir -p. */
+/* Whole-file reads, mkdir -p, rm -rf. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,4 +80,32 @@ int make_dirs(const char *path)
 	if (mkdir(p, 0755) && errno != EEXIST)
 		return -1;
 	return 0;
+}
+
+int dir_is_empty(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	int empty = 1, err;
+
+	if (!d)
+		return -1;
+	errno = 0;
+	while (empty && (e = readdir(d)))
+		empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+	err = empty ? errno : 0;
+	closedir(d);
+	errno = err;
+	return err ? -1 : empty;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int type,
+			struct FTW *ftw)
+{
+	return remove(path);
+}
+
+int remove_tree(const char *path)
+{
+	return nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }

@@ -104,18 +104,15 @@ static int print_info(struct host_session *s)
 	return err ? -1 : 0;
 }
 
-int cmd_info(const char *target)
+int cmd_info(const char *target, int timeout_s)
 {
 	struct host_session *s = calloc(1, sizeof(*s));
 	int ret = 1;
 
-	if (!s || host_session_open(s, target, 1))
+	if (!s || host_session_open_timeout(s, target, 1, timeout_s))
 		goto out;
 	if (s->status.status != VT_SUCCESS) {
-		fprintf(stderr, "aca-host: %s refused the session: status %d%s\n", target,
-			s->status.status,
-			s->status.status == VT_COMM_DATA_CHANNEL_UNAVAILABLE ?
-			" (another host is connected)" : "");
+		host_explain_status(target, s->status.status);
 		close_quietly(s->ctl);
 		goto out;
 	}

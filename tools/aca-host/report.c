@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* aca-host report: the hotspot tables (report.h) and the command line. */
-#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "host.h"
 #include "report.h"
 
@@ -40,6 +40,8 @@ void report_print(const struct report *r, const struct report_opts *o,
 	fprintf(out, "aca-host report: %s", dir);
 	if (r->event[0])
 		fprintf(out, " (%s, %u CPUs)", r->event, r->ncpus);
+	if (r->written_by[0])
+		fprintf(out, "\n%-12s %s", "written by", r->written_by);
 	fprintf(out, "\n%-12s %10llu", "samples", (unsigned long long)r->all_samples);
 	for (uint32_t i = 0; i < r->ncpus && i < 16; i++)
 		fprintf(out, "%scpu%u %llu", i ? ", " : "  (", i,
@@ -76,11 +78,13 @@ static void usage(FILE *f)
 		"  process, by module and by function, most first.\n"
 		"  --sysroot PATH  module paths of the target are found below PATH\n"
 		"                  (default: as they are, on this machine)\n"
-		"  --top N         rows per table (default %d, 0: all)\n"
-		"  --pid PID       only the samples of process PID (percentages of those)\n"
+		"  --top N         rows per table, 0 to %d (default %d, 0: all)\n"
+		"  --pid PID       only the samples of process PID, 0 to %d\n"
+		"                  (percentages of those; 0: the idle task)\n"
 		"Exit status: 0; 1 if some input was malformed (reported on stderr,\n"
-		"the rest is still reported); 2 if there is nothing to report on.\n",
-		REPORT_DEFAULT_TOP);
+		"the rest is still reported); 2 if there is nothing to report on, or\n"
+		"on a usage error.\n",
+		REPORT_MAX_TOP, REPORT_DEFAULT_TOP, REPORT_MAX_PID);
 }
 
 int cmd_report(int argc, char **argv)
@@ -92,35 +96,28 @@ int cmd_report(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
+	static char cmd[] = "aca-host report";
 	struct report_opts o = { .top = REPORT_DEFAULT_TOP, .warn = stderr };
-	unsigned long pid;
 	struct report r;
-	char *end;
+	unsigned long v;
 	int c, ret;
 
+	argv[0] = cmd;		/* getopt's messages name the command */
 	while ((c = getopt_long(argc, argv, "s:t:p:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			o.sysroot = optarg;
 			break;
 		case 't':
-			o.top = strtoul(optarg, &end, 10);
-			if (*end || end == optarg) {
-				fprintf(stderr, "aca-host report: --top: '%s' is not a number\n",
-					optarg);
+			if (arg_number(cmd, "--top", optarg, 0, REPORT_MAX_TOP, &v))
 				return 2;
-			}
+			o.top = v;
 			break;
 		case 'p':
-			errno = 0;
-			pid = strtoul(optarg, &end, 10);
-			if (*end || end == optarg || errno || pid > UINT32_MAX) {
-				fprintf(stderr, "aca-host report: --pid: '%s' is not a pid\n",
-					optarg);
+			if (arg_number(cmd, "--pid", optarg, 0, REPORT_MAX_PID, &v))
 				return 2;
-			}
 			o.only_pid = 1;
-			o.pid = pid;
+			o.pid = v;
 			break;
 		case 'h':
 			usage(stdout);
@@ -131,6 +128,7 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	if (optind + 1 != argc) {
+		fprintf(stderr, "%s: one DIR expected\n", cmd);
 		usage(stderr);
 		return 2;
 	}

@@ -14,6 +14,8 @@
 #include "tally.h"
 
 #define REPORT_DEFAULT_TOP	20
+#define REPORT_MAX_TOP		1000000
+#define REPORT_MAX_PID		4194304		/* the kernel's PID_MAX_LIMIT */
 
 struct report_opts {
 	const char *sysroot;		/* module paths are below it; NULL: "/" */
@@ -25,6 +27,7 @@ struct report_opts {
 
 struct report {
 	char event[256];
+	char written_by[64];		/* "aca-host 0.1.0"; older files: "" */
 	uint32_t ncpus;
 	uint32_t sample_size;
 	uint64_t *cpu_samples;		/* per CPU file */

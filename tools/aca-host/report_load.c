@@ -44,6 +44,16 @@ static int number(const char *s, uint64_t lo, uint64_t hi, uint64_t *v)
 	return errno || *end || *v < lo || *v > hi ? -1 : 0;
 }
 
+/* A value to print: control bytes and the like become '?'. */
+static void printable_copy(char *dst, size_t len, const char *src)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len && src[i]; i++)
+		dst[i] = src[i] >= ' ' && src[i] <= '~' ? src[i] : '?';
+	dst[i] = 0;
+}
+
 /* The facts of collection.txt this report uses; unknown keys are skipped. */
 static void read_txt(const char *dir, const struct report_opts *o, struct report *r)
 {
@@ -82,7 +92,9 @@ static void read_txt(const char *dir, const struct report_opts *o, struct report
 				r->have_drops = 1;
 			}
 		} else if (!strcmp(line, "event")) {
-			snprintf(r->event, sizeof(r->event), "%s", val);
+			printable_copy(r->event, sizeof(r->event), val);
+		} else if (!strcmp(line, "written_by")) {
+			printable_copy(r->written_by, sizeof(r->written_by), val);
 		}
 	}
 	free(txt);

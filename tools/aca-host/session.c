@@ -9,32 +9,44 @@
 #include "host.h"
 #include "session.h"
 
-int host_session_open(struct host_session *s, const char *target,
-		      int with_data)
+/* Data channel @i: connected, and its first message read (spec 3.1). */
+static int open_data_channel(struct host_session *s, const char *target,
+			     uint32_t i, int timeout_s)
 {
-	struct sep_control_first_msg hello = {
-		.msg_size = sizeof(hello),
-		.proto_version = SEP_PROTO_VERSION,
-	};
+	char what[64];
 
+	s->data[i] = host_connect(target, timeout_s);
+	if (s->data[i] < 0)
+		return -1;
+	if (host_recv(s->data[i], &s->first[i], sizeof(s->first[i]))) {
+		snprintf(what, sizeof(what), "the first message of data channel %u", i);
+		host_recv_failed(s->data[i], errno, what);
+	} else if (s->first[i].proto_version != SEP_PROTO_VERSION) {
+		fprintf(stderr, "aca-host: data channel %u: first message of protocol %u, "
+			"want %u\n", i, s->first[i].proto_version, SEP_PROTO_VERSION);
+	} else {
+		return 0;
+	}
+	close(s->data[i]);
+	return -1;
+}
+
+int host_session_open_timeout(struct host_session *s, const char *target,
+			      int with_data, int timeout_s)
+{
 	memset(s, 0, sizeof(*s));
-	s->ctl = host_connect(target, 30);
+	s->ctl = host_connect(target, timeout_s);
 	if (s->ctl < 0)
 		return -1;
-	if (host_send(s->ctl, &hello, sizeof(hello)) ||
-	    host_recv(s->ctl, &s->status, sizeof(s->status))) {
-		fprintf(stderr, "aca-host: %s: no status message\n", target);
-		close(s->ctl);
-		return -1;
-	}
+	if (host_hello(s->ctl, target, &s->status))
+		goto fail;
 	if (s->status.status != VT_SUCCESS || !with_data)
 		return 0;
 	s->ncpus = s->status.hardware_info.num_cpus;
-	if (s->ncpus + 2 > HOST_MAX_CHANNELS) {
+	if (s->ncpus > HOST_MAX_CHANNELS - 2) {
 		fprintf(stderr, "aca-host: %u CPUs: more channels than supported\n",
 			s->ncpus);
-		close(s->ctl);
-		return -1;
+		goto fail;
 	}
 	/*
 	 * The target types channels by the order it accepts them (spec
@@ -43,25 +55,32 @@ int host_session_open(struct host_session *s, const char *target,
 	 * networking in the tests) need not. So each channel is connected
 	 * only once the previous one has been accepted and announced.
 	 */
-	for (s->ndata = 0; s->ndata < s->ncpus + 2; s->ndata++) {
-		uint32_t i = s->ndata;
-
-		s->data[i] = host_connect(target, 30);
-		if (s->data[i] < 0)
+	for (s->ndata = 0; s->ndata < s->ncpus + 2; s->ndata++)
+		if (open_data_channel(s, target, s->ndata, timeout_s))
 			goto fail;
-		if (host_recv(s->data[i], &s->first[i], sizeof(s->first[i])) ||
-		    s->first[i].proto_version != SEP_PROTO_VERSION) {
-			fprintf(stderr, "aca-host: data channel %u: no first message\n", i);
-			close(s->data[i]);
-			goto fail;
-		}
-	}
 	return 0;
 fail:
 	for (uint32_t i = 0; i < s->ndata; i++)
 		close(s->data[i]);
+	s->ndata = 0;
 	close(s->ctl);
+	s->ctl = -1;		/* nothing for the caller to close */
 	return -1;
+}
+
+int host_session_open(struct host_session *s, const char *target,
+		      int with_data)
+{
+	return host_session_open_timeout(s, target, with_data, HOST_CONNECT_TIMEOUT_S);
+}
+
+/* host_recv_failed() of what answers command @id. */
+static void answer_failed(int fd, int err, uint32_t id, const char *what)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%s %u", what, id);
+	host_recv_failed(fd, err, buf);
 }
 
 int host_command(struct host_session *s, uint32_t id, const void *in,
@@ -76,9 +95,13 @@ int host_command(struct host_session *s, uint32_t id, const void *in,
 	};
 
 	if (host_send(s->ctl, &h, sizeof(h)) ||
-	    (in_len && host_send(s->ctl, in, in_len)) ||
-	    host_recv(s->ctl, &h, sizeof(h))) {
-		fprintf(stderr, "aca-host: command %u: connection lost\n", id);
+	    (in_len && host_send(s->ctl, in, in_len))) {
+		fprintf(stderr, "aca-host: command %u: connection lost: %s\n", id,
+			strerror(errno));
+		return -1;
+	}
+	if (host_recv(s->ctl, &h, sizeof(h))) {
+		answer_failed(s->ctl, errno, id, "the answer to command");
 		return -1;
 	}
 	if (h.command_id != id || h.header_size != sizeof(h)) {
@@ -101,7 +124,7 @@ int host_command(struct host_session *s, uint32_t id, const void *in,
 		return -1;
 	}
 	if (out_len && host_recv(s->ctl, out, out_len)) {
-		fprintf(stderr, "aca-host: command %u: short payload\n", id);
+		answer_failed(s->ctl, errno, id, "the payload of command");
 		return -1;
 	}
 	return VT_SUCCESS;

@@ -23,10 +23,14 @@ struct host_session {
 };
 
 /*
- * Connect and hand-shake; with @with_data also open the N+2 data channels
- * and read each one's first message. Returns 0, or -1 with a message on
- * stderr. A non-zero handshake status is returned in s->status with 0.
+ * Connect (each connection within @timeout_s seconds) and hand-shake; with
+ * @with_data also open the N+2 data channels and read each one's first
+ * message. Returns 0, or -1 with a message on stderr. A non-zero handshake
+ * status is returned in s->status with 0 (and s->ctl still open).
  */
+int host_session_open_timeout(struct host_session *s, const char *target,
+			      int with_data, int timeout_s);
+/* The same with the default timeout, HOST_CONNECT_TIMEOUT_S. */
 int host_session_open(struct host_session *s, const char *target,
 		      int with_data);
 

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The command line of build/aca-host as a newcomer meets it: --version;
+ * --help and -h of every command on stdout with exit status 0; unknown
+ * commands, options and out-of-range numbers refused with exit status 2
+ * and a message on stderr that names the option and the value.
+ */
+#ifdef ACA_HOST_TEST_UNIT
+
+static int host(FIXTURE_DATA(dir) *self, const char *const *args)
+{
+	return synth_run_host(self->path, args, &self->run);
+}
+
+static bool starts_with(const char *s, const char *prefix)
+{
+	return s && !strncmp(s, prefix, strlen(prefix));
+}
+
+TEST_F(dir, version_prints_name_and_version)
+{
+	const char *args[] = { "--version", NULL };
+
+	if (!synth_host_path())
+		SKIP(return, "no aca-host next to this test (make host)");
+	ASSERT_EQ(0, host(self, args));
+	EXPECT_STREQ("aca-host " ACA_VERSION "\n", self->run.out);
+	EXPECT_STREQ("", self->run.err);
+}
+
+TEST_F(dir, short_version_option_prints_the_same)
+{
+	const char *args[] = { "-V", NULL };
+
+	if (!synth_host_path())
+		SKIP(return, "no aca-host next to this test (make host)");
+	ASSERT_EQ(0, host(self, args));
+	EXPECT_STREQ("aca-host " ACA_VERSION "\n", self->run.out);
+}
+
+TEST_F(dir, help_without_a_command_goes_to_stdout)
+{
+	const char *args[] = { "--help", NULL };
+
+	if (!synth_host_path())
+		SKIP(return, "no aca-host next to this test (make host)");
+	ASSERT_EQ(0, host(self, args));
+	EXPECT_TRUE(starts_with(self->run.out, "usage: aca-host COMMAND"));
+	EXPECT_STREQ("", self->run.err);
+}
+
+TEST_F(dir, no_command_exits_2_with_usage_on_stderr)
+{
+	const char *args[] = { NULL };
+
+	if (!synth_host_path())
+		SKIP(return, "no aca-host next to this test (make host)");
+	ASSERT_EQ(2, host(self, args));
+	EXPECT_STREQ("", self->run.out);
+	EXPECT_TRUE(starts_with(self->run.err, "usage: aca-host COMMAND"));
+}
+
+TEST_F(dir, unknown_command_exits_2_with_usage_on_stderr)
+{
+	const char *args[] = { "frobnicate", "127.0.0.1", NULL };
+
+	if (!synth_host_path())
+		SKIP(return, "no aca-host next to this test (make host)");
+	ASSERT_EQ(2, host(self, args));
+	EXPECT_STREQ("", self->run.out);
+	EXPECT_TRUE(starts_with(self->run.err, "aca-host: unknown command 'frobnicate'\n"
+				"usage: aca-host COMMAND"));
+}
+
+TEST_F(dir, unknown_option_exits_2_with_usage_on_stderr)
+{
+	const char *args[] = { "hello", "--frobnicate", "127.0.0.1", NULL };
+
+	if (!synth_host_path())
+		SKIP(return, "no aca-host next to this test (make host)");
+	ASSERT_EQ(2, host(self, args));
+	EXPECT_STREQ("", self->run.out);
+	EXPECT_TRUE(starts_with(self->run.err, "aca-host hello: unrecognized option "
+				"'--frobnicate'\nusage: aca-host hello "));
+}
+
+/* The same for every command, with its long and its short option. */
+FIXTURE(help) {
+	char *path;
+	struct host_run run;
+};
+
+FIXTURE_VARIANT(help) {
+	const char *command, *option;
+};
+
+FIXTURE_VARIANT_ADD(help, hello) { "hello", "--help" };
+FIXTURE_VARIANT_ADD(help, hello_h) { "hello", "-h" };
+FIXTURE_VARIANT_ADD(help, info) { "info", "--help" };
+FIXTURE_VARIANT_ADD(help, info_h) { "info", "-h" };
+FIXTURE_VARIANT_ADD(help, collect) { "collect", "--help" };
+FIXTURE_VARIANT_ADD(help, collect_h) { "collect", "-h" };
+FIXTURE_VARIANT_ADD(help, report) { "report", "--help" };
+FIXTURE_VARIANT_ADD(help, report_h) { "report", "-h" };
+
+FIXTURE_SETUP(help)
+{
+	memset(self, 0, sizeof(*self));
+	self->path = synth_tmpdir();
+	ASSERT_NE(NULL, self->path);
+}
+
+FIXTURE_TEARDOWN(help)
+{
+	host_run_free(&self->run);
+	synth_rmdir(self->path);
+	free(self->path);
+}
+
+TEST_F(help, prints_the_command_usage_on_stdout_and_exits_0)
+{
+	const char *args[] = { variant->command, variant->option, NULL };
+	char usage[64];
+
+	if (!synth_host_path())
+		SKIP(return, "no aca-host next to this test (make host)");
+	ASSERT_EQ(0, synth_run_host(self->path, args, &self->run));
+	snprintf(usage, sizeof(usage), "usage: aca-host %s ", variant->command);
+	EXPECT_TRUE(starts_with(self->run.out, usage));
+	EXPECT_STREQ("", self->run.err);
+}
+
+/*
+ * Numbers out of range or not numbers at all. TARGET is a port where
+ * nothing listens: an option let through would end in exit status 1.
+ */
+FIXTURE(bad_number) {
+	char *path;
+	struct host_run run;
+};
+
+FIXTURE_VARIANT(bad_number) {
+	const char *args[12];
+	const char *said;
+};
+
+#define BAD_REPORT(opt, val)	{ "report", "/nonexistent/aca-host-test", opt, val }
+#define BAD_COLLECT(opt, val)	{ "collect", "127.0.0.1:1", "--duration", "1", "--out", \
+				  "/nonexistent/aca-host-test", opt, val }
+
+FIXTURE_VARIANT_ADD(bad_number, top_negative) {
+	BAD_REPORT("--top", "-1"),
+	"aca-host report: --top: '-1' is not a number from 0 to 1000000\n"
+};
+FIXTURE_VARIANT_ADD(bad_number, top_not_a_number) {
+	BAD_REPORT("--top", "abc"),
+	"aca-host report: --top: 'abc' is not a number from 0 to 1000000\n"
+};
+FIXTURE_VARIANT_ADD(bad_number, top_too_big) {
+	BAD_REPORT("--top", "1000001"),
+	"aca-host report: --top: '1000001' is not a number from 0 to 1000000\n"
+};
+FIXTURE_VARIANT_ADD(bad_number, pid_negative) {
+	BAD_REPORT("--pid", "-5"),
+	"aca-host report: --pid: '-5' is not a number from 0 to 4194304\n"
+};
+FIXTURE_VARIANT_ADD(bad_number, pid_too_big) {
+	BAD_REPORT("--pid", "4194305"),
+	"aca-host report: --pid: '4194305' is not a number from 0 to 4194304\n"
+};
+FIXTURE_VARIANT_ADD(bad_number, pid_with_a_suffix) {
+	BAD_REPORT("--pid", "12x"),
+	"aca-host report: --pid: '12x' is not a number from 0 to 4194304\n"
+};
+FIXTURE_VARIANT_ADD(bad_number, duration_zero) {
+	{ "collect", "127.0.0.1:1", "--duration", "0", "--out", "/nonexistent/aca-host-test" },
+	"aca-host collect: --duration: '0' is not a number of seconds, more than 0 and "
+	"at most 86400\n"
+};
+FIXTURE_VARIANT_ADD(bad_number, duration_with_a_unit) {
+	{ "collect", "127.0.0.1:1", "--duration", "5s", "--out", "/nonexistent/aca-host-test" },
+	"aca-host collect: --duration: '5s' is not a number of seconds"
+};
+FIXTURE_VARIANT_ADD(bad_number, duration_too_long) {
+	{ "collect", "127.0.0.1:1", "--duration", "86401", "--out", "/nonexistent/aca-host-test" },
+	"aca-host collect: --duration: '86401' is not a number of seconds"
+};
+FIXTURE_VARIANT_ADD(bad_number, rate_zero) {
+	BAD_COLLECT("--rate", "0"),
+	"aca-host collect: --rate: '0' is not a number from 1 to 100000\n"
+};
+FIXTURE_VARIANT_ADD(bad_number, rate_too_high) {
+	BAD_COLLECT("--rate", "100001"),
+	"aca-host collect: --rate: '100001' is not a number from 1 to 100000\n"
+};
+FIXTURE_VARIANT_ADD(bad_number, eof_timeout_in_hex) {
+	BAD_COLLECT("--eof-timeout", "0x10"),
+	"aca-host collect: --eof-timeout: '0x10' is not a number of seconds"
+};
+FIXTURE_VARIANT_ADD(bad_number, collect_timeout_zero) {
+	BAD_COLLECT("--timeout", "0"),
+	"aca-host collect: --timeout: '0' is not a number from 1 to 3600\n"
+};
+FIXTURE_VARIANT_ADD(bad_number, hello_timeout_too_long) {
+	{ "hello", "--timeout", "3601", "127.0.0.1:1" },
+	"aca-host hello: --timeout: '3601' is not a number from 1 to 3600\n"
+};
+FIXTURE_VARIANT_ADD(bad_number, hello_timeout_fraction) {
+	{ "hello", "--timeout", "1.5", "127.0.0.1:1" },
+	"aca-host hello: --timeout: '1.5' is not a number from 1 to 3600\n"
+};
+FIXTURE_VARIANT_ADD(bad_number, info_timeout_negative) {
+	{ "info", "--timeout", "-1", "127.0.0.1:1" },
+	"aca-host info: --timeout: '-1' is not a number from 1 to 3600\n"
+};
+FIXTURE_VARIANT_ADD(bad_number, hello_port_zero) {
+	{ "hello", "127.0.0.1:0" },
+	"aca-host hello: TARGET '127.0.0.1:0': port '0' is not a number from 1 to 65535\n"
+};
+FIXTURE_VARIANT_ADD(bad_number, hello_port_not_a_number) {
+	{ "hello", "127.0.0.1:http" },
+	"aca-host hello: TARGET '127.0.0.1:http': port 'http' is not a number from 1 to 65535\n"
+};
+FIXTURE_VARIANT_ADD(bad_number, info_port_too_big) {
+	{ "info", "[::1]:65536" },
+	"aca-host info: TARGET '[::1]:65536': port '65536' is not a number from 1 to 65535\n"
+};
+FIXTURE_VARIANT_ADD(bad_number, collect_port_too_big) {
+	{ "collect", "127.0.0.1:99999", "--duration", "1", "--out", "/nonexistent/aca-host-test" },
+	"aca-host collect: TARGET '127.0.0.1:99999': port '99999' is not a number from 1 to 65535\n"
+};
+
+FIXTURE_SETUP(bad_number)
+{
+	memset(self, 0, sizeof(*self));
+	self->path = synth_tmpdir();
+	ASSERT_NE(NULL, self->path);
+}
+
+FIXTURE_TEARDOWN(bad_number)
+{
+	host_run_free(&self->run);
+	synth_rmdir(self->path);
+	free(self->path);
+}
+
+TEST_F(bad_number, is_refused_with_exit_status_2)
+{
+	if (!synth_host_path())
+		SKIP(return, "no aca-host next to this test (make host)");
+	EXPECT_EQ(2, synth_run_host(self->path, variant->args, &self->run));
+	ASSERT_NE(NULL, self->run.err);
+	if (!strstr(self->run.err, variant->said))
+		TH_LOG("aca-host said: %s", self->run.err);
+	EXPECT_NE(NULL, strstr(self->run.err, variant->said));
+	EXPECT_STREQ("", self->run.out);
+}
+
+#endif /* ACA_HOST_TEST_UNIT */

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What aca-host says when a target cannot be talked to, one message each:
+ * connection refused, connect timed out, closed before the status message
+ * (a relay that dropped us), busy (status 219), a peer that is no SEP
+ * target, and receive timeouts said as such. All on loopback.
+ */
+#ifdef ACA_HOST_TEST_UNIT
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* aca-host @command against 127.0.0.1:@port, @option before it if set. */
+static int talk_to(FIXTURE_DATA(dir) *self, const char *command, int port,
+		   const char *option, const char *value, char *target, size_t len)
+{
+	const char *args[] = { command, target, NULL, NULL, NULL };
+
+	snprintf(target, len, "127.0.0.1:%d", port);
+	if (option) {
+		args[1] = option;
+		args[2] = value;
+		args[3] = target;
+	}
+	return synth_run_host(self->path, args, &self->run);
+}
+
+/* aca-host @command against @m; its exit status. */
+static int talk_to_mock(FIXTURE_DATA(dir) *self, struct mock_target *m,
+			const char *command, char *target, size_t len)
+{
+	int status;
+
+	if (mock_start(m))
+		return -1;
+	status = talk_to(self, command, m->port, NULL, NULL, target, len);
+	mock_join(m);
+	return status;
+}
+
+static bool host_said(const struct host_run *r, const char *fmt, const char *target)
+{
+	char want[1024];
+
+	snprintf(want, sizeof(want), fmt, target);
+	if (r->err && strstr(r->err, want))
+		return true;
+	fprintf(stderr, "# wanted: %s\n# it said: %s\n", want, r->err ? r->err : "");
+	return false;
+}
+
+TEST_F(dir, refused_connect_asks_whether_the_relay_runs)
+{
+	int fd, port = mock_refusing_port(&fd);
+	char target[32];
+
+	if (!synth_host_path())
+		SKIP(return, "no aca-host next to this test (make host)");
+	ASSERT_LT(0, port);
+	EXPECT_EQ(1, talk_to(self, "hello", port, NULL, NULL, target, sizeof(target)));
+	close(fd);
+	EXPECT_TRUE(host_said(&self->run, "aca-host: %s: connection refused: nothing "
+			 "listens there\naca-host: is aca-relay running on the target", target));
+}
+
+/* A full accept queue drops our SYNs: only the deadline ends the connect. */
+TEST_F(dir, connect_times_out_after_timeout_seconds)
+{
+	int fds[2], port = mock_full_listener(fds);
+	char target[32];
+	long t0, ms;
+
+	if (!synth_host_path())
+		SKIP(return, "no aca-host next to this test (make host)");
+	ASSERT_LT(0, port);
+	t0 = now_ms();
+	EXPECT_EQ(1, talk_to(self, "hello", port, "--timeout", "1", target, sizeof(target)));
+	ms = now_ms() - t0;
+	close(fds[0]);
+	close(fds[1]);
+	EXPECT_TRUE(host_said(&self->run, "aca-host: %s: connect timed out after 1 s\n", target));
+	EXPECT_LE(900, ms);
+	EXPECT_GT(5000, ms);
+}
+
+TEST_F(dir, closed_before_status_points_at_the_relay_journal)
+{
+	struct mock_target m = { .hello = MOCK_HELLO_CLOSE };
+	char target[32];
+
+	if (!synth_host_path())
+		SKIP(return, "no aca-host next to this test (make host)");
+	EXPECT_EQ(1, talk_to_mock(self, &m, "hello", target, sizeof(target)));
+	EXPECT_TRUE(host_said(&self->run, "aca-host: %s closed the connection before the "
+			 "status message\n", target));
+	EXPECT_TRUE(host_said(&self->run, "journalctl -u aca-relay%s", "\n"));
+}
+
+TEST_F(dir, busy_target_says_another_session_is_active)
+{
+	struct mock_target m = { .hello = MOCK_HELLO_BUSY };
+	char target[32];
+
+	if (!synth_host_path())
+		SKIP(return, "no aca-host next to this test (make host)");
+	EXPECT_EQ(1, talk_to_mock(self, &m, "hello", target, sizeof(target)));
+	EXPECT_TRUE(host_said(&self->run, "aca-host: %s is busy: status 219 "
+			 "(VT_COMM_DATA_CHANNEL_UNAVAILABLE): another host's session "
+			 "is active", target));
+}
+
+/* info goes through the same words as hello. */
+TEST_F(dir, busy_target_says_the_same_to_info)
+{
+	struct mock_target m = { .hello = MOCK_HELLO_BUSY };
+	char target[32];
+
+	if (!synth_host_path())
+		SKIP(return, "no aca-host next to this test (make host)");
+	EXPECT_EQ(1, talk_to_mock(self, &m, "info", target, sizeof(target)));
+	EXPECT_TRUE(host_said(&self->run, "aca-host: %s is busy: status 219", target));
+}
+
+TEST_F(dir, garbage_peer_is_not_a_sep_target)
+{
+	struct mock_target m = { .hello = MOCK_HELLO_GARBAGE };
+	char target[32], fmt[128];
+
+	if (!synth_host_path())
+		SKIP(return, "no aca-host next to this test (make host)");
+	EXPECT_EQ(1, talk_to_mock(self, &m, "hello", target, sizeof(target)));
+	snprintf(fmt, sizeof(fmt), "aca-host: %%s is not a SEP remote target (got %zu "
+		 "bytes that are not a status message)\n", strlen(MOCK_GARBAGE));
+	EXPECT_TRUE(host_said(&self->run, fmt, target));
+}
+
+TEST_F(dir, wrong_msg_size_is_not_a_sep_target)
+{
+	struct mock_target m = { .hello = MOCK_HELLO_WRONG_SIZE };
+	char target[32];
+
+	if (!synth_host_path())
+		SKIP(return, "no aca-host next to this test (make host)");
+	EXPECT_EQ(1, talk_to_mock(self, &m, "info", target, sizeof(target)));
+	EXPECT_TRUE(host_said(&self->run, "aca-host: %s is not a SEP remote target (got ", target));
+	EXPECT_TRUE(host_said(&self->run, "%s bytes that are not a status message)\n", ""));
+}
+
+/* stderr into @path until stderr_back(); returns the stderr to restore. */
+static int stderr_to(const char *path)
+{
+	int saved = dup(STDERR_FILENO), fd;
+
+	fflush(stderr);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (saved < 0 || fd < 0 || dup2(fd, STDERR_FILENO) < 0)
+		abort();
+	close(fd);
+	return saved;
+}
+
+/* Back to the harness's stderr; what was said meanwhile (malloc()ed). */
+static char *stderr_back(int saved, const char *path)
+{
+	size_t len;
+
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	return (char *)read_whole_file(path, 1 << 20, &len);
+}
+
+/* A socket whose peer never answers, with a 1 s receive timeout. */
+static int silent_peer(int sv[2])
+{
+	struct timeval tv = { .tv_sec = 1 };
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return -1;
+	return setsockopt(sv[0], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+}
+
+/*
+ * The receive timeout of the status message (30 s in aca-host, 1 s here,
+ * on the helper itself): said as a timeout, not as EAGAIN's strerror.
+ */
+TEST_F(dir, status_receive_timeout_is_said_as_a_timeout)
+{
+	struct sep_target_status_msg st;
+	char path[4200], *text;
+	int sv[2], saved, ret;
+
+	ASSERT_EQ(0, silent_peer(sv));
+	snprintf(path, sizeof(path), "%s/stderr", self->path);
+	saved = stderr_to(path);
+	ret = host_hello(sv[0], "127.0.0.1:9", &st);
+	text = stderr_back(saved, path);
+	close(sv[0]);
+	close(sv[1]);
+	EXPECT_EQ(-1, ret);
+	ASSERT_NE(NULL, text);
+	EXPECT_STREQ("aca-host: 127.0.0.1:9: timed out waiting for the status message (1 s)\n",
+		     text);
+	free(text);
+}
+
+/* And of a command's answer, the same way. */
+TEST_F(dir, answer_receive_timeout_is_said_as_a_timeout)
+{
+	struct host_session *s = calloc(1, sizeof(*s));
+	char path[4200], *text;
+	int sv[2], saved, ret;
+
+	ASSERT_NE(NULL, s);
+	ASSERT_EQ(0, silent_peer(sv));
+	s->ctl = sv[0];
+	snprintf(path, sizeof(path), "%s/stderr", self->path);
+	saved = stderr_to(path);
+	ret = host_command(s, SEP_CMD_VERSION, NULL, 0, NULL, 0);
+	text = stderr_back(saved, path);
+	close(sv[0]);
+	close(sv[1]);
+	free(s);
+	EXPECT_EQ(-1, ret);
+	ASSERT_NE(NULL, text);
+	EXPECT_STREQ("aca-host: timed out waiting for the answer to command 51 (1 s)\n", text);
+	free(text);
+}
+
+#endif /* ACA_HOST_TEST_UNIT */
