@@ -58,13 +58,15 @@ modules:
 
 relay: $(B)/aca-relay
 
-# Userspace rebuilds when flags that change its output change. -Werror
-# changes none (and a clean clone, as CI has, builds everything under it).
-UFLAGS = $(filter-out -Werror,$(UCFLAGS) $(SPIN_CFLAGS))
+# Userspace rebuilds when the compiler or a flag that changes its output
+# changes. -Werror changes none: make check recompiles under it (tools/check).
+UFLAGS = $(CC) $(filter-out -Werror,$(UCFLAGS) $(SPIN_CFLAGS))
 UFLAGS_STAMP := $(B)/.uflags
-$(UFLAGS_STAMP): FORCE
-	@mkdir -p $(@D)
-	@echo '$(UFLAGS)' | cmp -s - $@ || echo '$(UFLAGS)' >$@
+UFLAGS_OLD = $(if $(wildcard $(UFLAGS_STAMP)),$(file <$(UFLAGS_STAMP)))
+$(UFLAGS_STAMP): FORCE | $(B)
+	$(if $(filter-out $(UFLAGS_OLD),$(UFLAGS))$(filter-out $(UFLAGS),$(UFLAGS_OLD)),$(file >$@,$(UFLAGS)))
+$(B):
+	@mkdir -p $@
 .PHONY: FORCE
 
 # need HEADER PACKAGE: a missing library says which package and how to get it.
@@ -80,7 +82,7 @@ host: $(B)/aca-host
 
 $(B)/aca-host: $(wildcard tools/aca-host/*.c tools/aca-host/*.h) $(wildcard uapi/*.h) driver/aca.h $(UFLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) -o $@ $(filter %.c,$^)
+	$(CC) $(UCFLAGS) -o $@ $(filter %.c,$^) -lm
 
 tests: $(TESTS)
 
@@ -323,5 +325,5 @@ $(B)/spin: selftests/workload/spin.c $(UFLAGS_STAMP)
 $(B)/tests/host_test: $(wildcard selftests/host/*.c) $(HOST_TEST_SRC) $(UFLAGS_STAMP) \
 		$(wildcard tools/aca-host/*.h) $(wildcard uapi/*.h) $(KSRC)/.stamp $(B)/spin $(B)/aca-host
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^) -pthread
+	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^) -pthread -lm
 # ---- end of host tools

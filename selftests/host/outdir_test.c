@@ -6,7 +6,8 @@
  */
 #ifdef ACA_HOST_TEST_UNIT
 
-/* A previous collection @name in the test's directory, with a file @marker. */
+/* A previous collection @name in the test's directory, with a file @marker
+ * (a name collect could have written). */
 static int old_collection(FIXTURE_DATA(dir) *self, const char *name,
 			  const char *marker)
 {
@@ -50,11 +51,11 @@ TEST_F_TIMEOUT(dir, collect_moves_a_previous_collection_to_dir_old, 60)
 
 	if (!synth_host_path())
 		SKIP(return, "no aca-host next to this test (make host)");
-	ASSERT_EQ(0, old_collection(self, "c", "first"));
+	ASSERT_EQ(0, old_collection(self, "c", "cpu101.bin"));
 	EXPECT_EQ(0, run_collect(self, &m, NULL));
-	EXPECT_TRUE(exists(self, "c.old/first"));
+	EXPECT_TRUE(exists(self, "c.old/cpu101.bin"));
 	EXPECT_TRUE(exists(self, "c.old/collection.txt"));
-	EXPECT_FALSE(exists(self, "c/first"));
+	EXPECT_FALSE(exists(self, "c/cpu101.bin"));
 	EXPECT_TRUE(exists(self, "c/cpu0.bin"));
 	snprintf(said, sizeof(said), "aca-host: moved the previous collection in %s/c "
 		 "to %s/c.old\n", self->path, self->path);
@@ -68,11 +69,11 @@ TEST_F_TIMEOUT(dir, collect_replaces_an_older_dir_old, 60)
 
 	if (!synth_host_path())
 		SKIP(return, "no aca-host next to this test (make host)");
-	ASSERT_EQ(0, old_collection(self, "c", "second"));
-	ASSERT_EQ(0, old_collection(self, "c.old", "first"));
+	ASSERT_EQ(0, old_collection(self, "c", "cpu102.bin"));
+	ASSERT_EQ(0, old_collection(self, "c.old", "cpu101.bin"));
 	EXPECT_EQ(0, run_collect(self, &m, NULL));
-	EXPECT_TRUE(exists(self, "c.old/second"));
-	EXPECT_FALSE(exists(self, "c.old/first"));
+	EXPECT_TRUE(exists(self, "c.old/cpu102.bin"));
+	EXPECT_FALSE(exists(self, "c.old/cpu101.bin"));
 	ASSERT_NE(NULL, self->run.err);
 	EXPECT_NE(NULL, strstr(self->run.err, "c.old (replacing the older one)\n"));
 }
@@ -91,8 +92,31 @@ TEST_F(dir, collect_leaves_a_non_collection_dir_alone)
 	EXPECT_TRUE(exists(self, "c/precious"));
 	EXPECT_FALSE(exists(self, "c.old"));
 	ASSERT_NE(NULL, self->run.err);
-	EXPECT_NE(NULL, strstr(self->run.err, "/c: not empty, and no collection "
-			       "(no collection.txt): left alone"));
+	EXPECT_NE(NULL, strstr(self->run.err, "/c: not empty, and not only a "
+			       "collection's files"));
+}
+
+/* A collection a person added a file to is theirs now: never moved. */
+TEST_F(dir, collect_leaves_a_collection_with_other_files_alone)
+{
+	if (!synth_host_path())
+		SKIP(return, "no aca-host next to this test (make host)");
+	ASSERT_EQ(0, old_collection(self, "c", "notes.txt"));
+	EXPECT_EQ(2, collect_unreachable(self));
+	EXPECT_TRUE(exists(self, "c/notes.txt"));
+	EXPECT_FALSE(exists(self, "c.old"));
+}
+
+/* Nor is an older DIR.old with other files replaced: refused up front. */
+TEST_F(dir, collect_keeps_a_dir_old_with_other_files)
+{
+	if (!synth_host_path())
+		SKIP(return, "no aca-host next to this test (make host)");
+	ASSERT_EQ(0, old_collection(self, "c", "cpu101.bin"));
+	ASSERT_EQ(0, old_collection(self, "c.old", "notes.txt"));
+	EXPECT_EQ(2, collect_unreachable(self));
+	EXPECT_TRUE(exists(self, "c.old/notes.txt"));
+	EXPECT_TRUE(exists(self, "c/cpu101.bin"));
 }
 
 TEST_F(dir, collect_to_an_unreachable_target_leaves_no_dir)
@@ -110,9 +134,9 @@ TEST_F(dir, collect_to_an_unreachable_target_keeps_the_previous_collection)
 {
 	if (!synth_host_path())
 		SKIP(return, "no aca-host next to this test (make host)");
-	ASSERT_EQ(0, old_collection(self, "c", "first"));
+	ASSERT_EQ(0, old_collection(self, "c", "cpu101.bin"));
 	EXPECT_EQ(1, collect_unreachable(self));
-	EXPECT_TRUE(exists(self, "c/first"));
+	EXPECT_TRUE(exists(self, "c/cpu101.bin"));
 	EXPECT_FALSE(exists(self, "c.old"));
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* aca-host collect: its command line (the collection itself: collect.c). */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 
 #include "args.h"
@@ -61,7 +62,7 @@ static int option(int c, struct collect_opts *o)
 	case 't':
 		if (arg_seconds(cmd, "--eof-timeout", optarg, 86400, &t))
 			return 2;
-		o->eof_timeout_s = (int)(t + 0.999);
+		o->eof_timeout_s = (int)ceil(t);
 		return 0;
 	}
 	usage(stderr);

@@ -4,6 +4,7 @@
  * stream after its 8-byte first message), DIR/collection.txt with the facts
  * `aca-host report` and people need, and a summary on stdout.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -27,16 +28,43 @@ static int out_problem(const char *dir, const char *what)
 	return -1;
 }
 
-/* A previous collection: collection.txt, or at least cpu0.bin, in @dir. */
+/* A file collect writes: collection.txt, cpuN.bin, uncore.bin, module.bin. */
+static int is_collection_file(const char *name)
+{
+	size_t digits;
+
+	if (!strcmp(name, "collection.txt") || !strcmp(name, "uncore.bin") ||
+	    !strcmp(name, "module.bin"))
+		return 1;
+	if (strncmp(name, "cpu", 3))
+		return 0;
+	digits = strspn(name + 3, "0123456789");
+	return digits && !strcmp(name + 3 + digits, ".bin");
+}
+
+/*
+ * A previous collection: @dir holds collection files and nothing else, so
+ * moving or removing it loses nothing a person put there.
+ */
 static int is_collection(const char *dir)
 {
-	char path[PATH_MAX + 32];
+	struct dirent *e;
+	int files = 0, others = 0;
+	DIR *d = opendir(dir);
 
-	snprintf(path, sizeof(path), "%s/collection.txt", dir);
-	if (!access(path, F_OK))
-		return 1;
-	snprintf(path, sizeof(path), "%s/cpu0.bin", dir);
-	return !access(path, F_OK);
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (is_collection_file(e->d_name) &&
+		    (e->d_type == DT_REG || e->d_type == DT_UNKNOWN))
+			files++;
+		else
+			others++;
+	}
+	closedir(d);
+	return files && !others;
 }
 
 /* DIR.old may be replaced: absent, empty, or a previous collection too. */
@@ -74,7 +102,8 @@ static int out_plan(const char *dir, char *old, size_t len)
 	if (empty)
 		return empty < 0 ? out_problem(dir, strerror(errno)) : 0;
 	if (!is_collection(dir))
-		return out_problem(dir, "not empty, and no collection (no collection.txt): "
+		return out_problem(dir, "not empty, and not only a collection's files "
+				   "(collection.txt, cpuN.bin, uncore.bin, module.bin): "
 				   "left alone; name a new or empty directory");
 	while (n > 1 && dir[n - 1] == '/')
 		n--;

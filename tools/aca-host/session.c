@@ -19,8 +19,10 @@ static int open_data_channel(struct host_session *s, const char *target,
 	if (s->data[i] < 0)
 		return -1;
 	if (host_recv(s->data[i], &s->first[i], sizeof(s->first[i]))) {
+		int err = errno;
+
 		snprintf(what, sizeof(what), "the first message of data channel %u", i);
-		host_recv_failed(s->data[i], errno, what);
+		host_recv_failed(s->data[i], err, what);
 	} else if (s->first[i].proto_version != SEP_PROTO_VERSION) {
 		fprintf(stderr, "aca-host: data channel %u: first message of protocol %u, "
 			"want %u\n", i, s->first[i].proto_version, SEP_PROTO_VERSION);
