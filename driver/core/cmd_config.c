@@ -104,7 +104,9 @@ s32 acp_cmd_em_groups(const struct acp_cmd *cmd, struct acp_reply *r)
 
 /*
  * Accepted whether or not the host asks for a DRV_IOCTL_STATUS (spec 4.5
- * [IMPL]); a zeroed one is returned when asked for.
+ * [IMPL]); a zeroed one is returned when asked for. The ECB is decoded
+ * aside and replaces its group only once all of it was accepted: a refused
+ * one leaves the group as it was, never half-decoded for START.
  */
 s32 acp_cmd_em_config_next(const struct acp_cmd *cmd, struct acp_reply *r)
 {
@@ -119,8 +121,13 @@ s32 acp_cmd_em_config_next(const struct acp_cmd *cmd, struct acp_reply *r)
 			cfg->ngroups);
 		return VT_BAD_PARAMETER;
 	}
-	g = &cfg->groups[ecb->group_id];
+	g = acp_zalloc(cmd->t, sizeof(*g));
+	if (!g)
+		return VT_NO_MEMORY;
 	ok = acp_ecb_decode(cmd->t, cmd->in, cmd->in_len, g, &st);
+	if (ok)
+		cfg->groups[ecb->group_id] = *g;
+	acp_free(cmd->t, g);
 	if (!ok)
 		return VT_DRIVER_COMM_FAILED;	/* decode logged why */
 	if (cmd->out_len >= sizeof(st))

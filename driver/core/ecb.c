@@ -107,6 +107,18 @@ static u64 sample_after(const struct sep_event_reg *reg)
 	return (mask + 1 - (reg->reg_value & mask)) & mask;
 }
 
+/*
+ * IA32_PERF_GLOBAL_CTRL bit k enables general counter k, bit 32 + j fixed
+ * counter j (spec 6.5). The section lengths, hence the counter numbers,
+ * come from the peer: a counter that has no enable bit does not count.
+ */
+static bool counter_enabled(u64 global_ctrl, bool fixed, u32 i)
+{
+	if (i >= 32)
+		return false;
+	return global_ctrl & BIT_ULL(fixed ? 32 + i : i);
+}
+
 static bool add_event(const struct ecb_view *v, struct acp_group *g,
 		      const struct sep_event_reg *reg, struct acp_event *e)
 {
@@ -134,15 +146,16 @@ static bool decode_fixed(const struct ecb_view *v, struct acp_group *g)
 
 	for (u32 j = 0; j < v->hdr->operations[SEP_OP_DATA_FIXED].register_len; j++) {
 		struct acp_event e = { .fixed = 1, .counter = j };
-		u32 nibble = (ctrl >> (4 * j)) & 0xf;
+		u32 nibble;
 
 		if (!slot(v, SEP_OP_DATA_FIXED, j, &reg) ||
-		    !(enabled & (1ull << (32 + j))))
+		    !counter_enabled(enabled, true, j))
 			continue;
 		if (j >= ARRAY_SIZE(fixed_config)) {
 			acp_log(v->t, "ECB: fixed counter %u is not supported", j);
 			return false;
 		}
+		nibble = (ctrl >> (4 * j)) & 0xf;
 		e.config = fixed_config[j];
 		e.exclude_kernel = !(nibble & 1);
 		e.exclude_user = !(nibble & 2);
@@ -161,7 +174,8 @@ static bool decode_gp(const struct ecb_view *v, struct acp_group *g)
 		struct acp_event e = { .counter = k };
 		u8 event;
 
-		if (!slot(v, SEP_OP_DATA_GP, k, &reg) || !(enabled & (1ull << k)))
+		if (!slot(v, SEP_OP_DATA_GP, k, &reg) ||
+		    !counter_enabled(enabled, false, k))
 			continue;
 		if (!slot(v, SEP_OP_CTRL_GP, k, &sel)) {
 			acp_log(v->t, "ECB: general counter %u has no event select", k);

@@ -113,7 +113,10 @@ s32 acp_cmd_uncore(const struct acp_cmd *cmd, struct acp_reply *r);
 s32 acp_cmd_read_msr(const struct acp_cmd *cmd, struct acp_reply *r);
 s32 acp_cmd_write_msr(const struct acp_cmd *cmd, struct acp_reply *r);
 
-/* ecb.c: decode one core ECB into events; false if malformed. */
+/*
+ * ecb.c: decode one core ECB into events; false if malformed. A refused
+ * ECB may leave @g partly decoded: decode into scratch, keep it on success.
+ */
 bool acp_ecb_decode(struct acp_target *t, const u8 *ecb, u64 len,
 		    struct acp_group *g, struct sep_drv_ioctl_status *st);
 

@@ -390,6 +390,46 @@ TEST_F(core, unconnected_and_closed_channels_count_as_drained)
 	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_TERMINATE, NULL, 0, 0));
 }
 
+/*
+ * A data channel first connected after STOP was answered is over before it
+ * starts (spec 3.4: the host waits for EOF on every channel): its first
+ * message, then EOF, and not before that message is read. Without data
+ * streams, like core_fuzz's machine, whose model once missed this.
+ */
+TEST_F(core, channel_connected_after_stop_answer_ends_after_first_message)
+{
+	static const u8 junk[16] = "host talks here";
+	struct sep_target_status_msg st;
+	struct sep_data_first_msg m;
+	struct acp_conn *late;
+	const void *p;
+
+	self->ops.data_peek = NULL;
+	self->ops.data_consume = NULL;
+	self->ctl = new_conn(self);
+	ASSERT_EQ(0, hello_on(_metadata, self, self->ctl, 24, &st));
+	for (u32 i = 0; i < FAKE_NCPUS + 1; i++)
+		check_data_first(_metadata, self, new_conn(self), i);
+	goto_state(_metadata, self, ACP_STOPPED);
+	ASSERT_FALSE(self->t.stop_pending);
+
+	late = new_conn(self);
+	EXPECT_EQ(sizeof(m), acp_conn_peek(late, &p));
+	EXPECT_FALSE(acp_conn_eof(late));
+	tc_out_reset(&self->out);
+	ASSERT_EQ(sizeof(m), tc_drain(late, &self->out, 5));
+	memcpy(&m, self->out.buf, sizeof(m));
+	EXPECT_EQ(SEP_DATA_MODULE, m.data_type);
+	EXPECT_TRUE(acp_conn_eof(late));
+	/* What the host sends on it is dropped; it stays over. */
+	EXPECT_EQ(sizeof(junk), acp_conn_input(late, junk, sizeof(junk)));
+	EXPECT_EQ(0, acp_conn_peek(late, &p));
+	EXPECT_TRUE(acp_conn_eof(late));
+	/* The session itself goes on until the host ends it. */
+	EXPECT_EQ(SEP_STATE_STOPPED, driver_state(_metadata, self));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_TERMINATE, NULL, 0, 0));
+}
+
 /* No data channel at all: STOP answers at once. */
 TEST_F(core, stop_without_data_channels_answers_at_once)
 {

@@ -404,6 +404,79 @@ TEST_F(core, malformed_ecbs_are_refused)
 	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
 }
 
+/*
+ * The peer's section lengths number the counters: general counter 64 or
+ * fixed counter 32 has no IA32_PERF_GLOBAL_CTRL enable bit (bit k, bit
+ * 32 + j), so it is disabled, whatever GLOBAL_CTRL holds; it must not be
+ * taken for the counter its bit number wraps to (GP 0 here).
+ */
+TEST_F(core, ecb_counters_without_an_enable_bit_are_disabled)
+{
+	enum { SLOTS = 22 + 65 };
+	static u8 ecb[sizeof(struct sep_ecb) + SLOTS * sizeof(struct sep_event_reg)];
+
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	EXPECT_EQ(VT_SUCCESS, em_groups(_metadata, self, 1));
+	for (u32 fixed = 0; fixed < 2; fixed++) {
+		memset(ecb, 0, sizeof(ecb));
+		ecb_copy(_metadata, self, ecb);
+		/* GP 0 and fixed counter 2 enabled; GP 0 has no select. */
+		ecb_set_slot(ecb, 0, 0x38f, 1ull << 34 | 0x1, 0, 0, SEP_EVREG_GLOBAL);
+		ecb_set_op(ecb, fixed ? SEP_OP_DATA_FIXED : SEP_OP_DATA_GP, 22,
+			   fixed ? 33 : 65);
+		if (fixed) {
+			ecb_set_slot(ecb, 22 + 2, 0x30b, (1ull << 48) - 2200000,
+				     0xffffffffffffull, 0, SEP_EVREG_FIXED_REG);
+			ecb_set_slot(ecb, 22 + 32, 0x309, 0xfff0, 0xffff, 0,
+				     SEP_EVREG_FIXED_REG);
+		} else {
+			ecb_set_slot(ecb, 22 + 64, 0xc1, 0xfff0, 0xffff, 0, 0);
+		}
+		EXPECT_EQ(VT_SUCCESS, send_ecb(_metadata, self, ecb, sizeof(ecb), 0))
+			TH_LOG("%s", fixed ? "fixed counter 32" : "general counter 64");
+	}
+	EXPECT_EQ(0, fake_log_count(&self->f, "not supported"));
+	EXPECT_EQ(0, fake_log_count(&self->f, "no event select"));
+	/* Only fixed counter 2 was taken. */
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	ASSERT_EQ(1, self->f.start_groups[0].nevents);
+	EXPECT_EQ(0x30b, started_event(self, 0, 0)->msr);
+}
+
+/*
+ * An ECB refused halfway through its counters (fixed ones decoded, then a
+ * general counter without its event select) leaves its group as it was:
+ * empty if it had no ECB yet, the previous ECB's events if it had one.
+ * START must never see a group half-decoded.
+ */
+TEST_F(core, refused_ecb_leaves_its_group_as_it_was)
+{
+	u8 ecb[4720];
+
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	EXPECT_EQ(VT_SUCCESS, em_groups(_metadata, self, 2));
+	EXPECT_EQ(VT_SUCCESS, send_ecb(_metadata, self, core_ecb(_metadata, self), 4720, 0));
+	ecb_copy(_metadata, self, ecb);
+	ecb_set_slot(ecb, 0, 0x38f, 1ull << 34 | 0x1, 0, 0, SEP_EVREG_GLOBAL);
+	ecb_set_slot(ecb, 12, 0xc1, 0xfff0, 0xffff, 0, 0);
+	/* Group 0 had an ECB, group 1 none. */
+	for (u32 group = 0; group < 2; group++) {
+		ecb_set_u32(ecb, __builtin_offsetof(struct sep_ecb, group_id), group);
+		EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_ecb(_metadata, self, ecb, sizeof(ecb), 0));
+	}
+	EXPECT_EQ(2, fake_log_count(&self->f, "no event select"));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	ASSERT_EQ(2, self->f.start_ngroups);
+	EXPECT_TRUE(self->f.start_groups[0].loaded);
+	ASSERT_EQ(1, self->f.start_groups[0].nevents);
+	EXPECT_EQ(0x30b, started_event(self, 0, 0)->msr);
+	EXPECT_EQ(2200000, started_event(self, 0, 0)->period);
+	EXPECT_FALSE(self->f.start_groups[1].loaded);
+	EXPECT_EQ(0, self->f.start_groups[1].nevents);
+}
+
 TEST_F(core, event_groups)
 {
 	u8 ecb[4720], big[sizeof(struct sep_event_config) + 1] = { 0 };

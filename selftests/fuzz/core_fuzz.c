@@ -159,6 +159,7 @@ static struct {
 	struct acp_peer peer;
 	u32 ndata;
 	u64 gen;
+	bool stop_done;			/* the session's STOP was answered */
 
 	u64 calls;			/* acp_conn_input() and peek() so far */
 	int cur;			/* slot being driven, for messages */
@@ -519,6 +520,7 @@ static void session_end(void)
 	close_data();
 	fz.ctrl = -1;
 	fz.ndata = 0;
+	fz.stop_done = false;
 }
 
 static void close_conn(struct slot *s)
@@ -559,6 +561,7 @@ static void model_attach(struct slot *s, const struct acp_peer *peer,
 		fz.peer = *peer;
 		fz.ndata = 0;
 		fz.gen++;
+		fz.stop_done = false;
 	} else if (want == ACP_ROLE_DATA) {
 		if (s->c->channel != ch)
 			fail("data channel %u, want %u", s->c->channel, ch);
@@ -569,6 +572,20 @@ static void model_attach(struct slot *s, const struct acp_peer *peer,
 		s->gen = fz.gen;
 		s->channel = ch;
 		s->in = IN_DEAD;	/* whatever the host sends is dropped */
+		/*
+		 * Once STOP is answered the collection is over for good (no
+		 * second START in a session) and close_data() ended every
+		 * channel there was. A channel the host connects only now was
+		 * not among them, yet the host waits for EOF on every channel
+		 * (spec 3.4): the core queues its first message and ends it
+		 * at once (acp_data_attach()), so it reaches EOF as soon as
+		 * that is read. While the STOP answer is still held back, it
+		 * joins the drain instead and the answer ends it with the
+		 * others. (A connection hung up before it attached stays
+		 * closed either way.)
+		 */
+		if (fz.stop_done)
+			s->closed = true;
 		/* spec 3.1: CPU 0..N-1, then uncore, then module */
 		if (ch < fz.ncpus) {
 			first.data_type = SEP_DATA_CPU;
@@ -754,6 +771,7 @@ static void check_response(struct slot *s, const void *d, size_t n)
 		if (fz.ctrl != s - fz.s)
 			fail("STOP answered on a connection that is not the control");
 		close_data();
+		fz.stop_done = true;
 	}
 }
 

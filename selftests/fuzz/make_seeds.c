@@ -627,6 +627,31 @@ static void collection_seeds(void)
 		sizeof(struct sep_sample_drop_info));
 	end("collection-data-closed-during-stop");
 
+	/*
+	 * The module channel connects late: after STOP was answered it gets
+	 * its first message, then EOF; while STOP waits it joins the drain.
+	 */
+	for (int answered = 1; answered >= 0; answered--) {
+		begin(2, 0, CPUS_2, DRAIN);
+		attach(0, HOST_A);
+		hello(0);
+		for (unsigned int i = 0; i < ncpus + 1; i++)
+			attach(1 + i, HOST_A);
+		if (answered)
+			pump_all();
+		preamble(0);
+		configure(0, false, 0x4400);
+		request(0, SEP_CMD_START, NULL, 0, 0);
+		request(0, SEP_CMD_STOP, NULL, 0, 0);
+		attach(ncpus + 2, HOST_A);
+		pump_all();
+		request(0, SEP_CMD_GET_NUM_SAMPLES, NULL, 0, 8);
+		request(0, SEP_CMD_TERMINATE, NULL, 0, 0);
+		close_all();
+		end(answered ? "collection-channel-after-stop" :
+			       "collection-channel-during-stop");
+	}
+
 	/* the host goes away mid-collection: hangup, release, TERMINATE */
 	begin(2, 0, CPUS_2, 0);
 	session(HOST_A);
@@ -731,6 +756,17 @@ static void host_seeds(void)
 	hello(6);
 	request(0, SEP_CMD_VERSION, NULL, 0, 4);
 	end("second-host-busy");
+
+	/* hung up before it attached: a data channel that is over at once */
+	begin(2, 0, CPUS_1, DRAIN);
+	attach(0, HOST_A);
+	hello(0);
+	op(OP_OPEN, 0, 1);
+	hangup(1);
+	attach(1, HOST_A);
+	pump_all();
+	request(0, SEP_CMD_VERSION, NULL, 0, 4);
+	end("data-channel-hung-up-before-attach");
 
 	/* ... and its bad hello */
 	begin(2, 0, CPUS_1, DRAIN);
