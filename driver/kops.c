@@ -104,13 +104,6 @@ static bool aca_rdmsr(void *ctx, int cpu, u32 msr, u64 *val)
 	return !rdmsrl_safe_on_cpu(cpu, msr, val);
 }
 
-static bool aca_wrmsr(void *ctx, int cpu, u32 msr, u64 val)
-{
-	if (cpu < 0 || cpu >= nr_cpu_ids || !cpu_online(cpu))
-		return false;
-	return !wrmsrl_safe_on_cpu(cpu, msr, val);
-}
-
 static bool aca_pti(void *ctx)
 {
 	return boot_cpu_has(X86_FEATURE_PTI);
@@ -234,7 +227,6 @@ const struct acp_ops aca_kernel_ops = {
 	.tsc_hz = aca_tsc_hz,
 	.tsc_now = aca_tsc_now_op,
 	.rdmsr = aca_rdmsr,
-	.wrmsr = aca_wrmsr,
 	.pti = aca_pti,
 	.total_ram = aca_total_ram,
 	.page_size = aca_page_size,

@@ -31,9 +31,8 @@ struct acp_ops {
 	u64 (*tsc_hz)(void *ctx);
 	/* Globally non-decreasing TSC, the clock of every timestamp sent. */
 	u64 (*tsc_now)(void *ctx);
-	/* MSR access on @cpu; false if the MSR faults or the CPU is offline. */
+	/* MSR read on @cpu; false if the MSR faults or the CPU is offline. */
 	bool (*rdmsr)(void *ctx, int cpu, u32 msr, u64 *val);
-	bool (*wrmsr)(void *ctx, int cpu, u32 msr, u64 val);
 	/* Kernel page-table isolation is active. */
 	bool (*pti)(void *ctx);
 	u64 (*total_ram)(void *ctx);

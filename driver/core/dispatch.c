@@ -44,6 +44,7 @@ static const struct acp_command commands[] = {
 	  8, ACP_MAX_PAYLOAD, 0 },
 	{ SEP_CMD_GET_DRIVER_LOG, acp_cmd_get_driver_log, ACP_ANY, 0, 0, 0 },
 	{ SEP_CMD_READ_MSR, acp_cmd_read_msr, ACP_ANY, 4, 4, 0 },
+	/* Always refused (196), in any state, leaving the session as it is. */
 	{ SEP_CMD_WRITE_MSR, acp_cmd_write_msr, ACP_ANY,
 	  sizeof(struct sep_event_reg), sizeof(struct sep_event_reg), 0 },
 	/* configuration of a collection */

@@ -21,6 +21,14 @@
 #define EVTSEL_PERF_OWNED	(EVTSEL_EVENT_UMASK | EVTSEL_EDGE | \
 				 EVTSEL_INV | EVTSEL_CMASK)
 
+/*
+ * Counters an x86 PMU can have: IA32_PERF_GLOBAL_CTRL enables general
+ * counter k with bit k (bits 0-31) and fixed counter j with bit 32 + j
+ * (bits 32-47); Linux's INTEL_PMC_MAX_GENERIC and INTEL_PMC_MAX_FIXED.
+ */
+#define MAX_GP_COUNTERS		32
+#define MAX_FIXED_COUNTERS	16
+
 /* Fixed counter j as perf's raw encoding (spec 6.8 step 2). */
 static const u64 fixed_config[] = { 0x00c0, 0x003c, 0x0300, 0x0400 };
 
@@ -55,6 +63,33 @@ static bool sections_fit(const struct ecb_view *v)
 		    (u64)o->register_start + o->register_len > v->nslots) {
 			acp_log(v->t, "ECB: section %u (%u+%u) beyond %u slots", op,
 				o->register_start, o->register_len, v->nslots);
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Counter slot j is counter j (spec 6.2): a section longer than any PMU's
+ * counters names counters that do not exist. Refused, not cut short.
+ */
+static bool counters_fit(const struct ecb_view *v)
+{
+	static const struct {
+		u32 op, max;
+		const char *what;
+	} sections[] = {
+		{ SEP_OP_DATA_FIXED, MAX_FIXED_COUNTERS, "fixed counter" },
+		{ SEP_OP_CTRL_GP, MAX_GP_COUNTERS, "event select" },
+		{ SEP_OP_DATA_GP, MAX_GP_COUNTERS, "general counter" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(sections); i++) {
+		u32 len = v->hdr->operations[sections[i].op].register_len;
+
+		if (len > sections[i].max) {
+			acp_log(v->t, "ECB: %u %s slots, a PMU has at most %u",
+				len, sections[i].what, sections[i].max);
 			return false;
 		}
 	}
@@ -99,18 +134,31 @@ static u64 ocr_value(const struct ecb_view *v, u32 msr)
 	return 0;
 }
 
-/* Sample-after value: the counter is preloaded with -SAV (spec 6.5). */
-static u64 sample_after(const struct sep_event_reg *reg)
+/*
+ * A counter's width mask must be 2^n - 1 with 1 <= n <= 48 (spec 6.4:
+ * 0xFFFFFFFFFFFF for the usual 48 bits; 0, unset, means that); anything
+ * else is not a counter width, and could make a period no PMU counts to.
+ */
+static bool counter_mask(const struct sep_event_reg *reg, u64 *mask)
 {
-	u64 mask = reg->max_bits ? reg->max_bits : 0xffffffffffffull;
+	*mask = reg->max_bits ? reg->max_bits : ACP_COUNTER_MASK;
+	return !(*mask & (*mask + 1)) && *mask <= ACP_COUNTER_MASK;
+}
 
+/*
+ * Sample-after value: the counter is preloaded with -SAV (spec 6.5). At
+ * most @mask, so below 2^48; 0 (reg_value 0) is no sample-after value.
+ */
+static u64 sample_after(const struct sep_event_reg *reg, u64 mask)
+{
 	return (mask + 1 - (reg->reg_value & mask)) & mask;
 }
 
 /*
  * IA32_PERF_GLOBAL_CTRL bit k enables general counter k, bit 32 + j fixed
  * counter j (spec 6.5). The section lengths, hence the counter numbers,
- * come from the peer: a counter that has no enable bit does not count.
+ * come from the peer; counters_fit() bounds them, and a counter that has
+ * no enable bit would not count anyway.
  */
 static bool counter_enabled(u64 global_ctrl, bool fixed, u32 i)
 {
@@ -122,10 +170,17 @@ static bool counter_enabled(u64 global_ctrl, bool fixed, u32 i)
 static bool add_event(const struct ecb_view *v, struct acp_group *g,
 		      const struct sep_event_reg *reg, struct acp_event *e)
 {
-	e->period = sample_after(reg);
+	u64 mask;
+
 	e->event_index = reg->event_id_index;
 	e->msr = reg->event_reg_id.reg_id;
 	e->precise = reg->flags & SEP_EVREG_PRECISE ? 1 : 0;
+	if (!counter_mask(reg, &mask)) {
+		acp_log(v->t, "ECB: counter 0x%x has width mask 0x%llx, not 2^n-1 with n 1..%u",
+			e->msr, (unsigned long long)reg->max_bits, ACP_COUNTER_BITS);
+		return false;
+	}
+	e->period = sample_after(reg, mask);
 	if (!e->period) {
 		acp_log(v->t, "ECB: counter 0x%x has no sample-after value", e->msr);
 		return false;
@@ -211,7 +266,7 @@ bool acp_ecb_decode(struct acp_target *t, const u8 *ecb, u64 len,
 		acp_log(t, "ECB: device type %u is not a core PMU", v.hdr->device_type);
 		return false;
 	}
-	if (!sections_fit(&v) || !registers_allowed(&v))
+	if (!sections_fit(&v) || !counters_fit(&v) || !registers_allowed(&v))
 		return false;
 	memset(g, 0, sizeof(*g));
 	if (!decode_fixed(&v, g) || !decode_gp(&v, g))

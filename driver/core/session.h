@@ -16,6 +16,9 @@
 #define ACP_MAX_EVENTS		16		/* events decoded per group */
 #define ACP_MAX_DESCRIPTORS	64
 #define ACP_MAX_DEVICES		64
+/* PMU counter width: a sample-after value (period) is below 2^48. */
+#define ACP_COUNTER_BITS	48u
+#define ACP_COUNTER_MASK	((1ull << ACP_COUNTER_BITS) - 1)
 
 /* Driver state (spec 8.3 [IMPL]); reported through GET_DRIVER_STATE. */
 enum acp_state {
@@ -38,7 +41,7 @@ struct acp_event {
 	u32 msr;		/* counter register it came from */
 	u64 config;		/* raw event encoding for perf */
 	u64 config1;		/* offcore response, if any */
-	u64 period;		/* sample-after value */
+	u64 period;		/* sample-after value: 1 .. ACP_COUNTER_MASK */
 };
 
 struct acp_group {

@@ -232,19 +232,6 @@ static bool fake_rdmsr(void *ctx, int cpu, u32 msr, u64 *val)
 	return true;
 }
 
-static bool fake_wrmsr(void *ctx, int cpu, u32 msr, u64 val)
-{
-	struct fake *f = ctx;
-	struct fake_msr *m = fake_find_msr(f, msr);
-
-	if (f->nwrites < FAKE_MAX_WRITES)
-		f->writes[f->nwrites++] = (struct fake_write){ cpu, msr, val };
-	if (!cpu_ok(f, cpu) || !m)
-		return false;
-	m->val[cpu] = val;
-	return true;
-}
-
 static bool fake_pti(void *ctx)
 {
 	return ((struct fake *)ctx)->pti;
@@ -418,7 +405,7 @@ static void fake_log(void *ctx, const char *fmt, va_list args)
 	.sysname = fake_sysname, .release = fake_release, \
 	.version = fake_version, .num_cpus = fake_num_cpus, \
 	.cpuid = fake_cpuid, .tsc_hz = fake_tsc_hz, .tsc_now = fake_tsc_now, \
-	.rdmsr = fake_rdmsr, .wrmsr = fake_wrmsr, .pti = fake_pti, \
+	.rdmsr = fake_rdmsr, .pti = fake_pti, \
 	.total_ram = fake_total_ram, .page_size = fake_page_size, \
 	.alloc = fake_alloc, .free = fake_free, .wake = fake_wake, \
 	.log = fake_log

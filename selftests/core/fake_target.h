@@ -11,7 +11,6 @@
 
 #define FAKE_MAX_CPUS		32
 #define FAKE_MAX_MSRS		32
-#define FAKE_MAX_WRITES		256
 #define FAKE_MAX_WAKES		256
 #define FAKE_MAX_LOGS		64
 #define FAKE_LOG_LEN		256
@@ -69,12 +68,6 @@ struct fake_msr {
 	u64 val[FAKE_MAX_CPUS];
 };
 
-struct fake_write {
-	int cpu;
-	u32 msr;
-	u64 val;
-};
-
 struct fake {
 	/* ---- the machine (set by fake_init, tests may change it) ---- */
 	u32 ncpus;
@@ -101,8 +94,6 @@ struct fake {
 	bool bad_free;			/* free() of something not ours */
 
 	/* ---- recorders ---- */
-	struct fake_write writes[FAKE_MAX_WRITES];
-	u32 nwrites;
 	void *woken[FAKE_MAX_WAKES];
 	u32 nwoken;
 	char logs[FAKE_MAX_LOGS][FAKE_LOG_LEN];

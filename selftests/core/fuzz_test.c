@@ -92,8 +92,8 @@ static inline void fuzz_payload(struct tc_rng *rng, u8 *p, u64 len, u32 id,
 	} else if (id == SEP_CMD_DESC_NEXT && len >= 4) {
 		p[0] = tc_rand(rng) % 2 ? 48 : tc_rand(rng);
 	} else if (id == SEP_CMD_READ_MSR && len >= 4) {
-		u32 msrs[] = { 0x38f, 0xce, 0x10, 0x2be, 0x4c1, 0x345 };
-		u32 m = msrs[tc_range(rng, 0, 5)];
+		u32 msrs[] = { 0x38f, 0xce, 0x10, 0x2be, 0x4c1, 0x345, 0x611 };
+		u32 m = msrs[tc_range(rng, 0, 6)];
 
 		memcpy(p, &m, 4);
 	} else if (id == SEP_CMD_WRITE_MSR && len >= 56) {

@@ -405,14 +405,13 @@ TEST_F(core, malformed_ecbs_are_refused)
 }
 
 /*
- * The peer's section lengths number the counters: general counter 64 or
- * fixed counter 32 has no IA32_PERF_GLOBAL_CTRL enable bit (bit k, bit
- * 32 + j), so it is disabled, whatever GLOBAL_CTRL holds; it must not be
- * taken for the counter its bit number wraps to (GP 0 here).
+ * Counter sections as long as a PMU's counters can be (16 fixed, 32
+ * general: IA32_PERF_GLOBAL_CTRL bits 32-47 and 0-31) are accepted; a
+ * counter whose enable bit is clear is disabled, whatever its slot holds.
  */
-TEST_F(core, ecb_counters_without_an_enable_bit_are_disabled)
+TEST_F(core, ecb_counter_sections_up_to_the_pmu_limit_are_accepted)
 {
-	enum { SLOTS = 22 + 65 };
+	enum { SLOTS = 22 + 32 };
 	static u8 ecb[sizeof(struct sep_ecb) + SLOTS * sizeof(struct sep_event_reg)];
 
 	open_session(_metadata, self);
@@ -424,17 +423,17 @@ TEST_F(core, ecb_counters_without_an_enable_bit_are_disabled)
 		/* GP 0 and fixed counter 2 enabled; GP 0 has no select. */
 		ecb_set_slot(ecb, 0, 0x38f, 1ull << 34 | 0x1, 0, 0, SEP_EVREG_GLOBAL);
 		ecb_set_op(ecb, fixed ? SEP_OP_DATA_FIXED : SEP_OP_DATA_GP, 22,
-			   fixed ? 33 : 65);
+			   fixed ? 16 : 32);
 		if (fixed) {
 			ecb_set_slot(ecb, 22 + 2, 0x30b, (1ull << 48) - 2200000,
 				     0xffffffffffffull, 0, SEP_EVREG_FIXED_REG);
-			ecb_set_slot(ecb, 22 + 32, 0x309, 0xfff0, 0xffff, 0,
+			ecb_set_slot(ecb, 22 + 15, 0x309, 0xfff0, 0xffff, 0,
 				     SEP_EVREG_FIXED_REG);
 		} else {
-			ecb_set_slot(ecb, 22 + 64, 0xc1, 0xfff0, 0xffff, 0, 0);
+			ecb_set_slot(ecb, 22 + 31, 0xc1, 0xfff0, 0xffff, 0, 0);
 		}
 		EXPECT_EQ(VT_SUCCESS, send_ecb(_metadata, self, ecb, sizeof(ecb), 0))
-			TH_LOG("%s", fixed ? "fixed counter 32" : "general counter 64");
+			TH_LOG("%s", fixed ? "16 fixed counters" : "32 general counters");
 	}
 	EXPECT_EQ(0, fake_log_count(&self->f, "not supported"));
 	EXPECT_EQ(0, fake_log_count(&self->f, "no event select"));
@@ -442,6 +441,144 @@ TEST_F(core, ecb_counters_without_an_enable_bit_are_disabled)
 	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
 	ASSERT_EQ(1, self->f.start_groups[0].nevents);
 	EXPECT_EQ(0x30b, started_event(self, 0, 0)->msr);
+}
+
+/* The core vector with one section @len slots long, in an ECB of 22 + 40. */
+static inline s32 send_long_section(struct __test_metadata *_metadata,
+				    FIXTURE_DATA(core) *self, u32 op, u32 len)
+{
+	enum { SLOTS = 22 + 40 };
+	static u8 ecb[sizeof(struct sep_ecb) + SLOTS * sizeof(struct sep_event_reg)];
+
+	memset(ecb, 0, sizeof(ecb));
+	ecb_copy(_metadata, self, ecb);
+	ecb_set_op(ecb, op, 22, len);
+	return send_ecb(_metadata, self, ecb, sizeof(ecb), 0);
+}
+
+/* Slot j is counter j (spec 6.2): 17 fixed counters exist on no PMU. */
+TEST_F(core, ecb_with_17_fixed_counter_slots_is_refused)
+{
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	EXPECT_EQ(VT_SUCCESS, em_groups(_metadata, self, 1));
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_long_section(_metadata, self, SEP_OP_DATA_FIXED, 17));
+	EXPECT_EQ(1, fake_log_count(&self->f, "17 fixed counter slots"));
+}
+
+TEST_F(core, ecb_with_33_general_counter_slots_is_refused)
+{
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	EXPECT_EQ(VT_SUCCESS, em_groups(_metadata, self, 1));
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_long_section(_metadata, self, SEP_OP_DATA_GP, 33));
+	EXPECT_EQ(1, fake_log_count(&self->f, "33 general counter slots"));
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_long_section(_metadata, self, SEP_OP_CTRL_GP, 33));
+	EXPECT_EQ(1, fake_log_count(&self->f, "33 event select slots"));
+}
+
+/* A refused long section loads nothing: START has no events. */
+TEST_F(core, ecb_with_too_many_counter_slots_loads_nothing)
+{
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	EXPECT_EQ(VT_SUCCESS, em_groups(_metadata, self, 1));
+	send_long_section(_metadata, self, SEP_OP_DATA_FIXED, 17);
+	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	EXPECT_EQ(0, self->f.nstart);
+}
+
+/* The core vector with fixed counter 2 (slot 11) given @value and @mask. */
+static inline s32 send_fixed2(struct __test_metadata *_metadata,
+			      FIXTURE_DATA(core) *self, u32 group, u64 value,
+			      u64 mask)
+{
+	u8 ecb[4720];
+
+	ecb_copy(_metadata, self, ecb);
+	ecb_set_u32(ecb, __builtin_offsetof(struct sep_ecb, group_id), group);
+	ecb_set_slot(ecb, 11, 0x30b, value, mask, 0, SEP_EVREG_FIXED_REG | SEP_EVREG_LBR_VALUE);
+	return send_ecb(_metadata, self, ecb, sizeof(ecb), 0);
+}
+
+/* max_bits is a counter width, 2^n - 1: any other mask is refused. */
+TEST_F(core, ecb_counter_mask_not_2n_minus_1_is_refused)
+{
+	static const u64 masks[] = {
+		0xfffffffffffeull, 0xf0f0ull, 0x8000ull, 0xffff0000ffffull,
+		1ull << 48, 0x7ffffffffffeull,
+	};
+
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	EXPECT_EQ(VT_SUCCESS, em_groups(_metadata, self, 1));
+	for (size_t i = 0; i < ARRAY_SIZE(masks); i++) {
+		EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_fixed2(_metadata, self, 0, 0x1000, masks[i]))
+			TH_LOG("mask 0x%llx", (unsigned long long)masks[i]);
+	}
+	EXPECT_EQ(ARRAY_SIZE(masks), fake_log_count(&self->f, "width mask"));
+}
+
+/* Counters are at most 48 bits wide: a 49-bit mask is refused. */
+TEST_F(core, ecb_counter_mask_of_49_bits_is_refused)
+{
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	EXPECT_EQ(VT_SUCCESS, em_groups(_metadata, self, 1));
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED,
+		  send_fixed2(_metadata, self, 0, 1, (1ull << 49) - 1));
+	EXPECT_EQ(1, fake_log_count(&self->f, "width mask 0x1ffffffffffff"));
+}
+
+/*
+ * A period with bit 63 set (a 64-bit mask; reg_value 1: SAV 2^64 - 1,
+ * reg_value 2^63: SAV 2^63) is refused, not clamped: the host asked for
+ * something no counter counts. (The kernel glue clamps anyway.)
+ */
+TEST_F(core, ecb_period_with_bit_63_is_refused)
+{
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	EXPECT_EQ(VT_SUCCESS, em_groups(_metadata, self, 1));
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_fixed2(_metadata, self, 0, 1, ~0ull));
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED,
+		  send_fixed2(_metadata, self, 0, 1ull << 63, ~0ull));
+	EXPECT_EQ(2, fake_log_count(&self->f, "width mask"));
+	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	EXPECT_EQ(0, self->f.nstart);
+}
+
+/* Widths of 1 to 48 bits are fine; every period stays below 2^48. */
+TEST_F(core, ecb_periods_stay_below_2_to_the_48)
+{
+	static const u32 bits[FAKE_MAX_GROUPS] = { 1, 20, 47, 48 };
+
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	EXPECT_EQ(VT_SUCCESS, em_groups(_metadata, self, FAKE_MAX_GROUPS));
+	/* reg_value 1: the largest sample-after value, 2^n - 1. */
+	for (u32 g = 0; g < FAKE_MAX_GROUPS; g++) {
+		EXPECT_EQ(VT_SUCCESS,
+			  send_fixed2(_metadata, self, g, 1, (1ull << bits[g]) - 1))
+			TH_LOG("%u bits", bits[g]);
+	}
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	for (u32 g = 0; g < FAKE_MAX_GROUPS; g++) {
+		ASSERT_EQ(1, self->f.start_groups[g].nevents);
+		EXPECT_EQ((1ull << bits[g]) - 1, started_event(self, g, 0)->period)
+			TH_LOG("%u bits", bits[g]);
+	}
+	EXPECT_EQ(ACP_COUNTER_MASK, started_event(self, 3, 0)->period);
+}
+
+/* The spec's formula wraps reg_value 0 to a period of 0: refused. */
+TEST_F(core, ecb_period_of_0_is_refused)
+{
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	EXPECT_EQ(VT_SUCCESS, em_groups(_metadata, self, 1));
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_fixed2(_metadata, self, 0, 0, 0xffffffffffffull));
+	EXPECT_EQ(1, fake_log_count(&self->f, "no sample-after value"));
 }
 
 /*

@@ -494,6 +494,7 @@ static void info_all(int conn)
 	request(conn, SEP_CMD_CONTROL_DRIVER_LOG, &log, sizeof(log), sizeof(log));
 	request_u32(conn, SEP_CMD_READ_MSR, 0x345, 8 * ncpus);
 	request_u32(conn, SEP_CMD_READ_MSR, 0x10, 8 * ncpus);
+	request_u32(conn, SEP_CMD_READ_MSR, 0x611, 8 * ncpus);	/* RAPL energy */
 	request(conn, SEP_CMD_WRITE_MSR, &reg, sizeof(reg), 0);
 	reg.event_reg_id.reg_id = 0x10;
 	request(conn, SEP_CMD_WRITE_MSR, &reg, sizeof(reg), 0);
@@ -1047,6 +1048,22 @@ static void ecb_seeds(void)
 	ecb_hdr()->device_type = SEP_DEVICE_UNC_IMC;
 	ecb_request(0, SEP_CMD_EM_CONFIG_NEXT);
 	request(0, SEP_CMD_EM_CONFIG_NEXT, ecb_core, 100, 48);	/* short */
+	ecb_gp_events(0);
+	ecb_slot(12)->max_bits = ~0ull;			/* a bit-63 period */
+	ecb_slot(12)->reg_value = 1;
+	ecb_request(0, SEP_CMD_EM_CONFIG_NEXT);
+	ecb_gp_events(0);
+	ecb_slot(12)->max_bits = (1ull << 49) - 1;	/* 49-bit counter */
+	ecb_request(0, SEP_CMD_EM_CONFIG_NEXT);
+	ecb_gp_events(0);
+	ecb_slot(9)->max_bits = 0xfffffffffffeull;	/* not 2^n - 1 */
+	ecb_request(0, SEP_CMD_EM_CONFIG_NEXT);
+	ecb_from_vector(40, 0);
+	ecb_section(SEP_OP_DATA_FIXED, 9, 17);		/* 17 fixed counters */
+	ecb_request(0, SEP_CMD_EM_CONFIG_NEXT);
+	ecb_from_vector(40, 0);
+	ecb_section(SEP_OP_DATA_GP, 0, 33);		/* 33 general counters */
+	ecb_request(0, SEP_CMD_EM_CONFIG_NEXT);
 	/* 17 events: every general counter slot a counter with a select */
 	ecb_from_vector(40, 0);
 	ecb_section(SEP_OP_CTRL_GP, 0, 18);

@@ -237,6 +237,162 @@ TEST(control_eof_ends_session)
 	EXPECT_EQ(0, host_session_close(&s));
 }
 
+/* READ_MSR of @msr on every CPU into @vals (s->ncpus of them). */
+static int read_msr(struct host_session *s, uint32_t msr, uint64_t *vals)
+{
+	return host_command(s, SEP_CMD_READ_MSR, &msr, sizeof(msr), vals,
+			    8ull * s->ncpus);
+}
+
+/*
+ * aca writes no MSR: perf owns the PMU. WRITE_MSR of IA32_PERF_GLOBAL_CTRL
+ * (which would stop every counter on the machine) is refused with 196, and
+ * the register reads the same before and after. Under TCG the VM has no
+ * PMU and the register reads 0 both times: there the status is what this
+ * shows; with a PMU (KVM), the values too.
+ */
+TEST(write_msr_of_global_ctrl_is_refused_and_changes_nothing)
+{
+	struct sep_event_reg reg = { .event_reg_id.reg_id = 0x38f, .reg_value = 0 };
+	struct host_session s;
+	uint64_t *before, *after;
+
+	ASSERT_EQ(0, open_session(&s));
+	before = calloc(s.ncpus, 8);
+	after = calloc(s.ncpus, 8);
+	ASSERT_NE(NULL, before);
+	ASSERT_NE(NULL, after);
+	ASSERT_EQ(VT_SUCCESS, read_msr(&s, 0x38f, before));
+	EXPECT_EQ(VT_MSR_ACCESS_ERROR,
+		  host_command(&s, SEP_CMD_WRITE_MSR, &reg, sizeof(reg), NULL, 0));
+	ASSERT_EQ(VT_SUCCESS, read_msr(&s, 0x38f, after));
+	for (uint32_t cpu = 0; cpu < s.ncpus; cpu++) {
+		EXPECT_EQ(before[cpu], after[cpu]) TH_LOG("CPU %u", cpu);
+	}
+	/* The session goes on. */
+	EXPECT_EQ(0, host_session_close(&s));
+	free(before);
+	free(after);
+}
+
+/* RAPL energy counters are not readable from the network (for now). */
+TEST(read_msr_of_pkg_energy_status_is_refused)
+{
+	struct host_session s;
+	uint64_t *vals;
+
+	ASSERT_EQ(0, open_session(&s));
+	vals = calloc(s.ncpus, 8);
+	ASSERT_NE(NULL, vals);
+	EXPECT_EQ(VT_MSR_ACCESS_ERROR, read_msr(&s, 0x611, vals));
+	EXPECT_EQ(0, host_session_close(&s));
+	free(vals);
+}
+
+#define ECB_SLOTS		22
+#define ECB_FIXED_START		9
+#define ECB_MASK_48		0xffffffffffffull
+
+/*
+ * A core ECB (spec 6) of @nslots slots, sampling fixed counter 2 (REF_TSC)
+ * every 2,200,000 cycles, in the slot layout of the spec's vector, with
+ * @nfixed fixed counter slots; calloc()ed, its length in *@len.
+ */
+static uint8_t *ref_tsc_ecb(uint32_t nslots, uint32_t nfixed, size_t *len)
+{
+	size_t size = sizeof(struct sep_ecb) + nslots * sizeof(struct sep_event_reg);
+	uint8_t *buf = calloc(1, size);
+	struct sep_ecb *h = (struct sep_ecb *)buf;
+	struct sep_event_reg *r = (struct sep_event_reg *)(buf + sizeof(*h));
+
+	if (!buf)
+		return NULL;
+	h->version = SEP_ECB_VERSION;
+	h->num_entries = nslots;
+	h->num_events = 1;
+	h->size_of_allocation = size;
+	h->device_type = SEP_DEVICE_CORE;
+	h->operations[SEP_OP_GLOBAL_REGS] = (struct sep_pmu_operation){
+		.operation_type = SEP_OP_GLOBAL_REGS, .register_len = 5,
+	};
+	h->operations[SEP_OP_DATA_FIXED] = (struct sep_pmu_operation){
+		.operation_type = SEP_OP_DATA_FIXED,
+		.register_start = ECB_FIXED_START, .register_len = nfixed,
+	};
+	r[0].event_reg_id.reg_id = 0x38f;	/* GLOBAL_CTRL: fixed counter 2 */
+	r[0].reg_value = 1ull << 34;
+	r[4].event_reg_id.reg_id = 0x38d;	/* FIXED_CTR_CTRL: OS, USR, PMI */
+	r[4].reg_value = 0xbull << 8;
+	r[ECB_FIXED_START + 2].event_reg_id.reg_id = 0x30b;
+	r[ECB_FIXED_START + 2].reg_value = ECB_MASK_48 + 1 - 2200000;
+	r[ECB_FIXED_START + 2].max_bits = ECB_MASK_48;
+	r[ECB_FIXED_START + 2].flags = SEP_EVREG_FIXED_REG;
+	*len = size;
+	return buf;
+}
+
+/* RESERVE, INIT_DRIVER and EM_GROUPS: ready for an ECB in group 0. */
+static int configure(struct host_session *s)
+{
+	struct sep_drv_config dc = { .size = sizeof(dc), .version = SEP_DRV_CONFIG_VERSION };
+	struct sep_event_config ec = { .num_groups = 1, .em_factor = -1, .em_event_num = -1 };
+	int32_t busy = -1;
+
+	if (host_command(s, SEP_CMD_RESERVE, NULL, 0, &busy, 4) || busy)
+		return -1;
+	if (host_command(s, SEP_CMD_INIT_DRIVER, &dc, sizeof(dc), NULL, 0))
+		return -1;
+	return host_command(s, SEP_CMD_EM_GROUPS, &ec, sizeof(ec), NULL, 0) ? -1 : 0;
+}
+
+/*
+ * A sample-after value with bit 63 (a 64-bit counter mask) never reaches
+ * perf: the ECB is refused (159, as every refused ECB). The same ECB with
+ * the real 48-bit mask is accepted, so the refusal is the mask's.
+ */
+TEST(ecb_with_a_bit_63_period_is_refused)
+{
+	struct host_session s;
+	struct sep_event_reg *r;
+	size_t len;
+	uint8_t *ecb = ref_tsc_ecb(ECB_SLOTS, 3, &len);
+
+	ASSERT_NE(NULL, ecb);
+	ASSERT_EQ(0, open_session(&s));
+	ASSERT_EQ(0, configure(&s));
+	r = (struct sep_event_reg *)(ecb + sizeof(struct sep_ecb)) + ECB_FIXED_START + 2;
+	r->max_bits = ~0ull;
+	r->reg_value = 1;		/* sample after 2^64 - 1 */
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED,
+		  host_command(&s, SEP_CMD_EM_CONFIG_NEXT, ecb, len, NULL, 0));
+	r->max_bits = ECB_MASK_48;
+	r->reg_value = ECB_MASK_48 + 1 - 2200000;
+	EXPECT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_EM_CONFIG_NEXT, ecb, len, NULL, 0));
+	EXPECT_EQ(0, host_session_close(&s));
+	free(ecb);
+}
+
+/* Fixed counter slot j is IA32_FIXED_CTRj: 17 of them exist on no PMU. */
+TEST(ecb_with_17_fixed_counter_slots_is_refused)
+{
+	struct host_session s;
+	size_t len, good_len;
+	uint8_t *ecb = ref_tsc_ecb(ECB_FIXED_START + 17, 17, &len);
+	uint8_t *good = ref_tsc_ecb(ECB_SLOTS, 3, &good_len);
+
+	ASSERT_NE(NULL, ecb);
+	ASSERT_NE(NULL, good);
+	ASSERT_EQ(0, open_session(&s));
+	ASSERT_EQ(0, configure(&s));
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED,
+		  host_command(&s, SEP_CMD_EM_CONFIG_NEXT, ecb, len, NULL, 0));
+	EXPECT_EQ(VT_SUCCESS,
+		  host_command(&s, SEP_CMD_EM_CONFIG_NEXT, good, good_len, NULL, 0));
+	EXPECT_EQ(0, host_session_close(&s));
+	free(ecb);
+	free(good);
+}
+
 static uint32_t rnd(uint64_t *state)
 {
 	*state ^= *state << 13;
