@@ -94,11 +94,14 @@ static u64 aca_tsc_hz(void)
  * there is nothing to count them with). Never faster than max_sample_rate.
  */
 /*
- * Counters are at most 48 bits wide; a host's larger sample-after value
- * is clamped, and must be, or sample_after * 1e9 / tsc_hz overflows the
- * divide (a #DE on x86) when the TSC runs below 1 GHz.
+ * Counters are at most 48 bits wide; a larger sample-after value is
+ * clamped, and must be: a period with bit 63 set is negative to x86
+ * perf's s64 arithmetic (perf_event_open() refuses it, the in-kernel API
+ * does not), and sample_after * 1e9 / tsc_hz overflows the divide (a #DE
+ * on x86) when the TSC runs below 1 GHz. The protocol core refuses such
+ * values already (ACP_COUNTER_MASK); this holds whatever the caller.
  */
-#define ACA_MAX_SAMPLE_AFTER	BIT_ULL(48)
+#define ACA_MAX_SAMPLE_AFTER	(BIT_ULL(48) - 1)
 
 static u64 aca_sw_period(u64 sample_after)
 {
@@ -108,10 +111,13 @@ static u64 aca_sw_period(u64 sample_after)
 	return max_t(u64, ns, NSEC_PER_SEC / aca_max_sample_rate);
 }
 
-/* PMU periods are capped the same way, assuming TSC-rate counting. */
+/*
+ * PMU periods: at most the counter width, and no faster than
+ * max_sample_rate assuming TSC-rate counting (which also makes them >= 1).
+ */
 static u64 aca_hw_period(u64 sample_after)
 {
-	return max_t(u64, sample_after,
+	return max_t(u64, min(sample_after, ACA_MAX_SAMPLE_AFTER),
 		     div_u64(aca_tsc_hz(), aca_max_sample_rate));
 }
 
@@ -506,44 +512,93 @@ void aca_sampler_consume(void *ctx, u32 cpu, size_t n)
 }
 
 /*
- * /sys/module/aca/collection: the current (or last stopped) collection of
- * this session, for tests and operators: the event kind, then per CPU the
- * samples the handler generated, wrote to the ring and dropped because
- * the ring was full, and of those how many because a page was still held
- * by a pipe or socket. generated == written + dropped always holds once
- * sampling has stopped; the host receives exactly the written ones.
+ * /sys/module/aca/collection (0400): the current (or last stopped)
+ * collection of this session, for tests and operators: the event kind,
+ * then per CPU with a ring the samples the handler generated, wrote to the
+ * ring and dropped because the ring was full, and of those how many
+ * because a page was still held by a pipe or socket. generated == written
+ * + dropped always holds once sampling has stopped; the host receives
+ * exactly the written ones.
+ *
+ * A line per CPU does not fit one page on a large machine, so this is a
+ * binary attribute: each read() formats only the lines it covers, at the
+ * offset asked for, with no limit on the file's size. A CPU line's length
+ * depends on nothing that changes (the CPU column is as wide as the
+ * largest possible CPU id, each count 20 digits, as wide as any u64), so
+ * where a line starts follows from the lines before it, and a read() ends
+ * at the end of a line unless its buffer is smaller than one: every line
+ * is read whole from one moment, even while the counts grow between two
+ * reads. (sysfs_emit() is for one-page show() buffers, not these.)
  */
-static ssize_t collection_show(struct kobject *kobj,
-			       struct kobj_attribute *attr, char *buf)
+#define ACA_COLL_LINE_FMT \
+	"cpu %*u generated %20llu written %20llu dropped %20llu held %20llu\n"
+/* Room for the longest line: the format's text, a 10-digit CPU, 4 counts. */
+#define ACA_COLL_LINE_MAX	(sizeof(ACA_COLL_LINE_FMT) + 10 + 4 * 20)
+
+static int aca_coll_line(char *line, int width, u32 cpu, struct aca_ring *r)
 {
+	u64 written = 0, lost = 0, generated = 0, held = 0;
+
+	if (r) {
+		aca_ring_counts(r, &written, &lost);
+		generated = local64_read(&r->generated);
+		held = local64_read(&r->held);
+	}
+	return scnprintf(line, ACA_COLL_LINE_MAX, ACA_COLL_LINE_FMT, width,
+			 cpu, generated, written, lost, held);
+}
+
+/* The first CPU from @cpu on with a ring, or nr_cpu_ids. */
+static u32 aca_next_ring(const struct aca_collection *c, u32 cpu)
+{
+	while (c && cpu < nr_cpu_ids && !c->rings[cpu])
+		cpu++;
+	return c ? cpu : nr_cpu_ids;
+}
+
+static ssize_t collection_read(struct file *file, struct kobject *kobj,
+			       struct bin_attribute *attr, char *buf,
+			       loff_t off, size_t count)
+{
+	char line[ACA_COLL_LINE_MAX];
 	struct aca_collection *c;
-	u64 written, lost;
-	int len = 0;
+	size_t n, line_len, len = 0, skip, part;
+	int width;
+	u32 cpu = 0;
+	loff_t pos;
+
+	width = snprintf(NULL, 0, "%u", nr_cpu_ids - 1);
+	line_len = aca_coll_line(line, width, 0, NULL);
 
 	mutex_lock(&aca_sampler_lock);
 	c = aca_coll;
-	if (!c) {
-		len = sysfs_emit(buf, "event none\n");
-		goto out;
+	n = scnprintf(line, sizeof(line), "event %s\n",
+		      !c ? "none" : c->sw ? "cpu-clock" : "pmu");
+	/* line[] holds the n bytes at pos when the reader wants them. */
+	for (pos = 0; len < count; cpu++) {
+		if (pos + n > off) {
+			skip = off > pos ? off - pos : 0;
+			part = min(n - skip, count - len);
+			if (part < n - skip && len)
+				break;	/* end at the end of a line */
+			memcpy(buf + len, line + skip, part);
+			len += part;
+		}
+		cpu = aca_next_ring(c, cpu);
+		if (cpu >= nr_cpu_ids)
+			break;
+		pos += n;
+		n = line_len;
+		if (pos + n > off) {
+			n = aca_coll_line(line, width, cpu, c->rings[cpu]);
+			WARN_ON_ONCE(n != line_len);
+		}
 	}
-	len = sysfs_emit(buf, "event %s\n", c->sw ? "cpu-clock" : "pmu");
-	for (u32 cpu = 0; cpu < nr_cpu_ids; cpu++) {
-		struct aca_ring *r = c->rings[cpu];
-
-		if (!r)
-			continue;
-		aca_ring_counts(r, &written, &lost);
-		len += sysfs_emit_at(buf, len,
-				     "cpu %u generated %llu written %llu dropped %llu held %llu\n",
-				     cpu, (u64)local64_read(&r->generated), written,
-				     lost, (u64)local64_read(&r->held));
-	}
-out:
 	mutex_unlock(&aca_sampler_lock);
 	return len;
 }
 
-static struct kobj_attribute aca_collection_attr = __ATTR_RO(collection);
+static BIN_ATTR_ADMIN_RO(collection, 0);
 
 /*
  * Whether the PMU can sample at all, so hosts learn before START that the
@@ -593,8 +648,8 @@ int aca_sampler_init(void)
 		init_irq_work(&w->iw, aca_wake_irq_work);
 		INIT_WORK(&w->work, aca_wake_work);
 	}
-	return sysfs_create_file(&THIS_MODULE->mkobj.kobj,
-				 &aca_collection_attr.attr);
+	return sysfs_create_bin_file(&THIS_MODULE->mkobj.kobj,
+				     &bin_attr_collection);
 }
 
 /* After the device is gone: no collection exists, no handler can run. */
@@ -602,7 +657,7 @@ void aca_sampler_exit(void)
 {
 	int cpu;
 
-	sysfs_remove_file(&THIS_MODULE->mkobj.kobj, &aca_collection_attr.attr);
+	sysfs_remove_bin_file(&THIS_MODULE->mkobj.kobj, &bin_attr_collection);
 	for_each_possible_cpu(cpu) {
 		irq_work_sync(&per_cpu(aca_wakes, cpu).iw);
 		cancel_work_sync(&per_cpu(aca_wakes, cpu).work);

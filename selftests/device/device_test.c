@@ -792,4 +792,193 @@ TEST(splice_gives_ring_pages_by_reference)
 	close(p[1]);
 }
 
+/*
+ * /sys/module/aca/collection while a configured session has its rings:
+ * root's only, one line per CPU with a ring (every online one), and never
+ * cut short, however many CPUs (it is a binary attribute, not a page).
+ */
+#define COLLECTION_PATH	"/sys/module/aca/collection"
+
+FIXTURE(collection_file) {
+	struct coll c;
+};
+
+FIXTURE_SETUP(collection_file)
+{
+	coll_open(_metadata, &self->c);
+	coll_configure(_metadata, &self->c);	/* INIT_DRIVER: the rings */
+}
+
+FIXTURE_TEARDOWN(collection_file)
+{
+	command_io(self->c.ctl, SEP_CMD_TERMINATE, NULL, 0, NULL, 0);
+	for (int i = 0; i < self->c.n + 2; i++)
+		close(self->c.data[i]);
+	close(self->c.ctl);
+}
+
+/* The whole file in reads of @chunk bytes; its length, or -1. */
+static ssize_t read_collection(char *buf, size_t cap, size_t chunk)
+{
+	int fd = open(COLLECTION_PATH, O_RDONLY | O_CLOEXEC);
+	size_t len = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	while ((n = read(fd, buf + len, chunk < cap - len ? chunk : cap - len)) > 0)
+		len += n;
+	close(fd);
+	return n < 0 || len == cap ? -1 : (ssize_t)len;
+}
+
+/* /sys/devices/system/cpu/online ("0-3,5") as a set; how many, or -1. */
+static int online_cpus(bool *online, int max)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	int a, b, n = 0;
+	char sep = ',';
+
+	if (!f)
+		return -1;
+	memset(online, 0, max * sizeof(*online));
+	while (sep == ',' && fscanf(f, "%d", &a) == 1) {
+		b = a;
+		if (fscanf(f, "%c", &sep) == 1 && sep == '-' &&
+		    (fscanf(f, "%d", &b) != 1 || fscanf(f, "%c", &sep) != 1))
+			sep = '\n';
+		for (int cpu = a; cpu <= b && cpu < max; cpu++, n++)
+			online[cpu] = true;
+	}
+	fclose(f);
+	return n;
+}
+
+/* The CPU of a whole "cpu N generated G written W dropped D held H" line, or -1. */
+static int cpu_line(const char *line)
+{
+	unsigned long long g, w, d, h;
+	int cpu, end = 0;
+
+	if (sscanf(line, "cpu %d generated %llu written %llu dropped %llu held %llu%n",
+		   &cpu, &g, &w, &d, &h, &end) != 5 || line[end])
+		return -1;
+	return cpu;
+}
+
+TEST_F(collection_file, is_root_only_0400)
+{
+	struct stat st;
+
+	ASSERT_EQ(0, stat(COLLECTION_PATH, &st));
+	EXPECT_TRUE(S_ISREG(st.st_mode));
+	EXPECT_EQ(0400, st.st_mode & 07777);
+	EXPECT_EQ(0, st.st_uid);
+}
+
+TEST_F(collection_file, unprivileged_reader_gets_eacces)
+{
+	int status;
+	pid_t pid = fork();
+
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		/* nobody:nogroup, no supplementary groups, no capabilities */
+		if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(2);
+		if (open(COLLECTION_PATH, O_RDONLY) >= 0)
+			_exit(1);
+		_exit(errno == EACCES ? 0 : 3);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+TEST_F(collection_file, one_line_per_online_cpu_in_order)
+{
+	static char buf[1 << 20];
+	bool online[MAX_CPUS];
+	int n = online_cpus(online, MAX_CPUS), lines = 0, last = -1;
+	ssize_t len = read_collection(buf, sizeof(buf) - 1, sizeof(buf));
+	char kind[32], *line, *save;
+	size_t width = 0;
+
+	ASSERT_LT(0, len);
+	ASSERT_EQ(sysconf(_SC_NPROCESSORS_ONLN), n);
+	buf[len] = 0;
+	line = strtok_r(buf, "\n", &save);
+	ASSERT_NE(NULL, line);
+	ASSERT_EQ(1, sscanf(line, "event %31s", kind));
+	EXPECT_STRNE("none", kind);
+	while ((line = strtok_r(NULL, "\n", &save))) {
+		int cpu = cpu_line(line);
+
+		ASSERT_LT(last, cpu) TH_LOG("line '%s'", line);
+		ASSERT_GT(MAX_CPUS, cpu);
+		EXPECT_TRUE(online[cpu]) TH_LOG("cpu %d is not online", cpu);
+		/* Every CPU line is as long as the first. */
+		if (!lines)
+			width = strlen(line);
+		EXPECT_EQ(width, strlen(line));
+		last = cpu;
+		lines++;
+	}
+	EXPECT_EQ(n, lines);
+	TH_LOG("event %s, %d CPU lines, %zd bytes", kind, lines, len);
+}
+
+TEST_F(collection_file, ends_with_the_last_cpus_whole_line)
+{
+	static char buf[1 << 20];
+	bool online[MAX_CPUS];
+	ssize_t len = read_collection(buf, sizeof(buf) - 1, sizeof(buf));
+	int highest = -1;
+	char *last;
+
+	ASSERT_LT(1, len);
+	ASSERT_LT(0, online_cpus(online, MAX_CPUS));
+	for (int cpu = 0; cpu < MAX_CPUS; cpu++)
+		if (online[cpu])
+			highest = cpu;
+	EXPECT_EQ('\n', buf[len - 1]);
+	buf[len - 1] = 0;
+	last = strrchr(buf, '\n');
+	ASSERT_NE(NULL, last);
+	EXPECT_EQ(highest, cpu_line(last + 1)) TH_LOG("last line '%s'", last + 1);
+}
+
+/* Each read() ends at the end of a line when its buffer can take one. */
+TEST_F(collection_file, reads_return_whole_lines)
+{
+	int fd = open(COLLECTION_PATH, O_RDONLY | O_CLOEXEC);
+	char buf[200];		/* more than a line, less than two */
+	int reads = 0;
+	ssize_t n;
+
+	ASSERT_LE(0, fd);
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		EXPECT_EQ('\n', buf[n - 1]) TH_LOG("read %d: %zd bytes", reads, n);
+		reads++;
+	}
+	EXPECT_EQ(0, n);
+	/* The header goes with the first CPU line, then one line a read. */
+	EXPECT_EQ(sysconf(_SC_NPROCESSORS_ONLN), reads);
+	close(fd);
+}
+
+/* Read in pieces of any size, the (unchanging) text is the same. */
+TEST_F(collection_file, small_reads_give_the_same_text)
+{
+	static char whole[1 << 20], pieces[1 << 20];
+	ssize_t len = read_collection(whole, sizeof(whole), sizeof(whole));
+
+	ASSERT_LT(0, len);
+	for (size_t chunk = 1; chunk < 300; chunk += 37) {
+		ASSERT_EQ(len, read_collection(pieces, sizeof(pieces), chunk));
+		EXPECT_EQ(0, memcmp(whole, pieces, len)) TH_LOG("%zu-byte reads", chunk);
+	}
+}
+
 TEST_HARNESS_MAIN
