@@ -43,7 +43,9 @@ int allow_add(struct allow **list, const char *cidr)
 			goto bad;
 		a->prefix = v;
 	}
-	a->next = *list;
+	/* In the order given, for the start message. */
+	while (*list)
+		list = &(*list)->next;
 	*list = a;
 	return 0;
 bad:
@@ -104,6 +106,20 @@ void allow_free(struct allow *list)
 
 		free(list);
 		list = next;
+	}
+}
+
+/* "192.0.2.0/24, ::1/128": the list as the start message shows it. */
+void allow_format(const struct allow *list, char *buf, size_t len)
+{
+	char host[INET6_ADDRSTRLEN];
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (; list && n < len; list = list->next) {
+		inet_ntop(list->family, list->addr, host, sizeof(host));
+		n += snprintf(buf + n, len - n, "%s%s/%u", n ? ", " : "", host,
+			      list->prefix);
 	}
 }
 

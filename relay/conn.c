@@ -176,7 +176,7 @@ static int set_peer(int dev, const struct sockaddr *sa)
 	return ioctl(dev, ACA_IOC_SET_PEER, &p);
 }
 
-void conn_open(struct relay *r, int sock)
+void conn_open(struct relay *r, int sock, const struct sockaddr *peer)
 {
 	struct conn *c = calloc(1, sizeof(*c));
 	int one = 1;
@@ -186,7 +186,7 @@ void conn_open(struct relay *r, int sock)
 		close(sock);
 		return;
 	}
-	addr_format((struct sockaddr *)&r->peer, c->peer, sizeof(c->peer));
+	addr_format(peer, c->peer, sizeof(c->peer));
 	c->relay = r;
 	c->sock = sock;
 	c->dev = open(r->device, O_RDWR | O_CLOEXEC);
@@ -199,7 +199,7 @@ void conn_open(struct relay *r, int sock)
 		free(c);
 		return;
 	}
-	if (set_peer(c->dev, (struct sockaddr *)&r->peer)) {
+	if (set_peer(c->dev, peer)) {
 		log_err("%s: cannot register the peer with %s: %s", c->peer,
 			r->device, strerror(errno));
 		close(c->dev);

@@ -24,7 +24,7 @@
 #define DEFAULT_PORT	"9321"
 
 struct options {
-	const char *bind_addr;		/* NULL: all addresses */
+	const char *bind_addr;		/* NULL: loopback, or all with --allow */
 	char port[8];
 	int cpu;			/* -1: not pinned */
 };
@@ -34,13 +34,15 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: aca-relay [options]\n"
 		"  -p, --port PORT     TCP port to listen on, 1-65535 (default " DEFAULT_PORT ")\n"
-		"  -b, --bind ADDR     listen on this numeric IPv4/IPv6 address only (default: all)\n"
-		"  -a, --allow CIDR    accept connections only from CIDR (repeatable)\n"
+		"  -b, --bind ADDR     listen on this numeric IPv4/IPv6 address only\n"
+		"  -a, --allow CIDR    accept connections only from CIDR (repeatable); without\n"
+		"                      --bind, listen on all addresses\n"
 		"  -c, --cpu N         run the relay and its io_uring workers on CPU N\n"
 		"  -d, --device PATH   device to open per connection (default " ACA_DEVICE_PATH ")\n"
 		"  -v, --verbose       log every connection\n"
 		"  -V, --version       print the version and exit\n"
-		"  -h, --help          this text\n");
+		"  -h, --help          this text\n"
+		"Without --bind or --allow it listens on 127.0.0.1 and ::1 only.\n");
 }
 
 /* A decimal number in [min, max] and nothing else: no sign, space or suffix. */
@@ -214,46 +216,145 @@ static int parse_args(struct relay *r, struct options *o, int argc, char **argv)
 	return 0;
 }
 
+/* One listening socket on @ai: its fd, or -1 with errno. */
+static int listen_one(const struct addrinfo *ai, bool v6only)
+{
+	int fd, one = 1, v6 = v6only, err;
+
+	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (ai->ai_family == AF_INET6)
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6, sizeof(v6));
+	if (!bind(fd, ai->ai_addr, ai->ai_addrlen) && !listen(fd, SOMAXCONN))
+		return fd;
+	err = errno;
+	close(fd);
+	errno = err;
+	return -1;
+}
+
+/*
+ * --bind ADDR: there; no address (--allow without --bind): one dual-stack
+ * IPv6 socket serves both families on every address, or an IPv4 one where
+ * the kernel has no IPv6.
+ */
 static int listen_on(const char *bind_addr, const char *port)
 {
 	struct addrinfo hints = {
 		.ai_flags = AI_PASSIVE | AI_NUMERICHOST | AI_NUMERICSERV,
 		.ai_socktype = SOCK_STREAM,
-		/* No address: one dual-stack IPv6 socket serves both families. */
 		.ai_family = bind_addr ? AF_UNSPEC : AF_INET6,
 	};
 	struct addrinfo *res, *ai;
-	int fd = -1, one = 1, zero = 0, err;
+	int fd = -1, err;
 
-	err = getaddrinfo(bind_addr, port, &hints, &res);
-	if (err && !bind_addr) {
-		hints.ai_family = AF_INET;
+	for (;;) {
 		err = getaddrinfo(bind_addr, port, &hints, &res);
-	}
-	if (err) {
-		log_err("bad address %s port %s: %s", bind_addr ? bind_addr : "*",
-			port, gai_strerror(err));
-		return -1;
-	}
-	for (ai = res; ai; ai = ai->ai_next) {
-		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, 0);
-		if (fd < 0)
+		if (err && hints.ai_family == AF_INET6) {
+			hints.ai_family = AF_INET;
 			continue;
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (ai->ai_family == AF_INET6)
-			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
-		if (!bind(fd, ai->ai_addr, ai->ai_addrlen) && !listen(fd, SOMAXCONN))
-			break;
+		}
+		if (err) {
+			log_err("bad address %s port %s: %s",
+				bind_addr ? bind_addr : "*", port, gai_strerror(err));
+			return -1;
+		}
+		for (ai = res; ai && fd < 0; ai = ai->ai_next)
+			fd = listen_one(ai, false);
 		err = errno;
-		close(fd);
-		fd = -1;
-		errno = err;
+		freeaddrinfo(res);
+		/* No IPv6 in this kernel: IPv4 alone. */
+		if (fd >= 0 || err != EAFNOSUPPORT || hints.ai_family != AF_INET6)
+			break;
+		hints.ai_family = AF_INET;
 	}
-	freeaddrinfo(res);
 	if (fd < 0)
 		log_err("cannot listen on %s port %s: %s",
-			bind_addr ? bind_addr : "*", port, strerror(errno));
+			bind_addr ? bind_addr : "*", port, strerror(err));
 	return fd;
+}
+
+/*
+ * Neither --bind nor --allow: 127.0.0.1 and ::1, one socket each, so only
+ * this machine reaches the device. A loopback this kernel does not have
+ * (IPv6 disabled) is left out; any other error is fatal. @where gets
+ * "127.0.0.1 and ::1" (or the one of them that listens).
+ */
+static int listen_loopback(struct relay *r, const char *port, char *where,
+			   size_t len)
+{
+	static const char *const loopback[] = { "127.0.0.1", "::1" };
+	struct addrinfo hints = {
+		.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV,
+		.ai_socktype = SOCK_STREAM,
+	};
+	struct addrinfo *res;
+	size_t n = 0;
+	int fd, err;
+
+	where[0] = 0;
+	for (unsigned int i = 0; i < 2; i++) {
+		err = getaddrinfo(loopback[i], port, &hints, &res);
+		if (err) {
+			log_err("bad address %s port %s: %s", loopback[i], port,
+				gai_strerror(err));
+			return -1;
+		}
+		fd = listen_one(res, true);
+		err = errno;
+		freeaddrinfo(res);
+		if (fd < 0 && (err == EAFNOSUPPORT || err == EADDRNOTAVAIL)) {
+			log_info("not listening on %s: %s", loopback[i], strerror(err));
+			continue;
+		}
+		if (fd < 0) {
+			log_err("cannot listen on %s port %s: %s", loopback[i],
+				port, strerror(err));
+			return -1;
+		}
+		r->listen[r->nlisten++].fd = fd;
+		n += snprintf(where + n, n < len ? len - n : 0, "%s%s",
+			      n ? " and " : "", loopback[i]);
+	}
+	if (!r->nlisten) {
+		log_err("cannot listen on 127.0.0.1 or ::1 port %s: no loopback address",
+			port);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Closed by default: loopback only unless --bind or --allow says which
+ * other hosts to serve. Logs where, with the "listening" that scripts wait
+ * for.
+ */
+static int listen_all(struct relay *r, const struct options *o)
+{
+	char where[64], allowed[512], how[600];
+	int fd;
+
+	if (!o->bind_addr && !r->allow) {
+		if (listen_loopback(r, o->port, where, sizeof(where)))
+			return -1;
+		log_info("listening on %s port %s (loopback only: serve other hosts with --allow CIDR or --bind ADDR), device %s",
+			 where, o->port, r->device);
+		return 0;
+	}
+	fd = listen_on(o->bind_addr, o->port);
+	if (fd < 0)
+		return -1;
+	r->listen[r->nlisten++].fd = fd;
+	how[0] = 0;
+	if (r->allow) {
+		allow_format(r->allow, allowed, sizeof(allowed));
+		snprintf(how, sizeof(how), " (only from %s)", allowed);
+	}
+	log_info("listening on %s port %s%s, device %s",
+		 o->bind_addr ? o->bind_addr : "*", o->port, how, r->device);
+	return 0;
 }
 
 static int pin_to_cpu(struct relay *r, int cpu)
@@ -276,21 +377,22 @@ static int pin_to_cpu(struct relay *r, int cpu)
 	return 0;
 }
 
-static void on_accept(struct relay *r, int res)
+static void on_accept(struct relay *r, unsigned int i, int res)
 {
+	const struct sockaddr *sa = (const struct sockaddr *)&r->listen[i].peer;
 	char peer[64];
 
 	if (res < 0) {
 		/* EMFILE and friends: keep serving the connections we have. */
 		log_err("accept: %s", strerror(-res));
-	} else if (!allow_match(r->allow, (struct sockaddr *)&r->peer)) {
-		addr_format((struct sockaddr *)&r->peer, peer, sizeof(peer));
+	} else if (!allow_match(r->allow, sa)) {
+		addr_format(sa, peer, sizeof(peer));
 		log_info("%s: refused, not in --allow", peer);
 		close(res);
 	} else {
-		conn_open(r, res);
+		conn_open(r, res, sa);
 	}
-	relay_submit_accept(r);
+	relay_submit_accept(r, i);
 }
 
 static void run(struct relay *r)
@@ -299,7 +401,8 @@ static void run(struct relay *r)
 	unsigned int head, seen;
 	int err;
 
-	relay_submit_accept(r);
+	for (unsigned int i = 0; i < r->nlisten; i++)
+		relay_submit_accept(r, i);
 	for (;;) {
 		err = io_uring_submit_and_wait(&r->ring, 1);
 		if (err < 0 && err != -EINTR) {
@@ -311,8 +414,8 @@ static void run(struct relay *r)
 			__u64 tag = io_uring_cqe_get_data64(cqe);
 
 			seen++;
-			if (tag == RELAY_TAG_ACCEPT)
-				on_accept(r, cqe->res);
+			if (tag >= RELAY_TAG_ACCEPT && tag < RELAY_TAG_ACCEPT + r->nlisten)
+				on_accept(r, (unsigned int)(tag - RELAY_TAG_ACCEPT), cqe->res);
 			else if (tag != RELAY_TAG_CANCEL)
 				pump_complete(io_uring_cqe_get_data(cqe), cqe->res);
 		}
@@ -342,11 +445,8 @@ int main(int argc, char **argv)
 	}
 	if (o.cpu >= 0 && pin_to_cpu(&r, o.cpu))
 		return 1;
-	r.listen_fd = listen_on(o.bind_addr, o.port);
-	if (r.listen_fd < 0)
+	if (listen_all(&r, &o))
 		return 1;
-	log_info("listening on %s port %s, device %s",
-		 o.bind_addr ? o.bind_addr : "*", o.port, r.device);
 	run(&r);
 	return 0;
 }

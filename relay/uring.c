@@ -21,12 +21,14 @@ struct io_uring_sqe *relay_sqe(struct relay *r)
 	return sqe;
 }
 
-void relay_submit_accept(struct relay *r)
+/* Each listener has one accept in flight, tagged with its index. */
+void relay_submit_accept(struct relay *r, unsigned int i)
 {
 	struct io_uring_sqe *sqe = relay_sqe(r);
+	struct listener *l = &r->listen[i];
 
-	r->peer_len = sizeof(r->peer);
-	io_uring_prep_accept(sqe, r->listen_fd, (struct sockaddr *)&r->peer,
-			     &r->peer_len, SOCK_CLOEXEC);
-	io_uring_sqe_set_data64(sqe, RELAY_TAG_ACCEPT);
+	l->peer_len = sizeof(l->peer);
+	io_uring_prep_accept(sqe, l->fd, (struct sockaddr *)&l->peer,
+			     &l->peer_len, SOCK_CLOEXEC);
+	io_uring_sqe_set_data64(sqe, RELAY_TAG_ACCEPT + i);
 }

@@ -66,6 +66,11 @@ TEST_F(dir, refused_connect_asks_whether_the_relay_runs)
 	close(fd);
 	EXPECT_TRUE(host_said(&self->run, "aca-host: %s: connection refused: nothing "
 			 "listens there\naca-host: is aca-relay running on the target", target));
+	EXPECT_TRUE(host_said(&self->run, "%s: connection refused: nothing listens "
+			      "there\naca-host: is aca-relay running on the target (systemctl "
+			      "start aca-relay), on this port (its --port, default 9321), and "
+			      "serving other hosts (without --allow or --bind it listens on "
+			      "loopback only", target));
 }
 
 /* A full accept queue drops our SYNs: only the deadline ends the connect. */

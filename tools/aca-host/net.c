@@ -320,8 +320,10 @@ void host_explain(const char *target, enum host_fail why, long detail)
 	case HOST_REFUSED:
 		fprintf(stderr, "aca-host: %s: connection refused: nothing listens there\n"
 			"aca-host: is aca-relay running on the target (systemctl start "
-			"aca-relay), and on this port (its --port, default %d)? A firewall "
-			"rejecting the port looks the same.\n", t, SEP_TCP_PORT);
+			"aca-relay), on this port (its --port, default %d), and serving "
+			"other hosts (without --allow or --bind it listens on loopback "
+			"only: use --allow CIDR, or ssh -L)? A firewall rejecting the port "
+			"looks the same.\n", t, SEP_TCP_PORT);
 		break;
 	case HOST_CONNECT_TIMEOUT:
 		fprintf(stderr, "aca-host: %s: connect timed out after %ld s\n"
