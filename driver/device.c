@@ -10,6 +10,7 @@
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/module.h>
+#include <linux/pid.h>
 #include <linux/poll.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -27,6 +28,13 @@ static struct acp_target aca_target;
 
 struct aca_file {
 	wait_queue_head_t wait;		/* readers and writers of this file */
+	/*
+	 * The process that opened the file (its thread group), the core's
+	 * opener token: a session's data channels come from the process that
+	 * opened its control file. The reference keeps the struct pid, hence
+	 * the token, from being reused while the file exists.
+	 */
+	struct pid *opener;
 	struct acp_conn conn;
 };
 
@@ -107,6 +115,22 @@ static int aca_lock_when(struct aca_file *af,
 	return ret;
 }
 
+/*
+ * A read is the file's first real use if nothing else was: it takes its
+ * role now (a local peer). poll() never gives a role.
+ */
+static void aca_use(struct aca_file *af)
+{
+	bool fresh;
+
+	mutex_lock(&aca_lock);
+	fresh = af->conn.role == ACP_ROLE_NONE;
+	acp_conn_use(&af->conn);
+	mutex_unlock(&aca_lock);
+	if (fresh)
+		wake_up_interruptible(&af->wait);
+}
+
 static bool aca_nonblock(struct kiocb *iocb)
 {
 	return (iocb->ki_flags & IOCB_NOWAIT) ||
@@ -122,6 +146,7 @@ static ssize_t aca_read_iter(struct kiocb *iocb, struct iov_iter *to)
 
 	if (!iov_iter_count(to))
 		return 0;
+	aca_use(af);
 	ret = aca_lock_when(af, aca_readable, aca_nonblock(iocb));
 	if (ret)
 		return ret;
@@ -204,6 +229,7 @@ static ssize_t aca_splice_read(struct file *in, loff_t *ppos,
 	ssize_t ret;
 	u32 chan;
 
+	aca_use(af);
 	ret = aca_lock_when(af, aca_readable, nonblock);
 	if (ret)
 		return ret;
@@ -257,10 +283,9 @@ static long aca_set_peer(struct aca_file *af, void __user *arg)
 	memcpy(peer.addr, p.addr, p.family == AF_INET ? 4 : 16);
 
 	mutex_lock(&aca_lock);
-	if (af->conn.role != ACP_ROLE_NONE)
-		ret = -EBUSY;	/* the role was already given */
-	else
-		acp_conn_attach(&af->conn, &peer);
+	/* Once per file, before any read or write: the role is given now. */
+	if (!acp_conn_attach(&af->conn, &peer))
+		ret = -EBUSY;
 	mutex_unlock(&aca_lock);
 	wake_up_interruptible(&af->wait);
 	return ret;
@@ -291,7 +316,8 @@ static int aca_open(struct inode *inode, struct file *file)
 	if (!af)
 		return -ENOMEM;
 	init_waitqueue_head(&af->wait);
-	acp_conn_init(&af->conn, &aca_target, af);
+	af->opener = get_pid(task_tgid(current));
+	acp_conn_init(&af->conn, &aca_target, af, af->opener);
 	file->private_data = af;
 	return stream_open(inode, file);
 }
@@ -304,6 +330,7 @@ static int aca_release(struct inode *inode, struct file *file)
 	mutex_lock(&aca_lock);
 	acp_conn_release(&af->conn);
 	mutex_unlock(&aca_lock);
+	put_pid(af->opener);
 	kfree(af);
 	return 0;
 }

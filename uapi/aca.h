@@ -20,9 +20,10 @@
 /*
  * Who is at the other end of a connection. aca-relay sets it right after
  * open(): the first connection becomes a session's control channel and the
- * following ones from the same address its data channels; a connection
- * from elsewhere is a second host and is turned away. A file used without
- * it is a local peer.
+ * following ones from the same address, opened by the same process, its
+ * data channels; any other connection is a second host and is turned away.
+ * It may be set once per file (EBUSY after). A file used without it is a
+ * local peer.
  */
 struct aca_peer {
 	__u16 family;		/* AF_INET or AF_INET6 */

@@ -9,11 +9,13 @@
 
 static const u8 zero_page[4096];
 
-void acp_conn_init(struct acp_conn *c, struct acp_target *t, void *ctx)
+void acp_conn_init(struct acp_conn *c, struct acp_target *t, void *ctx,
+		   const void *opener)
 {
 	memset(c, 0, sizeof(*c));
 	c->t = t;
 	c->ctx = ctx;
+	c->opener = opener;
 	c->in = ACP_IN_HELLO;
 }
 
@@ -57,22 +59,33 @@ void acp_close(struct acp_conn *c)
 	}
 }
 
-void acp_conn_attach(struct acp_conn *c, const struct acp_peer *peer)
+/*
+ * A data channel of the session: its host's address, opened by whoever
+ * opened the control channel (the relay opens every file of a session;
+ * another process naming the same address does not join it).
+ */
+static bool joins_session(const struct acp_target *t, const struct acp_conn *c)
+{
+	return t->ndata < t->nexpected && c->opener == t->control->opener &&
+	       !memcmp(&t->peer, &c->peer, sizeof(c->peer));
+}
+
+bool acp_conn_attach(struct acp_conn *c, const struct acp_peer *peer)
 {
 	struct acp_target *t = c->t;
 
 	if (c->role != ACP_ROLE_NONE)
-		return;
+		return false;
 	c->peer = *peer;
 	if (!t->control && !t->local_busy) {
 		acp_session_begin(t, c);
-	} else if (t->ndata < t->nexpected &&
-		   !memcmp(&t->peer, peer, sizeof(*peer))) {
+	} else if (t->control && joins_session(t, c)) {
 		acp_data_attach(t, c);
 	} else {
 		/* A second host: it gets its hello answered with "busy". */
 		c->role = ACP_ROLE_BUSY;
 	}
+	return true;
 }
 
 static void attach_local(struct acp_conn *c)
@@ -80,6 +93,12 @@ static void attach_local(struct acp_conn *c)
 	static const struct acp_peer local;
 
 	acp_conn_attach(c, &local);
+}
+
+void acp_conn_use(struct acp_conn *c)
+{
+	if (c->role == ACP_ROLE_NONE)
+		attach_local(c);
 }
 
 static void on_hello(struct acp_conn *c)
@@ -295,7 +314,7 @@ size_t acp_conn_peek(struct acp_conn *c, const void **data)
 	u64 n;
 
 	if (c->role == ACP_ROLE_NONE)
-		attach_local(c);
+		return 0;	/* a query: no role before the first use */
 	if (held_back(c))
 		return 0;
 	if (o->head_off < o->head_len) {

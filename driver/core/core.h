@@ -107,16 +107,34 @@ void acp_target_init(struct acp_target *t, const struct acp_ops *ops,
 void acp_target_fini(struct acp_target *t);
 
 /* ---- connections ---- */
-void acp_conn_init(struct acp_conn *c, struct acp_target *t, void *ctx);
+/*
+ * @opener identifies who opened the connection (in the kernel, the opening
+ * process): only compared, never dereferenced, and it must stay unique to
+ * its opener while the connection exists. A session's data channels must
+ * have the opener of its control channel.
+ */
+void acp_conn_init(struct acp_conn *c, struct acp_target *t, void *ctx,
+		   const void *opener);
 /* Free what the connection holds; ends the session if it was the control. */
 void acp_conn_release(struct acp_conn *c);
 
 /*
  * Give the connection its role in the session (control, data channel, or a
- * second host to turn away). Connections never attached explicitly attach
- * as local peers on first use.
+ * second host to turn away). A data channel is one from the session's peer
+ * address and the control channel's opener; any other connection while a
+ * session is active is a second host. False (nothing changed) if the
+ * connection already has a role: a peer is given once.
  */
-void acp_conn_attach(struct acp_conn *c, const struct acp_peer *peer);
+bool acp_conn_attach(struct acp_conn *c, const struct acp_peer *peer);
+
+/*
+ * A real read of the connection (read(2), splice(2)) is about to happen:
+ * a connection never attached explicitly attaches as a local peer now.
+ * acp_conn_input() does the same for writes. Queries (acp_conn_peek(),
+ * acp_conn_writable(), acp_conn_eof(), acp_conn_stream()) never attach:
+ * before its first use a connection has nothing to read and takes input.
+ */
+void acp_conn_use(struct acp_conn *c);
 
 /*
  * Feed peer bytes. Returns how many were consumed: at most one protocol

@@ -122,6 +122,8 @@ struct acp_out {
 struct acp_conn {
 	struct acp_target *t;
 	void *ctx;
+	/* Who opened it (opaque): a session's channels share one opener. */
+	const void *opener;
 	enum acp_role role;
 	u32 channel;		/* data channel index */
 	bool closed;		/* no more output: EOF once drained */

@@ -76,7 +76,7 @@ static inline struct acp_conn *new_conn(FIXTURE_DATA(core) *self)
 	}
 	c = &self->conns[self->nconns++];
 	/* The conn is its own ctx: wake() records which one it was. */
-	acp_conn_init(c, &self->t, c);
+	acp_conn_init(c, &self->t, c, NULL);
 	return c;
 }
 

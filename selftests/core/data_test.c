@@ -414,6 +414,7 @@ TEST_F(core, channel_connected_after_stop_answer_ends_after_first_message)
 	ASSERT_FALSE(self->t.stop_pending);
 
 	late = new_conn(self);
+	acp_conn_use(late);	/* its first read */
 	EXPECT_EQ(sizeof(m), acp_conn_peek(late, &p));
 	EXPECT_FALSE(acp_conn_eof(late));
 	tc_out_reset(&self->out);

@@ -387,13 +387,13 @@ TEST_F_TIMEOUT(core, garbage_streams_leave_no_trace, 300)
 		}
 
 		/* The connections: control first, then channels, maybe another host. */
-		acp_conn_init(&ctl, &self->t, &ctl);
+		acp_conn_init(&ctl, &self->t, &ctl, NULL);
 		acp_conn_attach(&ctl, &local);
 		for (u32 i = 0; i < nd; i++) {
-			acp_conn_init(&data[i], &self->t, &data[i]);
+			acp_conn_init(&data[i], &self->t, &data[i], NULL);
 			acp_conn_attach(&data[i], &local);
 		}
-		acp_conn_init(&busy, &self->t, &busy);
+		acp_conn_init(&busy, &self->t, &busy, NULL);
 		if (with_busy)
 			acp_conn_attach(&busy, &other);
 

@@ -64,6 +64,7 @@ TEST_F(core, data_hello_is_readable_in_pieces)
 	self->ctl = new_conn(self);
 	acp_conn_attach(self->ctl, &(struct acp_peer){ 0 });
 	d = new_conn(self);
+	acp_conn_use(d);	/* its first read */
 	for (u32 i = 0; i < sizeof(got); i++) {
 		const void *p;
 
@@ -313,6 +314,102 @@ TEST_F(core, session_without_memory_turns_host_away)
 	EXPECT_EQ(1, self->f.nfailed);
 	EXPECT_EQ(0, self->f.live);
 	ASSERT_EQ(VT_SUCCESS, hello_on(_metadata, self, new_conn(self), 24, &s));
+}
+
+/* ---- who may join a session: its opener; roles only on real use ---- */
+
+/* A connection opened by @opener (another process, in the kernel). */
+static inline struct acp_conn *new_conn_of(FIXTURE_DATA(core) *self,
+					   const void *opener)
+{
+	struct acp_conn *c = new_conn(self);
+
+	acp_conn_init(c, &self->t, c, opener);
+	return c;
+}
+
+TEST_F(core, other_opener_with_the_session_address_is_busy)
+{
+	static const int other;
+	struct acp_peer a = ipv4_peer(1);
+	struct acp_conn *x;
+
+	self->ctl = new_conn(self);
+	ASSERT_TRUE(acp_conn_attach(self->ctl, &a));
+	x = new_conn_of(self, &other);
+	ASSERT_TRUE(acp_conn_attach(x, &a));
+	EXPECT_EQ(ACP_ROLE_BUSY, x->role);
+	EXPECT_EQ(0, self->t.ndata);
+	expect_busy(_metadata, self, x);
+	/* The session's own opener still gets channel 0. */
+	self->data[0] = new_conn(self);
+	ASSERT_TRUE(acp_conn_attach(self->data[0], &a));
+	check_data_first(_metadata, self, self->data[0], 0);
+}
+
+TEST_F(core, other_opener_takes_no_channel_of_a_local_session)
+{
+	static const int other;
+	struct sep_target_status_msg s;
+	struct acp_conn *x;
+
+	self->ctl = new_conn(self);
+	ASSERT_EQ(VT_SUCCESS, hello_on(_metadata, self, self->ctl, 24, &s));
+	x = new_conn_of(self, &other);
+	tc_out_reset(&self->out);
+	EXPECT_EQ(0, tc_drain(x, &self->out, 0));	/* no first message */
+	EXPECT_EQ(ACP_ROLE_BUSY, x->role);
+	EXPECT_EQ(0, self->t.ndata);
+}
+
+TEST_F(core, peer_is_given_once)
+{
+	struct acp_peer a = ipv4_peer(1), b = ipv4_peer(2);
+	struct acp_conn *d, *u;
+	u8 junk[4] = { 0 };
+
+	self->ctl = new_conn(self);
+	ASSERT_TRUE(acp_conn_attach(self->ctl, &a));
+	EXPECT_FALSE(acp_conn_attach(self->ctl, &a));
+	EXPECT_FALSE(acp_conn_attach(self->ctl, &b));
+	EXPECT_EQ(ACP_ROLE_CONTROL, self->ctl->role);
+	d = new_conn(self);
+	ASSERT_TRUE(acp_conn_attach(d, &a));
+	EXPECT_FALSE(acp_conn_attach(d, &b));
+	EXPECT_EQ(ACP_ROLE_DATA, d->role);
+	EXPECT_EQ(0, memcmp(&a, &d->peer, sizeof(a)));
+	EXPECT_EQ(1, self->t.ndata);
+	/* A connection that took its role by being used has its peer too. */
+	u = new_conn(self);
+	EXPECT_EQ(sizeof(junk), acp_conn_input(u, junk, sizeof(junk)));
+	EXPECT_FALSE(acp_conn_attach(u, &a));
+	EXPECT_EQ(ACP_ROLE_BUSY, u->role);
+	EXPECT_EQ(1, self->t.ndata);
+}
+
+TEST_F(core, queries_give_no_role)
+{
+	struct sep_target_status_msg s;
+	struct acp_conn *q;
+	const void *p = NULL;
+	u32 chan;
+
+	q = new_conn(self);
+	for (int i = 0; i < 3; i++) {
+		EXPECT_EQ(0, acp_conn_peek(q, &p));
+		EXPECT_TRUE(acp_conn_writable(q));
+		EXPECT_FALSE(acp_conn_eof(q));
+		EXPECT_FALSE(acp_conn_stream(q, &chan));
+	}
+	EXPECT_EQ(ACP_ROLE_NONE, q->role);
+	EXPECT_EQ(NULL, self->t.control);
+	EXPECT_EQ(0, self->t.sessions);
+	EXPECT_EQ(0, self->f.live);
+	/* The target is free for a real host... */
+	self->ctl = new_conn(self);
+	ASSERT_EQ(VT_SUCCESS, hello_on(_metadata, self, self->ctl, 24, &s));
+	/* ...and the polled connection's first read makes it channel 0. */
+	check_data_first(_metadata, self, q, 0);
 }
 
 #endif /* ACA_CORE_TEST_UNIT */

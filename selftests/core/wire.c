@@ -18,6 +18,7 @@ u64 tc_drain(struct acp_conn *c, struct tc_out *o, size_t chunk)
 {
 	u64 got = 0;
 
+	acp_conn_use(c);	/* a read, as read(2) on the device */
 	for (;;) {
 		const void *data = NULL;
 		size_t n = acp_conn_peek(c, &data);

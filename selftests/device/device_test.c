@@ -981,4 +981,105 @@ TEST_F(collection_file, small_reads_give_the_same_text)
 	}
 }
 
+/* ---- who may join a session; poll() gives no role ---- */
+
+/*
+ * Another process naming the session's address is a second host: no data
+ * channel (no first message), 219 on its hello, then EOF. The session's
+ * own next file is still its first data channel.
+ */
+TEST(other_process_cannot_join_by_peer_address)
+{
+	struct sep_target_status_msg s;
+	struct sep_data_first_msg first;
+	int ctl = open_dev(0), data, status;
+	pid_t pid;
+	char c;
+
+	ASSERT_LE(0, ctl);
+	ASSERT_EQ(0, set_peer(ctl, 7));
+	ASSERT_EQ(0, hello_on(ctl, &s));
+	ASSERT_EQ(0, s.status);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct sep_control_first_msg hello = sep_hello(sizeof(hello));
+		int fd = open_dev(O_NONBLOCK);
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+		if (fd < 0 || set_peer(fd, 7))
+			_exit(10);
+		if (read(fd, &first, sizeof(first)) != -1 || errno != EAGAIN)
+			_exit(11);	/* a data channel's first message */
+		if (set_peer(fd, 7) != -1 || errno != EBUSY)
+			_exit(12);
+		if (write(fd, &hello, sizeof(hello)) != sizeof(hello))
+			_exit(13);
+		if (poll(&pfd, 1, 2000) != 1 ||
+		    read(fd, &s, sizeof(s)) != sizeof(s))
+			_exit(14);
+		if (s.status != VT_COMM_DATA_CHANNEL_UNAVAILABLE)
+			_exit(15);
+		if (poll(&pfd, 1, 2000) != 1 || read(fd, &c, 1) != 0)
+			_exit(16);	/* then EOF */
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	data = open_dev(0);
+	ASSERT_LE(0, data);
+	ASSERT_EQ(0, set_peer(data, 7));
+	ASSERT_EQ(sizeof(first), read_full(data, &first, sizeof(first)));
+	EXPECT_EQ(SEP_DATA_CPU, first.data_type);
+	EXPECT_EQ(0, first.data_id);
+	ASSERT_EQ(0, ioctl(ctl, ACA_IOC_HANGUP));
+	EXPECT_EQ(0, read(data, &c, 1));
+	close(data);
+	close(ctl);
+}
+
+/*
+ * poll() on a fresh file is a query: the target stays free for a real
+ * host, and the polled file takes its role only at its first read.
+ */
+TEST(poll_on_fresh_file_leaves_the_session_free)
+{
+	struct sep_control_first_msg hello = sep_hello(sizeof(hello));
+	struct sep_target_status_msg s;
+	struct sep_data_first_msg first;
+	int q = open_dev(O_NONBLOCK), ctl = open_dev(O_NONBLOCK);
+	struct pollfd pfd = { .fd = q, .events = POLLIN | POLLOUT };
+	uint32_t version;
+	char c;
+
+	ASSERT_LE(0, q);
+	ASSERT_LE(0, ctl);
+	for (int i = 0; i < 3; i++) {
+		ASSERT_EQ(1, poll(&pfd, 1, 0));
+		EXPECT_EQ(POLLOUT, pfd.revents);
+	}
+	/* A real host: its hello is answered as a control channel's. */
+	ASSERT_EQ(sizeof(hello), write(ctl, &hello, sizeof(hello)));
+	pfd.fd = ctl;
+	pfd.events = POLLIN;
+	ASSERT_EQ(1, poll(&pfd, 1, 2000));
+	ASSERT_EQ(sizeof(s), read(ctl, &s, sizeof(s)));
+	check_status_layout(_metadata, &s, VT_SUCCESS);
+	/* The polled file's first read makes it data channel 0. */
+	ASSERT_EQ(sizeof(first), read(q, &first, sizeof(first)));
+	EXPECT_EQ(SEP_DATA_CPU, first.data_type);
+	EXPECT_EQ(0, first.data_id);
+	/* The session works. */
+	ASSERT_EQ(0, fcntl(ctl, F_SETFL, 0));
+	ASSERT_EQ(0, command(ctl, SEP_CMD_VERSION, &version, 4));
+	EXPECT_EQ(SEP_DRIVER_VERSION, version);
+	ASSERT_EQ(0, command(ctl, SEP_CMD_TERMINATE, NULL, 0));
+	pfd.fd = q;
+	ASSERT_EQ(1, poll(&pfd, 1, 2000));
+	EXPECT_EQ(0, read(q, &c, 1));
+	close(q);
+	close(ctl);
+}
+
 TEST_HARNESS_MAIN

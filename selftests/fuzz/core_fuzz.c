@@ -41,7 +41,7 @@ enum {
 			 * 2: all, 3: peek only */
 	OP_HANGUP,
 	OP_RELEASE,
-	OP_OPEN,	/* a fresh connection, attached on first use */
+	OP_OPEN,	/* a fresh connection, attached on first read/write */
 	OP_PUMP,	/* arg 0: this conn, 1: all, 2: input chunk = u8,
 			 * 3: write a valid hello */
 	OP_MISC,	/* arg 0: fail allocation u8+1 from now,
@@ -142,6 +142,7 @@ static struct {
 	u32 ncpus;
 	u32 nconns, npeers;
 	bool no_sampler, start_fails, rdmsr_fails, pti, drain;
+	bool two_openers;		/* odd connections: another process */
 
 	struct acp_target t;
 	struct slot s[MAX_CONNS];
@@ -157,6 +158,7 @@ static struct {
 	/* session model */
 	int ctrl;			/* slot of the session's control, -1: none */
 	struct acp_peer peer;
+	const void *opener;		/* the control's opener */
 	u32 ndata;
 	u64 gen;
 	bool stop_done;			/* the session's STOP was answered */
@@ -167,6 +169,14 @@ static struct {
 } fz;
 
 static bool verbose;
+
+/* Opener tokens: the processes that open connections. */
+static const char openers[2];
+
+static const void *opener_of(int slot)
+{
+	return &openers[fz.two_openers ? slot & 1 : 0];
+}
 
 static void fail(const char *fmt, ...)
 {
@@ -532,7 +542,9 @@ static void model_attach(struct slot *s, const struct acp_peer *peer,
 	if (fz.ctrl < 0) {
 		want = nomem ? ACP_ROLE_BUSY : ACP_ROLE_CONTROL;
 	} else if (fz.ndata < fz.ncpus + 2 &&
-		   !memcmp(peer, &fz.peer, sizeof(*peer))) {
+		   !memcmp(peer, &fz.peer, sizeof(*peer)) &&
+		   opener_of(s - fz.s) == fz.opener) {
+		/* Same address and same opener as the control channel. */
 		want = ACP_ROLE_DATA;
 		ch = fz.ndata;
 	} else {
@@ -544,6 +556,7 @@ static void model_attach(struct slot *s, const struct acp_peer *peer,
 	if (want == ACP_ROLE_CONTROL) {
 		fz.ctrl = s - fz.s;
 		fz.peer = *peer;
+		fz.opener = opener_of(s - fz.s);
 		fz.ndata = 0;
 		fz.gen++;
 		fz.stop_done = false;
@@ -988,9 +1001,14 @@ static void check_all(void)
 			     s->closed, out);
 		if (w != want_w)
 			fail("writable %d, want %d", w, want_w);
-		if (s->role == ACP_ROLE_NONE)
-			continue;	/* peek would attach it */
 		n = acp_conn_peek(s->c, &d);
+		if (s->role == ACP_ROLE_NONE) {
+			/* A query: nothing to read, and still no role. */
+			if (n || s->c->role != ACP_ROLE_NONE)
+				fail("peek before first use: %zu bytes, role %d",
+				     n, s->c->role);
+			continue;
+		}
 		check_peek(s, d, n);
 		if (!w && !n && !s->held)
 			fail("neither readable nor writable");
@@ -1050,7 +1068,12 @@ static u64 do_read(struct slot *s, u64 k, bool consume)
 		u64 fails = fz.fails;
 		const void *d;
 
-		acp_conn_peek(s->c, &d);	/* attaches as a local peer */
+		/* Peeking (poll) gives no role; a real read does. */
+		if (acp_conn_peek(s->c, &d) || s->c->role != ACP_ROLE_NONE)
+			fail("peek before first use gave bytes or a role");
+		if (!consume)
+			return 0;
+		acp_conn_use(s->c);	/* attaches as a local peer */
 		model_attach(s, &peers[0], fz.fails != fails);
 	}
 	while (done < k && fz.calls++ < MAX_CALLS) {
@@ -1102,7 +1125,7 @@ static void conn_open(struct slot *s)
 	s->c = malloc(sizeof(*s->c));
 	if (!s->c)
 		abort();
-	acp_conn_init(s->c, &fz.t, s);
+	acp_conn_init(s->c, &fz.t, s, opener_of(s - fz.s));
 	s->in = IN_HELLO;
 }
 
@@ -1234,7 +1257,10 @@ static void run_op(struct script *sc)
 	case OP_ATTACH:
 		conn_open(s);
 		fails = fz.fails;
-		acp_conn_attach(s->c, &peers[arg % fz.npeers]);
+		/* A peer is given once: false once the role is given. */
+		if (acp_conn_attach(s->c, &peers[arg % fz.npeers]) !=
+		    (s->role == ACP_ROLE_NONE))
+			fail("attach answered wrongly for role %d", s->role);
 		model_attach(s, &peers[arg % fz.npeers], fz.fails != fails);
 		break;
 	case OP_WRITE:
@@ -1342,6 +1368,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz.no_sampler = b1 & 4;
 	fz.start_fails = b1 & 8;
 	fz.rdmsr_fails = b1 & 16;
+	fz.two_openers = b1 & 32;
 	fz.pti = b1 & 64;
 	fz.drain = b1 & 128;
 	fz.ctrl = -1;

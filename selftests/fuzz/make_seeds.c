@@ -33,7 +33,7 @@ enum { OP_ATTACH, OP_WRITE, OP_READ, OP_HANGUP, OP_RELEASE, OP_OPEN, OP_PUMP,
 #define NO_SAMPLER	0x04
 #define START_FAILS	0x08
 #define RDMSR_FAILS	0x10
-#define WRMSR_FAILS	0x20
+#define TWO_OPENERS	0x20	/* odd connections: another process */
 #define PTI		0x40
 #define DRAIN		0x80
 
@@ -545,7 +545,7 @@ static void info_seeds(void)
 		request(0, SEP_CMD_TERMINATE, NULL, 0, 0);
 		end((snprintf(name, sizeof(name), "info-all-%s", machine[m]), name));
 	}
-	begin(1, 0, CPUS_2, RDMSR_FAILS | WRMSR_FAILS | NO_SAMPLER);
+	begin(1, 0, CPUS_2, RDMSR_FAILS | TWO_OPENERS | NO_SAMPLER);
 	session(LOCAL);
 	info_all(0);
 	end("info-all-msr-faults");
@@ -757,6 +757,23 @@ static void host_seeds(void)
 	hello(6);
 	request(0, SEP_CMD_VERSION, NULL, 0, 4);
 	end("second-host-busy");
+
+	/*
+	 * Another process names the session's address: busy, and the
+	 * session's own next connection is still its first data channel.
+	 * Then a fresh connection only polled (peeked) stays unattached.
+	 */
+	begin(2, 0, CPUS_1, TWO_OPENERS | DRAIN);
+	attach(0, HOST_A);
+	hello(0);
+	attach(1, HOST_A);	/* odd: the other opener */
+	hello(1);
+	attach(2, HOST_A);
+	pump_all();
+	op(OP_OPEN, 0, 4);
+	op(OP_READ, 3, 4);
+	request(0, SEP_CMD_VERSION, NULL, 0, 4);
+	end("other-opener-busy");
 
 	/* hung up before it attached: a data channel that is over at once */
 	begin(2, 0, CPUS_1, DRAIN);
