@@ -18,6 +18,7 @@ extern bool aca_sw_clock;
 extern unsigned int aca_max_sample_rate;
 extern unsigned int aca_group;		/* gid of /dev/aca */
 extern bool aca_delayed_transfer;	/* read when a session begins */
+extern bool aca_group_perfmon;		/* read at each open() */
 int aca_params_check(void);
 
 /* The /dev/aca node (node.c). */
@@ -30,6 +31,8 @@ extern const struct acp_ops aca_kernel_ops;
 struct acp_target *aca_target_lock(void);
 void aca_target_unlock(void);
 bool aca_file_is_conn(struct file *file);
+/* CAP_PERFMON, CAP_SYS_ADMIN or group_perfmon when @file was opened. */
+bool aca_file_opener_privileged(struct file *file);
 
 /*
  * The local ioctl API (local.c): ioctls device.c does not know, mmap of a

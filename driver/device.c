@@ -6,6 +6,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/capability.h>
 #include <linux/fs.h>
 #include <linux/in.h>
 #include <linux/in6.h>
@@ -35,6 +36,7 @@ struct aca_file {
 	 * the token, from being reused while the file exists.
 	 */
 	struct pid *opener;
+	bool privileged;		/* aca_file_privileged() at open() */
 	struct acp_conn conn;
 };
 
@@ -48,6 +50,14 @@ struct acp_target *aca_target_lock(void)
 void aca_target_unlock(void)
 {
 	mutex_unlock(&aca_lock);
+}
+
+/* The opener's privilege, decided at open() (local.c). */
+bool aca_file_opener_privileged(struct file *file)
+{
+	struct aca_file *af = file->private_data;
+
+	return af->privileged;
 }
 
 /* Under the lock: @file has taken a role in the protocol (local.c). */
@@ -309,6 +319,20 @@ static long aca_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	}
 }
 
+/*
+ * Decided once, at open(), with the opener's credentials (as perf decides
+ * at perf_event_open()): CAP_PERFMON or CAP_SYS_ADMIN in the initial user
+ * namespace, what perf record -a needs, or group_perfmon=1 (whoever may
+ * open the node, i.e. its group, counts as having CAP_PERFMON). Whoever
+ * the file is passed to later acts with the opener's privilege.
+ */
+static bool aca_file_privileged(struct file *file)
+{
+	return READ_ONCE(aca_group_perfmon) ||
+	       file_ns_capable(file, &init_user_ns, CAP_PERFMON) ||
+	       file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN);
+}
+
 static int aca_open(struct inode *inode, struct file *file)
 {
 	struct aca_file *af = kzalloc(sizeof(*af), GFP_KERNEL);
@@ -318,6 +342,8 @@ static int aca_open(struct inode *inode, struct file *file)
 	init_waitqueue_head(&af->wait);
 	af->opener = get_pid(task_tgid(current));
 	acp_conn_init(&af->conn, &aca_target, af, af->opener);
+	af->privileged = aca_file_privileged(file);
+	acp_conn_set_privileged(&af->conn, af->privileged);
 	file->private_data = af;
 	return stream_open(inode, file);
 }

@@ -28,6 +28,10 @@
 #include <linux/mm.h>
 #include <linux/nospec.h>
 #include <linux/pid.h>
+#include <linux/capability.h>
+#include <linux/cred.h>
+#include <linux/sched/coredump.h>
+#include <linux/sched/task.h>
 #include <linux/refcount.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -166,6 +170,20 @@ static long aca_get_properties(void __user *arg)
 	return copy_to_user(arg, &p, sizeof(p)) ? -EFAULT : 0;
 }
 
+/*
+ * A trace samples every process (or one, by STAGE_CONFIG's target_pid):
+ * the file's opener needs CAP_PERFMON or CAP_SYS_ADMIN, decided at open()
+ * (device.c), or group_perfmon=1. Checked at ALLOC_TRACE and START.
+ */
+static int aca_local_permitted(struct file *file, const char *what)
+{
+	if (aca_file_opener_privileged(file))
+		return 0;
+	pr_notice_ratelimited("%s refused: the process that opened /dev/aca lacks CAP_PERFMON; grant it or load aca with group_perfmon=1\n",
+			      what);
+	return -EPERM;
+}
+
 static long aca_alloc_trace(struct file *file, void __user *arg)
 {
 	struct aca_trace_alloc a;
@@ -174,6 +192,9 @@ static long aca_alloc_trace(struct file *file, void __user *arg)
 	u32 pages, rings = 0;
 	long ret = 0;
 
+	ret = aca_local_permitted(file, "ALLOC_TRACE");
+	if (ret)
+		return ret;
 	if (copy_from_user(&a, arg, sizeof(a)))
 		return -EFAULT;
 	pages = a.data_pages ? a.data_pages : READ_ONCE(aca_ring_pages);
@@ -242,9 +263,41 @@ static int aca_check_event(const struct aca_event *e, u32 kind)
 	}
 }
 
-/* Only this process (@nr in the caller's pid namespace): its global tgid. */
+/*
+ * perf_event_open() on one process asks ptrace_may_access(task,
+ * PTRACE_MODE_READ_REALCREDS), which is not exported to modules: this is
+ * its credential rule. The caller's real uid and gid are all of the
+ * target's and the target is dumpable, or the caller has CAP_SYS_PTRACE.
+ * (No LSM hook: Yama's ptrace_scope does not apply here.)
+ */
+static bool aca_may_read_task(struct task_struct *task)
+{
+	const struct cred *cred = current_cred(), *tcred;
+	bool ok, dumpable = true;
+
+	if (same_thread_group(task, current))
+		return true;
+	rcu_read_lock();
+	tcred = __task_cred(task);
+	ok = uid_eq(cred->uid, tcred->euid) && uid_eq(cred->uid, tcred->suid) &&
+	     uid_eq(cred->uid, tcred->uid) && gid_eq(cred->gid, tcred->egid) &&
+	     gid_eq(cred->gid, tcred->sgid) && gid_eq(cred->gid, tcred->gid);
+	rcu_read_unlock();
+	task_lock(task);
+	if (task->mm)
+		dumpable = get_dumpable(task->mm) == SUID_DUMP_USER;
+	task_unlock(task);
+	return (ok && dumpable) || capable(CAP_SYS_PTRACE);
+}
+
+/*
+ * Only this process (@nr in the caller's pid namespace): its global tgid.
+ * The caller must be allowed to read it as perf_event_open() would
+ * (aca_may_read_task()), else EACCES.
+ */
 static int aca_target_tgid(u32 nr, s32 *tgid)
 {
+	struct task_struct *task = NULL;
 	struct pid *pid;
 	int ret = -ESRCH;
 
@@ -252,11 +305,20 @@ static int aca_target_tgid(u32 nr, s32 *tgid)
 		return -ESRCH;
 	rcu_read_lock();
 	pid = find_vpid(nr);
-	if (pid && pid_task(pid, PIDTYPE_TGID)) {
-		*tgid = pid_nr(pid);
-		ret = 0;
-	}
+	if (pid)
+		task = get_pid_task(pid, PIDTYPE_TGID);
 	rcu_read_unlock();
+	if (!task)
+		return ret;
+	if (aca_may_read_task(task)) {
+		*tgid = task_tgid_nr(task);
+		ret = 0;
+	} else {
+		pr_notice_ratelimited("STAGE_CONFIG refused: target_pid %u may not be traced by %s[%d]\n",
+				      nr, current->comm, task_pid_nr(current));
+		ret = -EACCES;
+	}
+	put_task_struct(task);
 	return ret;
 }
 
@@ -354,6 +416,9 @@ static long aca_start(struct file *file)
 	struct aca_trace *tr;
 	long ret;
 
+	ret = aca_local_permitted(file, "START");
+	if (ret)
+		return ret;
 	aca_target_lock();
 	tr = aca_trace_of(file);
 	if (!tr) {

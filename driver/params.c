@@ -6,7 +6,8 @@
  * is created (node.c). ring_pages may also be changed at run time by root
  * (checked the same way); a session reads it at INIT_DRIVER, when its rings
  * are allocated. delayed_transfer, also writable, is read when a session
- * begins. The sampler reads the others at each collection's START, so a
+ * begins. group_perfmon, also writable, is read at each open(). The
+ * sampler reads the others at each collection's START, so a
  * value is the same for all of one collection.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -75,6 +76,15 @@ bool aca_delayed_transfer;
 module_param_named(delayed_transfer, aca_delayed_transfer, bool, 0644);
 MODULE_PARM_DESC(delayed_transfer,
 		 "Delayed transfer (status switch bit 9): data channels send nothing until STOP, so the network stays quiet while sampling; what a collection may hold is the ring size (ring_pages per CPU, module records 4 x ring_pages, at least 4 MiB), more is dropped and counted (GET_SAMPLE_DROP_INFO); read when a session begins (default N)");
+
+/*
+ * Read at each open() of /dev/aca; writable by root at run time, so a
+ * change applies to files opened afterwards, never to open ones.
+ */
+bool aca_group_perfmon;
+module_param_named(group_perfmon, aca_group_perfmon, bool, 0644);
+MODULE_PARM_DESC(group_perfmon,
+		 "Whoever may open /dev/aca samples as if it had CAP_PERFMON: equal to giving the device's group CAP_PERFMON, it restores sep5's 'the group is enough' model (default N: sessions, kernel and module layout records and RAPL energy reads need CAP_PERFMON or CAP_SYS_ADMIN in the process that opens /dev/aca); read at each open()");
 
 unsigned int aca_group;
 module_param_named(group, aca_group, uint, 0444);

@@ -19,6 +19,11 @@ void acp_conn_init(struct acp_conn *c, struct acp_target *t, void *ctx,
 	c->in = ACP_IN_HELLO;
 }
 
+void acp_conn_set_privileged(struct acp_conn *c, bool privileged)
+{
+	c->privileged = privileged;
+}
+
 static bool out_empty(const struct acp_conn *c)
 {
 	const struct acp_out *o = &c->out;

@@ -115,6 +115,17 @@ void acp_target_fini(struct acp_target *t);
  */
 void acp_conn_init(struct acp_conn *c, struct acp_target *t, void *ctx,
 		   const void *opener);
+/*
+ * Whether the connection's opener may sample, read the kernel and module
+ * layout and the energy counters (in the kernel: CAP_PERFMON or
+ * CAP_SYS_ADMIN when /dev/aca was opened, or the module's group_perfmon).
+ * A connection starts unprivileged; set before its first use. A session
+ * takes the privilege of its control connection: unprivileged, it keeps
+ * the handshake and the information commands but INIT_DRIVER and START
+ * answer VT_NO_ADMIN_PRIVILEGE (213), and READ_MSR of a RAPL energy
+ * counter VT_MSR_ACCESS_ERROR (196).
+ */
+void acp_conn_set_privileged(struct acp_conn *c, bool privileged);
 /* Free what the connection holds; ends the session if it was the control. */
 void acp_conn_release(struct acp_conn *c);
 

@@ -12,6 +12,7 @@
 static const struct acp_command commands[] = {
 	/* session and state machine */
 	{ SEP_CMD_RESERVE, acp_cmd_reserve, ACP_ANY, 0, 0, 4 },
+	/* Both privileged only (privileged_command()). */
 	{ SEP_CMD_INIT_DRIVER, acp_cmd_init_driver, ACP_IN(ACP_RESERVED),
 	  64, ACP_MAX_PAYLOAD, 0 },
 	{ SEP_CMD_START, acp_cmd_start, CONFIGURING, 0, 0, 0 },
@@ -149,14 +150,40 @@ static s32 check_request(const struct acp_command *def,
 	return VT_SUCCESS;
 }
 
+/*
+ * What only a privileged session may do (acp_conn_set_privileged()):
+ * INIT_DRIVER writes the kernel's and modules' layout and allocates the
+ * rings, START samples every process. Refused with VT_NO_ADMIN_PRIVILEGE
+ * (213) before any other check, the state's included, so the host learns
+ * the reason whatever it sent before.
+ */
+static const char *privileged_command(u32 id)
+{
+	switch (id) {
+	case SEP_CMD_INIT_DRIVER:
+		return "INIT_DRIVER";
+	case SEP_CMD_START:
+		return "START";
+	default:
+		return NULL;
+	}
+}
+
 static s32 run(const struct acp_cmd *cmd, struct acp_reply *r)
 {
 	const struct acp_command *def = acp_find_command(cmd->id);
+	const char *name;
 	s32 status;
 
 	if (!def) {
 		acp_log(cmd->t, "command %u is not supported", cmd->id);
 		return VT_DRIVER_COMM_FAILED;
+	}
+	name = privileged_command(cmd->id);
+	if (name && !cmd->t->privileged) {
+		acp_log(cmd->t, "%s refused: %s; %s %s", name, ACP_PRIV_WHO,
+			ACP_PRIV_GRANT, ACP_PRIV_PARAM);
+		return VT_NO_ADMIN_PRIVILEGE;
 	}
 	status = check_request(def, cmd);
 	if (status != VT_SUCCESS)

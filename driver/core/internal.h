@@ -5,6 +5,11 @@
 
 #include "core.h"
 
+/* What a refusal for want of CAP_PERFMON tells the administrator. */
+#define ACP_PRIV_WHO	"the process that opened /dev/aca lacks CAP_PERFMON"
+#define ACP_PRIV_GRANT	"grant it (aca-relay.service has AmbientCapabilities=CAP_PERFMON)"
+#define ACP_PRIV_PARAM	"or load aca with group_perfmon=1"
+
 /* A line for the system log (dispatch.c). */
 __printf(2, 3) void acp_log(const struct acp_target *t, const char *fmt, ...);
 

@@ -4,9 +4,11 @@
  * PMU only through perf_events, so no MSR is ever written for a peer:
  * WRITE_MSR is refused. READ_MSR reaches only performance-monitoring
  * registers and a few read-only platform facts; the RAPL energy counters
- * are refused too (they leak what other code does: kernels keep their
- * powercap files for root since CVE-2020-8694). Refusals answer status
- * 196 and log why; the kernel's log function is rate-limited.
+ * only for a privileged session (CAP_PERFMON: they leak what other code
+ * does, so kernels keep their powercap files for root since
+ * CVE-2020-8694, and perf's power events need CAP_PERFMON). Refusals
+ * answer status 196 and log why; the kernel's log function is
+ * rate-limited.
  */
 #include "internal.h"
 
@@ -34,7 +36,7 @@ static const struct msr_range allowed[] = {
 	{ 0x606, 0x606 },	/* MSR_RAPL_POWER_UNIT: units, not energy */
 };
 
-/* RAPL energy status counters: refused until reads need CAP_PERFMON. */
+/* RAPL energy status counters: privileged sessions only. */
 static const u32 energy[] = {
 	0x611,			/* MSR_PKG_ENERGY_STATUS */
 	0x619,			/* MSR_DRAM_ENERGY_STATUS */
@@ -67,12 +69,12 @@ s32 acp_cmd_read_msr(const struct acp_cmd *cmd, struct acp_reply *r)
 	u64 *vals;
 
 	memcpy(&msr, cmd->in, sizeof(msr));
-	if (energy_counter(msr)) {
-		acp_log(t, "READ_MSR 0x%x refused: RAPL energy counters are not readable remotely",
-			msr);
+	if (energy_counter(msr) && !t->privileged) {
+		acp_log(t, "READ_MSR 0x%x refused: RAPL energy counters: %s; %s %s",
+			msr, ACP_PRIV_WHO, ACP_PRIV_GRANT, ACP_PRIV_PARAM);
 		return VT_MSR_ACCESS_ERROR;
 	}
-	if (!acp_msr_allowed(msr)) {
+	if (!energy_counter(msr) && !acp_msr_allowed(msr)) {
 		acp_log(t, "READ_MSR 0x%x refused: not a performance-monitoring MSR", msr);
 		return VT_MSR_ACCESS_ERROR;
 	}

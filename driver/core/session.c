@@ -35,6 +35,7 @@ void acp_session_begin(struct acp_target *t, struct acp_conn *control)
 	control->role = ACP_ROLE_CONTROL;
 	t->control = control;
 	t->peer = control->peer;
+	t->privileged = control->privileged;
 	t->ncpus = ncpus;
 	t->nexpected = ncpus + 2;
 	t->ndata = 0;
@@ -115,6 +116,7 @@ void acp_session_end(struct acp_target *t)
 	config_free(t);
 	t->state = ACP_IDLE;
 	t->control = NULL;
+	t->privileged = false;
 }
 
 bool acp_local_claim(struct acp_target *t)

@@ -85,6 +85,8 @@ struct acp_target {
 	u8 *sysconfig;			/* GET_SYS_CONFIG blob, built once */
 	u32 sysconfig_len;
 	u64 sessions;
+	/* The control connection's opener may sample (acp_conn_set_privileged). */
+	bool privileged;
 	bool local_busy;		/* the local ioctl API holds the sampler */
 	bool delayed;			/* delayed transfer (spec 3.3) */
 	/* STOP answered once every data channel is drained (spec 13). */
@@ -124,6 +126,7 @@ struct acp_conn {
 	void *ctx;
 	/* Who opened it (opaque): a session's channels share one opener. */
 	const void *opener;
+	bool privileged;	/* acp_conn_set_privileged() */
 	enum acp_role role;
 	u32 channel;		/* data channel index */
 	bool closed;		/* no more output: EOF once drained */

@@ -623,8 +623,9 @@ TEST_F(core, read_msr_refused_outside_the_allow_list)
 /* RAPL energy status counters: 0x611 package, 0x619 DRAM, 0x639/0x641 PP0/1. */
 static const u32 rapl_energy[] = { 0x611, 0x619, 0x639, 0x641, 0x64d };
 
-TEST_F(core, read_msr_of_rapl_energy_counters_is_refused)
+TEST_F(core, read_msr_of_rapl_energy_counters_is_refused_without_cap_perfmon)
 {
+	self->unprivileged = true;
 	open_session(_metadata, self);
 	for (size_t i = 0; i < ARRAY_SIZE(rapl_energy); i++) {
 		fake_set_msr(&self->f, rapl_energy[i], 0x12345678);
@@ -635,17 +636,18 @@ TEST_F(core, read_msr_of_rapl_energy_counters_is_refused)
 	}
 }
 
-TEST_F(core, read_msr_of_a_rapl_energy_counter_logs_why)
+TEST_F(core, read_msr_of_a_rapl_energy_counter_refused_logs_why)
 {
-	char needle[64];
+	char needle[160];
 
+	self->unprivileged = true;
 	open_session(_metadata, self);
 	for (size_t i = 0; i < ARRAY_SIZE(rapl_energy); i++) {
 		u32 logs = self->f.nlogs;
 
 		cmd(_metadata, self, SEP_CMD_READ_MSR, &rapl_energy[i], 4, 8 * FAKE_NCPUS);
 		EXPECT_EQ(logs + 1, self->f.nlogs);
-		snprintf(needle, sizeof(needle), "READ_MSR 0x%x refused: RAPL energy",
+		snprintf(needle, sizeof(needle), "READ_MSR 0x%x refused: RAPL energy counters: the process that opened /dev/aca lacks CAP_PERFMON",
 			 rapl_energy[i]);
 		EXPECT_EQ(1, fake_log_count(&self->f, needle)) TH_LOG("%s", needle);
 	}

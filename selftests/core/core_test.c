@@ -35,6 +35,8 @@ FIXTURE(core) {
 	struct acp_conn *data[FAKE_MAX_CPUS + 2];
 	u32 ndata;
 	u8 *ecb, *uncore_ecb;		/* the spec's vectors */
+	/* new_conn() opens without CAP_PERFMON (acp_conn_set_privileged). */
+	bool unprivileged;
 	size_t ecb_len, uncore_ecb_len;
 };
 
@@ -77,6 +79,8 @@ static inline struct acp_conn *new_conn(FIXTURE_DATA(core) *self)
 	c = &self->conns[self->nconns++];
 	/* The conn is its own ctx: wake() records which one it was. */
 	acp_conn_init(c, &self->t, c, NULL);
+	/* Opened with CAP_PERFMON, unless the test says otherwise. */
+	acp_conn_set_privileged(c, !self->unprivileged);
 	return c;
 }
 
@@ -326,5 +330,6 @@ static inline void expect_eof(struct __test_metadata *_metadata,
 #include "data_test.c"
 #include "malformed_test.c"
 #include "fuzz_test.c"
+#include "privilege_test.c"
 
 TEST_HARNESS_MAIN

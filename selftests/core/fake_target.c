@@ -410,8 +410,19 @@ static void fake_log(void *ctx, const char *fmt, va_list args)
 	.alloc = fake_alloc, .free = fake_free, .wake = fake_wake, \
 	.log = fake_log
 
+static int fake_configure(void *ctx, const struct acp_config *cfg)
+{
+	struct fake *f = ctx;
+
+	f->nconfigure++;
+	if (f->configure_bytes)
+		fake_add_samples(f, f->ncpus + 1, f->configure_bytes, f->flush_seed);
+	return 0;
+}
+
 const struct acp_ops fake_ops = {
 	FAKE_MACHINE_OPS,
+	.configure = fake_configure,
 	.start = fake_start,
 	.stop = fake_stop,
 	.pause = fake_pause,

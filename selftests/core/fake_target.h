@@ -121,6 +121,13 @@ struct fake {
 	u32 flush_bytes;
 	u8 flush_seed;
 	bool delayed;			/* what delayed_transfer() answers */
+	/*
+	 * configure() (INIT_DRIVER, fake_ops only): calls, and module-record
+	 * bytes it adds, as the kernel's does with the kernel and modules'
+	 * layout (seed flush_seed).
+	 */
+	u32 nconfigure;
+	u32 configure_bytes;
 	/* Order of the calls stop (s), flush (f), finish (F), as letters. */
 	char calls[16];
 	u32 ncalls;

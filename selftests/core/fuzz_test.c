@@ -388,9 +388,11 @@ TEST_F_TIMEOUT(core, garbage_streams_leave_no_trace, 300)
 
 		/* The connections: control first, then channels, maybe another host. */
 		acp_conn_init(&ctl, &self->t, &ctl, NULL);
+		acp_conn_set_privileged(&ctl, true);
 		acp_conn_attach(&ctl, &local);
 		for (u32 i = 0; i < nd; i++) {
 			acp_conn_init(&data[i], &self->t, &data[i], NULL);
+			acp_conn_set_privileged(&data[i], true);
 			acp_conn_attach(&data[i], &local);
 		}
 		acp_conn_init(&busy, &self->t, &busy, NULL);

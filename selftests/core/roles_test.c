@@ -325,6 +325,7 @@ static inline struct acp_conn *new_conn_of(FIXTURE_DATA(core) *self,
 	struct acp_conn *c = new_conn(self);
 
 	acp_conn_init(c, &self->t, c, opener);
+	acp_conn_set_privileged(c, !self->unprivileged);
 	return c;
 }
 

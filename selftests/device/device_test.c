@@ -1082,4 +1082,211 @@ TEST(poll_on_fresh_file_leaves_the_session_free)
 	close(ctl);
 }
 
+/* ---- privilege: the opener's CAP_PERFMON, decided at open() ---- */
+
+#include <linux/capability.h>
+#include <sys/syscall.h>
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON		38
+#endif
+#define GROUP_PERFMON_PARAM	"/sys/module/aca/parameters/group_perfmon"
+
+/*
+ * Drop CAP_SYS_ADMIN, and CAP_PERFMON unless @keep_perfmon, from every set
+ * of this process (raw capset: no libcap). The uid stays 0, so the
+ * root-owned node still opens.
+ */
+static int drop_caps(bool keep_perfmon)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+	int drop[2] = { CAP_SYS_ADMIN, CAP_PERFMON };
+
+	if (syscall(SYS_capget, &h, d))
+		return -1;
+	for (int i = 0; i < (keep_perfmon ? 1 : 2); i++) {
+		uint32_t bit = 1u << (drop[i] % 32);
+
+		d[drop[i] / 32].effective &= ~bit;
+		d[drop[i] / 32].permitted &= ~bit;
+		d[drop[i] / 32].inheritable &= ~bit;
+	}
+	return syscall(SYS_capset, &h, d);
+}
+
+static int ready_within(int fd, int ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, ms) == 1 && (p.revents & POLLIN);
+}
+
+/*
+ * In a child: drop capabilities as drop_caps(@keep_perfmon) (unless
+ * @keep_all), open a session with all its data channels, then RESERVE and
+ * INIT_DRIVER, which must answer @want. Module records must then arrive
+ * on the module channel if and only if INIT_DRIVER succeeded; without
+ * success START must answer 213 too. Exits 0 if all held, else the step.
+ */
+static void privilege_child(bool keep_all, bool keep_perfmon, int want)
+{
+	struct sep_target_status_msg s;
+	struct sep_data_first_msg first;
+	struct sep_drv_config dc;
+	int n = ncpus(), ctl, data[MAX_CPUS + 2], st;
+	uint32_t version = 0;
+	int32_t busy = -1;
+	char buf[256];
+
+	if (!keep_all && drop_caps(keep_perfmon))
+		_exit(10);
+	if (n > MAX_CPUS)
+		_exit(11);
+	ctl = open_dev(0);
+	if (ctl < 0 || hello_on(ctl, &s) || s.status != 0)
+		_exit(12);		/* the handshake needs no privilege */
+	/* A data channel takes its role at its first read, not at poll(). */
+	for (int i = 0; i < n + 2; i++) {
+		data[i] = open_dev(0);
+		if (data[i] < 0 ||
+		    read_full(data[i], &first, sizeof(first)) != sizeof(first))
+			_exit(13);
+	}
+	if (command(ctl, SEP_CMD_VERSION, &version, 4) ||
+	    version != SEP_DRIVER_VERSION)
+		_exit(14);
+	if (command_io(ctl, SEP_CMD_RESERVE, NULL, 0, &busy, 4) || busy)
+		_exit(15);
+	host_drv_config(&dc);
+	st = command_io(ctl, SEP_CMD_INIT_DRIVER, &dc, sizeof(dc), NULL, 0);
+	if (st != want) {
+		fprintf(stderr, "# INIT_DRIVER answered %d, want %d\n", st, want);
+		_exit(16);
+	}
+	if (want == 0) {
+		/* The kernel's and modules' layout: records at once. */
+		if (!ready_within(data[n + 1], 5000) ||
+		    read(data[n + 1], buf, sizeof(buf)) <= 0)
+			_exit(17);
+	} else {
+		if (ready_within(data[n + 1], 500))
+			_exit(18);	/* a module record came */
+		if (command(ctl, SEP_CMD_START, NULL, 0) != VT_NO_ADMIN_PRIVILEGE)
+			_exit(19);
+		if (ready_within(data[n + 1], 200))
+			_exit(20);
+	}
+	if (command(ctl, SEP_CMD_TERMINATE, NULL, 0))
+		_exit(21);
+	for (int i = 0; i < n + 2; i++)
+		close(data[i]);
+	close(ctl);
+	_exit(0);
+}
+
+static int run_privilege_child(bool keep_all, bool keep_perfmon, int want)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (!pid)
+		privilege_child(keep_all, keep_perfmon, want);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static int write_param(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : write(fd, val, strlen(val));
+
+	if (fd >= 0)
+		close(fd);
+	return n == (ssize_t)strlen(val) ? 0 : -1;
+}
+
+static bool param_is_y(const char *path)
+{
+	char c = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		if (read(fd, &c, 1) != 1)
+			c = 0;
+		close(fd);
+	}
+	return c == 'Y';
+}
+
+TEST(group_perfmon_is_off_by_default_0644)
+{
+	struct stat st;
+
+	ASSERT_EQ(0, stat(GROUP_PERFMON_PARAM, &st));
+	EXPECT_EQ(0644, st.st_mode & 07777);
+	EXPECT_FALSE(param_is_y(GROUP_PERFMON_PARAM));
+}
+
+/* Without CAP_PERFMON and CAP_SYS_ADMIN: 213, no module record, no START. */
+TEST(opener_without_cap_perfmon_gets_init_driver_refused)
+{
+	ASSERT_FALSE(param_is_y(GROUP_PERFMON_PARAM));
+	EXPECT_EQ(0, run_privilege_child(false, false, VT_NO_ADMIN_PRIVILEGE));
+}
+
+/* CAP_PERFMON alone (CAP_SYS_ADMIN dropped) is enough. */
+TEST(opener_with_cap_perfmon_only_gets_a_working_init_driver)
+{
+	EXPECT_EQ(0, run_privilege_child(false, true, 0));
+}
+
+/* CAP_SYS_ADMIN (root as it is) is enough too. */
+TEST(opener_with_all_capabilities_gets_a_working_init_driver)
+{
+	EXPECT_EQ(0, run_privilege_child(true, true, 0));
+}
+
+/* group_perfmon=1: whoever may open the node counts as CAP_PERFMON. */
+TEST(group_perfmon_lets_an_opener_without_capabilities_init)
+{
+	ASSERT_EQ(0, write_param(GROUP_PERFMON_PARAM, "1"));
+	EXPECT_EQ(0, run_privilege_child(false, false, 0));
+	ASSERT_EQ(0, write_param(GROUP_PERFMON_PARAM, "0"));
+	EXPECT_FALSE(param_is_y(GROUP_PERFMON_PARAM));
+	/* Read at open(): the files opened from now on are refused again. */
+	EXPECT_EQ(0, run_privilege_child(false, false, VT_NO_ADMIN_PRIVILEGE));
+}
+
+/* Without CAP_PERFMON the local API refuses a trace: EPERM. */
+TEST(local_alloc_trace_without_cap_perfmon_is_eperm)
+{
+	int status;
+	pid_t pid = fork();
+
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct aca_trace_alloc a = { 0 };
+		int fd;
+
+		if (drop_caps(false))
+			_exit(10);
+		fd = open_dev(0);
+		if (fd < 0)
+			_exit(11);
+		if (ioctl(fd, ACA_IOC_ALLOC_TRACE, &a) != -1 || errno != EPERM)
+			_exit(12);
+		if (ioctl(fd, ACA_IOC_START) != -1 || errno != EPERM)
+			_exit(13);
+		close(fd);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
 TEST_HARNESS_MAIN

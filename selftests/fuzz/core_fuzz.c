@@ -143,6 +143,8 @@ static struct {
 	u32 nconns, npeers;
 	bool no_sampler, start_fails, rdmsr_fails, pti, drain;
 	bool two_openers;		/* odd connections: another process */
+	/* Openers without CAP_PERFMON: machine field 5..7 (machines 0..2). */
+	bool unprivileged;
 
 	struct acp_target t;
 	struct slot s[MAX_CONNS];
@@ -304,10 +306,10 @@ static bool f_rdmsr(void *ctx, int cpu, u32 msr, u64 *val)
 {
 	if (cpu < -1)
 		fail("rdmsr on cpu %d", cpu);
-	/* RAPL energy status: never read for a peer (msr.c). */
-	if (msr == 0x611 || msr == 0x619 || msr == 0x639 || msr == 0x641 ||
-	    msr == 0x64d)
-		fail("rdmsr 0x%x: a RAPL energy counter", msr);
+	/* RAPL energy status: read only for a privileged peer (msr.c). */
+	if ((msr == 0x611 || msr == 0x619 || msr == 0x639 || msr == 0x641 ||
+	     msr == 0x64d) && fz.unprivileged)
+		fail("rdmsr 0x%x: a RAPL energy counter, unprivileged", msr);
 	if (!online(cpu) || fz.rdmsr_fails)
 		return false;
 	switch (msr) {
@@ -394,6 +396,8 @@ static int f_start(void *ctx, const struct acp_config *cfg, bool paused)
 {
 	if (fz.running)
 		fail("start() while running");
+	if (fz.unprivileged)
+		fail("start() in a session without CAP_PERFMON");
 	check_config(cfg);
 	if (fz.start_fails)
 		return -16;
@@ -751,6 +755,22 @@ static void check_response(struct slot *s, const void *d, size_t n)
 		fail("a reply of %llu bytes", (unsigned long long)h.from_target_data_size);
 	if (!bad && q->command_id == SEP_CMD_WRITE_MSR && h.status == VT_SUCCESS)
 		fail("WRITE_MSR succeeded");
+	/*
+	 * Without CAP_PERFMON, INIT_DRIVER and START answer 213 whatever
+	 * else is wrong with them (a too large payload, or no memory for
+	 * it, aside); 213 means nothing else.
+	 */
+	if (!bad && !refuse && h.status != VT_NO_MEMORY &&
+	    (q->command_id == SEP_CMD_INIT_DRIVER ||
+	     q->command_id == SEP_CMD_START) &&
+	    (h.status == VT_NO_ADMIN_PRIVILEGE) != fz.unprivileged)
+		fail("command %u answered %d, %s CAP_PERFMON", q->command_id,
+		     h.status, fz.unprivileged ? "without" : "with");
+	if ((bad || refuse || (q->command_id != SEP_CMD_INIT_DRIVER &&
+			       q->command_id != SEP_CMD_START)) &&
+	    h.status == VT_NO_ADMIN_PRIVILEGE)
+		fail("command %u answered %d (no privilege)", q->command_id,
+		     h.status);
 	if (!bad && q->command_id == SEP_CMD_TERMINATE &&
 	    !q->to_target_data_size &&
 	    q->from_target_data_size <= ACP_MAX_REPLY && h.status != VT_SUCCESS)
@@ -1126,6 +1146,7 @@ static void conn_open(struct slot *s)
 	if (!s->c)
 		abort();
 	acp_conn_init(s->c, &fz.t, s, opener_of(s - fz.s));
+	acp_conn_set_privileged(s->c, !fz.unprivileged);
 	s->in = IN_HELLO;
 }
 
@@ -1364,6 +1385,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz.nconns = (b0 & 7) + 1;
 	fz.npeers = ((b0 >> 3) & 3) + 1;
 	fz.m = &machines[(b0 >> 5) % NMACHINES];
+	fz.unprivileged = (b0 >> 5) >= NMACHINES;
 	fz.ncpus = ncpus_choice[b1 & 3];
 	fz.no_sampler = b1 & 4;
 	fz.start_fails = b1 & 8;

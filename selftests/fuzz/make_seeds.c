@@ -549,6 +549,12 @@ static void info_seeds(void)
 	session(LOCAL);
 	info_all(0);
 	end("info-all-msr-faults");
+	/* Machine 6: machine 1 without CAP_PERFMON: RAPL refused, all else. */
+	begin(1, 6, CPUS_4, 0);
+	session(LOCAL);
+	info_all(0);
+	request(0, SEP_CMD_TERMINATE, NULL, 0, 0);
+	end("info-all-unprivileged");
 }
 
 static void collection_seeds(void)
@@ -556,6 +562,8 @@ static void collection_seeds(void)
 	struct sep_drv_config cfg;
 
 	collection("collection-core", 0, CPUS_2, 0, false);
+	/* Machine 5: machine 0, opened without CAP_PERFMON (refused, 213). */
+	collection("collection-unprivileged", 5, CPUS_2, 0, false);
 	collection("collection-uncore", 0, CPUS_2, 0, true);
 	collection("collection-kvm-4cpus", 1, CPUS_4, 0, true);
 	collection("collection-no-sampler", 0, CPUS_1, NO_SAMPLER, false);
