@@ -133,6 +133,12 @@ static void aca_use(struct aca_file *af)
 {
 	bool fresh;
 
+	/*
+	 * A role, once given, is never taken back: the data path (every
+	 * read and splice) does not take aca_lock for a file that has one.
+	 */
+	if (READ_ONCE(af->conn.role) != ACP_ROLE_NONE)
+		return;
 	mutex_lock(&aca_lock);
 	fresh = af->conn.role == ACP_ROLE_NONE;
 	acp_conn_use(&af->conn);

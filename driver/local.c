@@ -266,13 +266,14 @@ static int aca_check_event(const struct aca_event *e, u32 kind)
 /*
  * perf_event_open() on one process asks ptrace_may_access(task,
  * PTRACE_MODE_READ_REALCREDS), which is not exported to modules: this is
- * its credential rule. The caller's real uid and gid are all of the
- * target's and the target is dumpable, or the caller has CAP_SYS_PTRACE.
+ * its credential rule, applied to the file's opener (privilege is decided
+ * by who opened /dev/aca, as everywhere in aca): its real uid and gid are
+ * all of the target's and the target is dumpable, or it has CAP_SYS_PTRACE.
  * (No LSM hook: Yama's ptrace_scope does not apply here.)
  */
-static bool aca_may_read_task(struct task_struct *task)
+static bool aca_may_read_task(struct file *file, struct task_struct *task)
 {
-	const struct cred *cred = current_cred(), *tcred;
+	const struct cred *cred = file->f_cred, *tcred;
 	bool ok, dumpable = true;
 
 	if (same_thread_group(task, current))
@@ -287,15 +288,16 @@ static bool aca_may_read_task(struct task_struct *task)
 	if (task->mm)
 		dumpable = get_dumpable(task->mm) == SUID_DUMP_USER;
 	task_unlock(task);
-	return (ok && dumpable) || capable(CAP_SYS_PTRACE);
+	return (ok && dumpable) ||
+	       file_ns_capable(file, &init_user_ns, CAP_SYS_PTRACE);
 }
 
 /*
  * Only this process (@nr in the caller's pid namespace): its global tgid.
- * The caller must be allowed to read it as perf_event_open() would
+ * The opener must be allowed to read it as perf_event_open() would
  * (aca_may_read_task()), else EACCES.
  */
-static int aca_target_tgid(u32 nr, s32 *tgid)
+static int aca_target_tgid(struct file *file, u32 nr, s32 *tgid)
 {
 	struct task_struct *task = NULL;
 	struct pid *pid;
@@ -310,7 +312,7 @@ static int aca_target_tgid(u32 nr, s32 *tgid)
 	rcu_read_unlock();
 	if (!task)
 		return ret;
-	if (aca_may_read_task(task)) {
+	if (aca_may_read_task(file, task)) {
 		*tgid = task_tgid_nr(task);
 		ret = 0;
 	} else {
@@ -367,7 +369,7 @@ static long aca_stage_config(struct file *file, void __user *arg)
 	memset(&u.events[u.nevents], 0,
 	       (ACA_MAX_EVENTS - u.nevents) * sizeof(u.events[0]));
 	if (u.target_pid) {
-		ret = aca_target_tgid(u.target_pid, &tgid);
+		ret = aca_target_tgid(file, u.target_pid, &tgid);
 		if (ret)
 			return ret;
 	}
