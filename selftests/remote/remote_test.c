@@ -7,11 +7,16 @@
  *   ACA_EXPECT_SERIES=6.12       kernel series the target must report
  *   ACA_EXPECT_CPUS=2            CPU count the target must report
  *   ACA_HOST_BIN=build/aca-host  the host tool, for the "info" test
+ *   ACA_AGENT=127.0.0.1:19324    the guest agent (selftests/vm/guest-agent),
+ *                                which starts a relay without capabilities
+ *   ACA_RELAY2=127.0.0.1:19325   where that relay is reached, and
+ *   ACA_RELAY2_GUEST_PORT=9331   the guest port it listens on
  */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -72,16 +77,21 @@ static int terminate(int fd)
  * A full session with every channel; retried while an earlier session
  * that ended without TERMINATE is still being torn down.
  */
-static int open_session(struct host_session *s)
+static int open_session_at(struct host_session *s, const char *where)
 {
 	for (int i = 0; i < 100; i++) {
-		if (!host_session_open(s, target(), 1) && s->status.status == VT_SUCCESS)
+		if (!host_session_open(s, where, 1) && s->status.status == VT_SUCCESS)
 			return 0;
 		if (s->ctl >= 0 && s->status.status)
 			close(s->ctl);
 		usleep(100 * 1000);
 	}
 	return -1;
+}
+
+static int open_session(struct host_session *s)
+{
+	return open_session_at(s, target());
 }
 
 TEST(hello_gets_status_through_relay)
@@ -277,8 +287,8 @@ TEST(write_msr_of_global_ctrl_is_refused_and_changes_nothing)
 
 /*
  * RAPL energy counters need CAP_PERFMON in the opener's credentials: the
- * VM's relay runs as root, so its session reads them (the unprivileged
- * refusal is the core's privilege_test and the install test's).
+ * VM's relay runs as root, so its session reads them (a relay without
+ * capabilities is refused: the unprivileged_relay tests below).
  */
 TEST(read_msr_of_pkg_energy_status_answers_a_privileged_relay)
 {
@@ -395,6 +405,112 @@ TEST(ecb_with_17_fixed_counter_slots_is_refused)
 	EXPECT_EQ(0, host_session_close(&s));
 	free(ecb);
 	free(good);
+}
+
+/* One connection to the agent: its reply's length, 0 if none. */
+static size_t agent_once(const char *where, const char *cmd, char *reply, size_t size)
+{
+	size_t len = 0;
+	ssize_t n;
+	int fd = host_connect(where, 30);
+
+	if (fd < 0)
+		return 0;
+	if (!host_send(fd, cmd, strlen(cmd)) && !host_send(fd, "\n", 1))
+		while (len + 1 < size && (n = read(fd, reply + len, size - 1 - len)) > 0)
+			len += n;
+	close(fd);
+	return len;
+}
+
+/*
+ * One command to the guest agent (selftests/vm/guest-agent): its reply,
+ * whose last line is "ok" or "error ...", into @reply (NUL-terminated).
+ * Returns 0 when the reply ends in "ok". The agent listens again only
+ * after each command: a connection between two finds nobody and is
+ * closed without a word, so an empty reply is tried again.
+ */
+static int agent(const char *cmd, char *reply, size_t size)
+{
+	const char *where = getenv("ACA_AGENT");
+	size_t len = 0;
+
+	reply[0] = 0;
+	if (!where)
+		return -1;
+	for (int i = 0; i < 100 && !len; i++) {
+		len = agent_once(where, cmd, reply, size);
+		if (!len)
+			usleep(200 * 1000);
+	}
+	reply[len] = 0;
+	while (len && reply[len - 1] == '\n')
+		reply[--len] = 0;
+	return len >= 2 && !strcmp(reply + len - 2, "ok") &&
+	       (len == 2 || reply[len - 3] == '\n') ? 0 : -1;
+}
+
+/*
+ * A second relay in the guest, started by the agent with no capability in
+ * any set (setpriv --bounding-set=-all): the credentials that open
+ * /dev/aca lack CAP_PERFMON, as a relay run by a group member would.
+ */
+FIXTURE(unprivileged_relay) {
+	const char *where;
+	char port[16];
+};
+
+FIXTURE_SETUP(unprivileged_relay)
+{
+	const char *guest_port = getenv("ACA_RELAY2_GUEST_PORT");
+	char cmd[64], reply[512];
+
+	self->where = getenv("ACA_RELAY2");
+	ASSERT_NE(NULL, self->where) TH_LOG("ACA_RELAY2 is not set");
+	ASSERT_NE(NULL, guest_port) TH_LOG("ACA_RELAY2_GUEST_PORT is not set");
+	snprintf(self->port, sizeof(self->port), "%s", guest_port);
+	snprintf(cmd, sizeof(cmd), "relay-start %s nocaps", self->port);
+	ASSERT_EQ(0, agent(cmd, reply, sizeof(reply))) TH_LOG("agent: %s", reply);
+	/* The agent reports the relay's effective set: it must be empty. */
+	ASSERT_NE(NULL, strstr(reply, "CapEff:\t0000000000000000")) TH_LOG("%s", reply);
+}
+
+FIXTURE_TEARDOWN(unprivileged_relay)
+{
+	char cmd[64], reply[512];
+
+	snprintf(cmd, sizeof(cmd), "relay-signal %s KILL", self->port);
+	agent(cmd, reply, sizeof(reply));
+	snprintf(cmd, sizeof(cmd), "relay-wait %s", self->port);
+	EXPECT_EQ(0, agent(cmd, reply, sizeof(reply))) TH_LOG("agent: %s", reply);
+}
+
+TEST_F(unprivileged_relay, read_msr_of_pkg_energy_status_is_refused)
+{
+	struct host_session s;
+	uint64_t *vals;
+
+	ASSERT_EQ(0, open_session_at(&s, self->where));
+	vals = calloc(s.ncpus, 8);
+	ASSERT_NE(NULL, vals);
+	EXPECT_EQ(VT_MSR_ACCESS_ERROR, read_msr(&s, 0x611, vals));
+	/* Only the energy counter: a PMU register still reads. */
+	EXPECT_EQ(VT_SUCCESS, read_msr(&s, 0x38f, vals));
+	EXPECT_EQ(0, host_session_close(&s));
+	free(vals);
+}
+
+TEST_F(unprivileged_relay, init_driver_is_refused_with_213)
+{
+	struct sep_drv_config dc = { .size = sizeof(dc), .version = SEP_DRV_CONFIG_VERSION };
+	struct host_session s;
+	int32_t busy = -1;
+
+	ASSERT_EQ(0, open_session_at(&s, self->where));
+	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_RESERVE, NULL, 0, &busy, 4));
+	EXPECT_EQ(VT_NO_ADMIN_PRIVILEGE,
+		  host_command(&s, SEP_CMD_INIT_DRIVER, &dc, sizeof(dc), NULL, 0));
+	EXPECT_EQ(0, host_session_close(&s));
 }
 
 static uint32_t rnd(uint64_t *state)
