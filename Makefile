@@ -34,13 +34,15 @@ ACA_VERSION := $(shell sed -n 's/^\#define ACA_VERSION[[:space:]]*"\(.*\)"$$/\1/
 UCFLAGS := -D_GNU_SOURCE -std=gnu11 -DACA_VERSION='"$(ACA_VERSION)"' $(CFLAGS) $(WARNINGS)
 
 CORE_SRC := $(wildcard driver/core/*.c)
-CORE_HDR := $(wildcard driver/core/*.h) $(wildcard uapi/*.h)
+CORE_HDR := $(wildcard driver/core/*.h) uapi/aca.h
+# The SEP wire format: the protocol core's, spoken by aca-host and the tests too.
+SEP_HDR := driver/core/sep.h driver/core/sep_cmd.h
 
 TESTS := $(B)/tests/core_test $(B)/tests/device_test $(B)/tests/local_test \
 	 $(B)/tests/modrec_test \
 	 $(B)/tests/remote_test
 
-.PHONY: all module modules relay host tests demo deps check checkpatch vm-test clean
+.PHONY: all module modules relay host tests demo deps check checkpatch uapi-check vm-test clean
 .DELETE_ON_ERROR:
 
 all: module relay host tests
@@ -73,14 +75,14 @@ $(B):
 need = @printf '\#include <%s>\n' $(1) | $(CC) -E -x c - >/dev/null 2>&1 || \
 	{ echo "$@ needs $(1) from Debian's $(2): run 'make deps' (as root)" >&2; exit 1; }
 
-$(B)/aca-relay: $(wildcard relay/*.c relay/*.h) $(wildcard uapi/*.h) driver/aca.h $(UFLAGS_STAMP)
+$(B)/aca-relay: $(wildcard relay/*.c relay/*.h) uapi/aca.h driver/aca.h $(UFLAGS_STAMP)
 	$(call need,liburing.h,liburing-dev)
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) -o $@ $(filter %.c,$^) -luring
 
 host: $(B)/aca-host
 
-$(B)/aca-host: $(wildcard tools/aca-host/*.c tools/aca-host/*.h) $(wildcard uapi/*.h) driver/aca.h $(UFLAGS_STAMP)
+$(B)/aca-host: $(wildcard tools/aca-host/*.c tools/aca-host/*.h) $(SEP_HDR) driver/aca.h $(UFLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) -o $@ $(filter %.c,$^) -lm
 
@@ -95,24 +97,24 @@ $(B)/tests/core_test: $(wildcard selftests/core/*.c) tools/aca-host/payload.c $(
 	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^)
 
 $(B)/tests/device_test: selftests/device/device_test.c selftests/device/session.h tools/aca-host/ecb.c tools/aca-host/payload.c $(wildcard selftests/common/*.h) $(UFLAGS_STAMP) \
-		$(wildcard uapi/*.h) $(KSRC)/.stamp
+		uapi/aca.h $(SEP_HDR) $(KSRC)/.stamp
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^)
 
 $(B)/tests/modrec_test: selftests/device/modrec_test.c selftests/device/session.h tools/aca-host/ecb.c tools/aca-host/payload.c $(wildcard selftests/common/*.h) $(UFLAGS_STAMP) \
-		$(wildcard uapi/*.h) $(KSRC)/.stamp
+		uapi/aca.h $(SEP_HDR) $(KSRC)/.stamp
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^)
 
 $(B)/tests/local_test: selftests/device/local_test.c $(wildcard selftests/common/*.h) $(UFLAGS_STAMP) \
-		$(wildcard uapi/*.h) $(KSRC)/.stamp
+		uapi/aca.h $(SEP_HDR) $(KSRC)/.stamp
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^) -pthread
 
 HOST_LIB := tools/aca-host/net.c tools/aca-host/session.c
 
 $(B)/tests/remote_test: $(wildcard selftests/remote/*.c) $(HOST_LIB) $(wildcard tools/aca-host/*.h) $(UFLAGS_STAMP) \
-		$(wildcard uapi/*.h) $(KSRC)/.stamp
+		$(SEP_HDR) $(KSRC)/.stamp
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^)
 
@@ -122,6 +124,28 @@ deps:
 checkpatch: $(KSRC)/.stamp
 	@perl $(KSRC)/scripts/checkpatch.pl --no-tree --strict --terse --show-types \
 		-f $(wildcard driver/*.[ch] driver/core/*.[ch] uapi/*.h)
+
+# uapi/aca.h is what programs on the target compile against (installed as
+# <linux/aca.h>): held to the rules the kernel sets its own uapi headers
+# (usr/include/Makefile, headers_install.sh). It compiles alone as C90 with
+# -pedantic, includes only <linux/...> headers (no libc: <stdint.h>,
+# <assert.h>), names no CONFIG_ option and no kernel-internal type (u32:
+# __u32 is the uapi type).
+UAPI_HDR := uapi/aca.h
+uapi-check:
+	@rc=0; \
+	if grep -nE '^[[:space:]]*#[[:space:]]*include' $(UAPI_HDR) | \
+			grep -vE '#[[:space:]]*include[[:space:]]*<linux/[a-z0-9_/]+\.h>'; then \
+		echo "uapi-check: $(UAPI_HDR) includes more than <linux/...> headers" >&2; rc=1; fi; \
+	if grep -nE '\bCONFIG_' $(UAPI_HDR); then \
+		echo "uapi-check: $(UAPI_HDR) names a kernel config option" >&2; rc=1; fi; \
+	if grep -nE '\b[us](8|16|32|64)\b' $(UAPI_HDR); then \
+		echo "uapi-check: $(UAPI_HDR) uses kernel-internal types (__u32, not u32)" >&2; rc=1; fi; \
+	printf '#include "$(UAPI_HDR)"\nint main(void)\n{\n\treturn 0;\n}\n' | \
+		$(CC) -std=c90 -pedantic -Wall -Wextra -Werror -fsyntax-only -x c - || \
+		{ echo "uapi-check: $(UAPI_HDR) does not compile as C90 (-std=c90 -pedantic)" >&2; rc=1; }; \
+	[ $$rc = 0 ] && echo "uapi-check: $(UAPI_HDR): C90 -pedantic, <linux/...> includes only, no CONFIG_, __u types"; \
+	exit $$rc
 
 # One kernel's VM selftests: make vm-test KVER=6.1 (default 6.12)
 vm-test: relay tests
@@ -146,7 +170,7 @@ clean:
 FUZZ := $(B)/fuzz
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_VECTORS ?= ../shared/spec/vectors
+FUZZ_VECTORS ?= selftests/vectors
 FUZZ_ARGS ?=
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -D_GNU_SOURCE -std=gnu11 \
@@ -163,7 +187,7 @@ $(FUZZ)/core_fuzz: selftests/fuzz/core_fuzz.c $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
 
-$(FUZZ)/make_seeds: selftests/fuzz/make_seeds.c tools/aca-host/payload.c $(wildcard uapi/*.h) $(UFLAGS_STAMP)
+$(FUZZ)/make_seeds: selftests/fuzz/make_seeds.c tools/aca-host/payload.c $(SEP_HDR) $(UFLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) -o $@ $(filter %.c,$^)
 
@@ -323,7 +347,7 @@ $(B)/spin: selftests/workload/spin.c $(UFLAGS_STAMP)
 	$(CC) $(SPIN_CFLAGS) -o $@ $< -pthread
 
 $(B)/tests/host_test: $(wildcard selftests/host/*.c) $(HOST_TEST_SRC) $(UFLAGS_STAMP) \
-		$(wildcard tools/aca-host/*.h) $(wildcard uapi/*.h) $(KSRC)/.stamp $(B)/spin $(B)/aca-host
+		$(wildcard tools/aca-host/*.h) $(SEP_HDR) $(KSRC)/.stamp $(B)/spin $(B)/aca-host
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^) -pthread -lm
 # ---- end of host tools

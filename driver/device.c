@@ -3,9 +3,18 @@
  * /dev/aca: every open file is one protocol connection. aca-relay splices a
  * TCP socket into it and splices its replies back out. All files share the
  * one protocol target, serialised by aca_lock.
+ *
+ * A data channel's stream does not go through the target: once the core
+ * says the channel streams, its file binds the channel's ring (holding a
+ * reference, and subscribing its wait queue to the ring's wake-ups) and
+ * reads, splices and polls it directly, under the file's own read lock
+ * only. It takes aca_lock again to wait for the stream to begin, and when
+ * it empties a ring that will get nothing more (STOP), to tell the core.
+ *
+ * Lock order: a file's read_lock, then aca_lock (then the sampler's and
+ * the module records' locks, taken by the core's calls). A pipe's lock,
+ * held around splice_read, comes before both.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <linux/capability.h>
 #include <linux/fs.h>
 #include <linux/in.h>
@@ -30,6 +39,13 @@ static struct acp_target aca_target;
 struct aca_file {
 	wait_queue_head_t wait;		/* readers and writers of this file */
 	/*
+	 * One reader at a time: the bound ring's one consumer. The ring is
+	 * bound once, under read_lock and aca_lock, and kept until release.
+	 */
+	struct mutex read_lock;
+	struct aca_ring *ring;
+	wait_queue_entry_t ring_wait;	/* on ring->wait: wakes ours */
+	/*
 	 * The process that opened the file (its thread group), the core's
 	 * opener token: a session's data channels come from the process that
 	 * opened its control file. The reference keeps the struct pid, hence
@@ -52,6 +68,12 @@ void aca_target_unlock(void)
 	mutex_unlock(&aca_lock);
 }
 
+/* For what the core calls back (collection.c, local.c). */
+void aca_device_assert_locked(void)
+{
+	lockdep_assert_held(&aca_lock);
+}
+
 /* The opener's privilege, decided at open() (local.c). */
 bool aca_file_opener_privileged(struct file *file)
 {
@@ -65,6 +87,7 @@ bool aca_file_is_conn(struct file *file)
 {
 	struct aca_file *af = file->private_data;
 
+	lockdep_assert_held(&aca_lock);
 	return af->conn.role != ACP_ROLE_NONE;
 }
 
@@ -75,19 +98,73 @@ void aca_wake_conn(void *conn_ctx)
 	wake_up_interruptible(&af->wait);
 }
 
-/* From a work item the sampler queues when a ring gets data. */
-void aca_data_ready(u32 cpu)
-{
-	mutex_lock(&aca_lock);
-	acp_data_ready(&aca_target, cpu);
-	mutex_unlock(&aca_lock);
-}
-
 static bool aca_readable(struct aca_file *af)
 {
 	const void *data;
 
+	lockdep_assert_held(&aca_lock);
 	return acp_conn_peek(&af->conn, &data) || acp_conn_eof(&af->conn);
+}
+
+/* The bound ring's producer (or its end) woke it: wake this file. */
+static int aca_ring_woke(wait_queue_entry_t *entry, unsigned int mode,
+			 int sync, void *key)
+{
+	struct aca_file *af = container_of(entry, struct aca_file, ring_wait);
+
+	wake_up_interruptible(&af->wait);
+	return 0;
+}
+
+/*
+ * The channel streams now if ever: bind its ring. Ready to read when the
+ * core has bytes for the reader (the stream's included) or says EOF.
+ */
+static bool aca_read_ready(struct aca_file *af)
+{
+	struct aca_ring *r;
+	u32 chan;
+
+	lockdep_assert_held(&af->read_lock);
+	if (!af->ring && acp_conn_stream(&af->conn, &chan)) {
+		r = aca_channel_ring(chan);
+		if (r) {
+			aca_ring_get(r);
+			init_waitqueue_func_entry(&af->ring_wait, aca_ring_woke);
+			add_wait_queue(&r->wait, &af->ring_wait);
+			/* Pairs with the acquire in aca_poll(). */
+			smp_store_release(&af->ring, r);
+		}
+	}
+	return aca_readable(af);
+}
+
+/*
+ * Under aca_lock, ready to read: what the reader gets next is bytes of the
+ * bound ring (else replies, or EOF, from the core).
+ */
+static bool aca_streaming(struct aca_file *af)
+{
+	u32 chan;
+
+	return af->ring && acp_conn_stream(&af->conn, &chan) &&
+	       aca_ring_pending(af->ring);
+}
+
+/* The bound ring, while its collection lasts; read_lock held or acquired. */
+static struct aca_ring *aca_live_ring(struct aca_ring *r)
+{
+	return r && !READ_ONCE(r->detached) ? r : NULL;
+}
+
+/* After a read of the ring: if it is drained for good, STOP may answer. */
+static void aca_ring_read(struct aca_file *af)
+{
+	if (!aca_ring_drained(af->ring))
+		return;
+	mutex_lock(&aca_lock);
+	acp_conn_drained(&af->conn);
+	mutex_unlock(&aca_lock);
 }
 
 static bool aca_writable(struct aca_file *af)
@@ -153,19 +230,34 @@ static bool aca_nonblock(struct kiocb *iocb)
 	       (iocb->ki_filp->f_flags & O_NONBLOCK);
 }
 
-static ssize_t aca_read_iter(struct kiocb *iocb, struct iov_iter *to)
+/* Bound ring bytes to @to, without aca_lock: bytes, 0 (none), -EFAULT. */
+static ssize_t aca_read_ring(struct aca_file *af, struct iov_iter *to)
 {
-	struct aca_file *af = iocb->ki_filp->private_data;
+	struct aca_ring *r = aca_live_ring(af->ring);
 	size_t avail, n, done = 0;
 	const void *data;
-	int ret;
 
-	if (!iov_iter_count(to))
+	lockdep_assert_held(&af->read_lock);
+	if (!r)
 		return 0;
-	aca_use(af);
-	ret = aca_lock_when(af, aca_readable, aca_nonblock(iocb));
-	if (ret)
-		return ret;
+	while (iov_iter_count(to) && (avail = aca_ring_peek(r, &data))) {
+		n = copy_to_iter(data, min(avail, iov_iter_count(to)), to);
+		if (!n)
+			return done ? done : -EFAULT;
+		aca_ring_consume(r, n);
+		done += n;
+	}
+	if (done)
+		aca_ring_read(af);
+	return done;
+}
+
+/* Under aca_lock: the core's replies (or EOF: 0) to @to. */
+static ssize_t aca_read_replies(struct aca_file *af, struct iov_iter *to)
+{
+	size_t avail, n, done = 0;
+	const void *data;
+
 	/* A reply may come in pieces (head, data, padding): take them all. */
 	while (iov_iter_count(to)) {
 		avail = acp_conn_peek(&af->conn, &data);
@@ -176,15 +268,41 @@ static ssize_t aca_read_iter(struct kiocb *iocb, struct iov_iter *to)
 		done += n;
 		if (n < avail && !iov_iter_count(to))
 			break;
-		if (!n) {
-			ret = -EFAULT;
-			break;
-		}
+		if (!n)
+			return done ? done : -EFAULT;
 	}
-	mutex_unlock(&aca_lock);
+	return done;
+}
+
+static ssize_t aca_read_iter(struct kiocb *iocb, struct iov_iter *to)
+{
+	struct aca_file *af = iocb->ki_filp->private_data;
+	bool streaming;
+	ssize_t ret;
+
+	if (!iov_iter_count(to))
+		return 0;
+	aca_use(af);
+	if (mutex_lock_interruptible(&af->read_lock))
+		return -ERESTARTSYS;
+	for (;;) {
+		ret = aca_read_ring(af, to);
+		if (ret)
+			break;
+		ret = aca_lock_when(af, aca_read_ready, aca_nonblock(iocb));
+		if (ret)
+			break;
+		streaming = aca_streaming(af);
+		if (!streaming)
+			ret = aca_read_replies(af, to);
+		mutex_unlock(&aca_lock);
+		if (!streaming)
+			break;
+	}
+	mutex_unlock(&af->read_lock);
 
 	wake_up_interruptible(&af->wait);
-	return done ? done : ret;
+	return ret;
 }
 
 /* Feed one chunk to the core; returns the bytes it took. */
@@ -241,28 +359,37 @@ static ssize_t aca_splice_read(struct file *in, loff_t *ppos,
 	struct aca_file *af = in->private_data;
 	bool nonblock = (flags & SPLICE_F_NONBLOCK) ||
 			(in->f_flags & O_NONBLOCK);
-	struct aca_ring *r = NULL;
+	struct aca_ring *r;
+	bool streaming;
 	ssize_t ret;
-	u32 chan;
 
 	aca_use(af);
-	ret = aca_lock_when(af, aca_readable, nonblock);
-	if (ret)
-		return ret;
-	if (acp_conn_stream(&af->conn, &chan))
-		r = aca_channel_ring(chan);
-	if (r) {
-		ret = aca_ring_to_pipe(r, pipe, len);
+	if (mutex_lock_interruptible(&af->read_lock))
+		return -ERESTARTSYS;
+	for (;;) {
+		r = aca_live_ring(af->ring);
+		ret = r ? aca_ring_to_pipe(r, pipe, len) : 0;
+		if (ret > 0) {
+			aca_ring_consume(r, ret);
+			aca_ring_read(af);
+		}
+		if (ret)
+			break;
+		ret = aca_lock_when(af, aca_read_ready, nonblock);
+		if (ret)
+			break;
+		streaming = aca_streaming(af);
+		mutex_unlock(&aca_lock);
+		if (!streaming)
+			break;
+	}
+	mutex_unlock(&af->read_lock);
+	if (ret) {
 		if (ret > 0)
-			acp_conn_consume(&af->conn, ret);
-		else if (!ret)
-			r = NULL;	/* nothing after all: wait as read() */
-	}
-	mutex_unlock(&aca_lock);
-	if (r) {
-		wake_up_interruptible(&af->wait);
+			wake_up_interruptible(&af->wait);
 		return ret;
 	}
+	/* read_iter takes read_lock again: not held here. */
 #ifdef ACA_HAVE_COPY_SPLICE_READ
 	return copy_splice_read(in, ppos, pipe, len, flags);
 #else
@@ -273,9 +400,14 @@ static ssize_t aca_splice_read(struct file *in, loff_t *ppos,
 static __poll_t aca_poll(struct file *file, poll_table *pt)
 {
 	struct aca_file *af = file->private_data;
+	/* Pairs with the release in aca_read_ready(). */
+	struct aca_ring *r = aca_live_ring(smp_load_acquire(&af->ring));
 	__poll_t mask = 0;
 
 	poll_wait(file, &af->wait, pt);
+	/* A streaming data channel: readable when its ring is, always writable. */
+	if (r && aca_ring_pending(r))
+		return EPOLLIN | EPOLLRDNORM | EPOLLOUT | EPOLLWRNORM;
 	mutex_lock(&aca_lock);
 	if (aca_readable(af))
 		mask |= EPOLLIN | EPOLLRDNORM;
@@ -346,6 +478,7 @@ static int aca_open(struct inode *inode, struct file *file)
 	if (!af)
 		return -ENOMEM;
 	init_waitqueue_head(&af->wait);
+	mutex_init(&af->read_lock);
 	af->opener = get_pid(task_tgid(current));
 	acp_conn_init(&af->conn, &aca_target, af, af->opener);
 	af->privileged = aca_file_privileged(file);
@@ -362,6 +495,10 @@ static int aca_release(struct inode *inode, struct file *file)
 	mutex_lock(&aca_lock);
 	acp_conn_release(&af->conn);
 	mutex_unlock(&aca_lock);
+	if (af->ring) {
+		remove_wait_queue(&af->ring->wait, &af->ring_wait);
+		aca_ring_put(af->ring);
+	}
 	put_pid(af->opener);
 	kfree(af);
 	return 0;

@@ -21,8 +21,6 @@
  * its file, so the owner's release always follows its last munmap() and
  * can flush that work before the module may go.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
@@ -51,16 +49,6 @@
 #define ACA_MAX_PERIOD		BIT_ULL(48)
 #define ACA_MAX_RATE		1000000
 
-/* The header page is mapped as is. */
-static_assert(offsetof(struct aca_ring_header, head) ==
-	      offsetof(struct aca_mmap_header, head));
-static_assert(offsetof(struct aca_ring_header, tail) ==
-	      offsetof(struct aca_mmap_header, tail));
-static_assert(offsetof(struct aca_ring_header, lost) ==
-	      offsetof(struct aca_mmap_header, lost));
-static_assert(offsetof(struct aca_ring_header, written) ==
-	      offsetof(struct aca_mmap_header, written));
-static_assert(sizeof(struct aca_mmap_header) <= PAGE_SIZE);
 static_assert(ACA_MAX_EVENTS <= ACP_MAX_EVENTS);
 
 struct aca_trace {
@@ -84,6 +72,7 @@ static struct aca_trace *aca_trace_of(struct file *file)
 {
 	struct aca_trace *tr = aca_trace;
 
+	aca_device_assert_locked();
 	return tr && tr->owner == file ? tr : NULL;
 }
 
@@ -99,6 +88,7 @@ static void aca_trace_stop(struct aca_trace *tr)
 /* Under the device lock, no reference left: give everything back. */
 static void aca_trace_destroy(struct acp_target *t, struct aca_trace *tr)
 {
+	aca_device_assert_locked();
 	aca_sampler_finish(NULL);
 	acp_local_release(t);
 	spin_lock(&aca_trace_lock);
@@ -112,6 +102,7 @@ static void aca_trace_reap(struct acp_target *t)
 {
 	struct aca_trace *tr = aca_trace;
 
+	aca_device_assert_locked();
 	if (tr && !refcount_read(&tr->refs))
 		aca_trace_destroy(t, tr);
 }
@@ -134,6 +125,7 @@ static void aca_trace_put(struct aca_trace *tr)
 /* Under the device lock: FREE_TRACE or close of the owner. */
 static void aca_trace_disown(struct acp_target *t, struct aca_trace *tr)
 {
+	aca_device_assert_locked();
 	aca_trace_stop(tr);
 	spin_lock(&aca_trace_lock);
 	tr->owner = NULL;		/* no new mapping from now on */

@@ -3,29 +3,32 @@
  * aca: Analysis Communication Agent target driver. The SEP remote protocol
  * lives in the kernel; aca-relay only moves bytes between TCP and /dev/aca.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <linux/module.h>
 
 #include "aca.h"
 
 static int __init aca_init(void)
 {
-	int ret = aca_params_check();
+	int ret;
 
-	if (!ret)
-		ret = aca_sampler_init();
-	if (!ret) {
-		ret = aca_device_init();
-		if (ret)
-			aca_sampler_exit();
-	}
+	ret = aca_params_check();
 	if (ret)
 		return ret;
+	ret = aca_sampler_init();
+	if (ret)
+		return ret;
+	ret = aca_device_init();
+	if (ret)
+		goto err_sampler;
 	pr_info("version %s ready on /dev/aca\n", ACA_VERSION);
 	return 0;
+
+err_sampler:
+	aca_sampler_exit();
+	return ret;
 }
 
+/* The mirror of aca_init(). */
 static void __exit aca_exit(void)
 {
 	aca_device_exit();

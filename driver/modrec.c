@@ -55,11 +55,8 @@
  * records must fit before the channel can read any. What does not fit is
  * dropped, counted by the ring and logged at STOP.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <linux/dcache.h>
 #include <linux/fs.h>
-#include <linux/irq_work.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>
@@ -113,39 +110,20 @@ struct aca_modrec {
 
 /* The session's records, under the device's lock. */
 static struct aca_modrec *aca_mr;
-static u32 aca_mr_chan;			/* its data channel */
 static unsigned long aca_kernel_start, aca_kernel_end;
-
-/* Waking the channel's reader takes the device's mutex: from a worker. */
-static void aca_mr_wake_work(struct work_struct *work)
-{
-	aca_data_ready(READ_ONCE(aca_mr_chan));
-}
-
-static DECLARE_WORK(aca_mr_work, aca_mr_wake_work);
-
-static void aca_mr_wake_irq_work(struct irq_work *iw)
-{
-	schedule_work(&aca_mr_work);
-}
-
-static struct irq_work aca_mr_iw = IRQ_WORK_INIT(aca_mr_wake_irq_work);
 
 /* Add the record in @b, its path NUL-terminated: ALIGN8(80 + path). */
 static void aca_mr_put(struct aca_modrec *mr, struct aca_mr_buf *b)
 {
 	u32 plen = strnlen(b->path, sizeof(b->path) - 1) + 1;
 	u32 len = sizeof(b->rec) + plen;
-	bool wake;
 
 	b->path[plen - 1] = 0;
 	b->rec.path_length = plen;
 	b->rec.rec_length = ALIGN(len, SEP_MR_ALIGN);
 	spin_lock(&mr->lock);
-	wake = aca_ring_write(mr->ring, b, len, b->rec.rec_length);
+	aca_ring_write(mr->ring, b, len, b->rec.rec_length);
 	spin_unlock(&mr->lock);
-	if (wake)
-		irq_work_queue(&aca_mr_iw);
 }
 
 static u32 aca_mr_ppid(struct task_struct *p)
@@ -248,6 +226,7 @@ static void aca_mr_mm(struct aca_modrec *mr, struct aca_mr_buf *b,
 	struct vma_iterator vmi;
 	struct vm_area_struct *vma;
 
+	mmap_assert_locked(mm);
 	vma_iter_init(&vmi, mm, start);
 	aca_mr_process(b, p, mm, unload);
 	for_each_vma_range(vmi, vma, end)
@@ -571,27 +550,31 @@ static void aca_mr_report(struct aca_modrec *mr)
 
 static void aca_mr_free(struct aca_modrec *mr)
 {
-	aca_ring_free(mr->ring);
+	if (mr->ring) {
+		aca_ring_detach(mr->ring);
+		aca_ring_put(mr->ring);
+	}
 	free_percpu(mr->hook_buf);
 	kfree(mr->buf);
 	kfree(mr);
 }
 
-/* ---- the session's calls (kops.c), under the device's lock ---- */
+/* ---- the session's calls (collection.c), under the device's lock ---- */
 
-int aca_modrec_configure(u32 chan)
+int aca_modrec_configure(void)
 {
 	unsigned int pages = max_t(unsigned int, 4 * READ_ONCE(aca_ring_pages),
 				   ACA_MR_MIN_PAGES);
 	struct aca_modrec *mr;
 
+	aca_device_assert_locked();
 	aca_modrec_finish();
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
 	if (!mr)
 		return -ENOMEM;
 	spin_lock_init(&mr->lock);
 	atomic64_set(&mr->missed, 0);
-	mr->ring = aca_ring_alloc(pages);
+	mr->ring = aca_ring_alloc(pages, NUMA_NO_NODE);
 	mr->buf = kmalloc(sizeof(*mr->buf), GFP_KERNEL);
 	/* Failing is reported below; no stack dump for it. */
 	mr->hook_buf = alloc_percpu_gfp(struct aca_mr_buf,
@@ -602,7 +585,6 @@ int aca_modrec_configure(u32 chan)
 		aca_mr_free(mr);
 		return -ENOMEM;
 	}
-	WRITE_ONCE(aca_mr_chan, chan);
 	aca_mr = mr;
 	aca_mr_kernel(mr);
 	for (int i = 0; i < ACA_NHOOKS; i++)
@@ -618,6 +600,7 @@ void aca_modrec_stop(void)
 {
 	struct aca_modrec *mr = aca_mr;
 
+	aca_device_assert_locked();
 	if (!mr)
 		return;
 	aca_mr_walk(mr);
@@ -629,6 +612,7 @@ void aca_modrec_finish(void)
 {
 	struct aca_modrec *mr = aca_mr;
 
+	aca_device_assert_locked();
 	if (!mr)
 		return;
 	aca_mr_unhook(mr);
@@ -638,12 +622,7 @@ void aca_modrec_finish(void)
 
 struct aca_ring *aca_modrec_ring(void)
 {
+	aca_device_assert_locked();
 	return aca_mr ? aca_mr->ring : NULL;
 }
 
-/* Module unload, no lock held, no session: the last wake-up is done. */
-void aca_modrec_exit(void)
-{
-	irq_work_sync(&aca_mr_iw);
-	cancel_work_sync(&aca_mr_work);
-}

@@ -9,8 +9,6 @@
  * cdev_device_add(), so the node is born with mode 0660 and the parameter's
  * group, race-free. udev rules can still change it (SUBSYSTEM=="aca").
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <linux/cdev.h>
 #include <linux/device.h>
 #include <linux/fs.h>

@@ -10,8 +10,6 @@
  * sampler reads the others at each collection's START, so a
  * value is the same for all of one collection.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <linux/log2.h>
 #include <linux/moduleparam.h>
 #include <linux/printk.h>

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Per-CPU sample rings. One producer, the perf overflow handler of that
- * CPU (NMI or hard-IRQ context), and one consumer, the reader of the CPU's
- * data channel (process context, under the module's lock).
+ * Data channel rings: a CPU's samples, or the module records. One producer
+ * at a time (the perf overflow handler of that CPU, in NMI or hard-IRQ
+ * context; or a module-record hook under its spinlock) and one consumer
+ * (the reader of the data channel bound to the ring, process context, under
+ * its file's read lock; or a local trace's mapping).
  *
  * Layout: one header page, then a power-of-two number of data pages,
  * allocated one by one (pages[]) and vmap()ed contiguously for the kernel,
@@ -19,14 +21,20 @@
  *    smp_load_acquire() before reusing space, so it never overwrites bytes
  *    still being read.
  *  - Wake-ups are batched, to disturb the sampled CPU as little as
- *    possible: the producer asks for one each time head crosses a quarter
- *    of the ring, and the sampler's flush timer wakes the reader of any
- *    ring with unread bytes every ACA_FLUSH_MS (sampler.c). A record is
- *    therefore read within one flush period, and a busy ring well before
- *    it fills.
- *  - lost and written are only ever changed on the ring's own CPU (local64
- *    operations, safe against an interrupting producer); other CPUs read
- *    them as snapshots, exact once sampling has stopped.
+ *    possible: the producer queues the ring's irq_work, which wakes the
+ *    reader, each time head crosses a quarter of the ring, and the
+ *    sampler's flush timer wakes the reader of any ring with unread bytes
+ *    every ACA_FLUSH_MS (sampler.c). A record is therefore read within one
+ *    flush period, and a busy ring well before it fills.
+ *  - lost and written are only ever changed by the producer (local64
+ *    operations on the ring's CPU, safe against an interrupting producer);
+ *    other CPUs read them as snapshots, exact once sampling has stopped.
+ *  - End of a collection: after the last producer is gone, final is set
+ *    and then a full barrier; a reader, after publishing tail, has a full
+ *    barrier and then reads final. Whichever of the two comes second sees
+ *    the other's store, so either the reader sees final with an empty ring
+ *    and reports the channel drained, or the session's own check (under
+ *    the device's lock, after aca_ring_finalize()) sees the empty ring.
  *
  * Pages handed out by reference (splice.c gives ring pages to a pipe, and
  * from there the network stack keeps them until the peer ACKs): consuming
@@ -41,13 +49,28 @@
  * held for the reason), like a record that finds the ring full.
  */
 #include <asm/local.h>
+#include <linux/build_bug.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/topology.h>
 #include <linux/vmalloc.h>
 
-#include "aca.h"
+#include "ring.h"
+
+/* lost and written: u64 in the mapped header, local64 for the producer. */
+static local64_t *aca_ring_ctr(__u64 *ctr)
+{
+	BUILD_BUG_ON(sizeof(local64_t) != sizeof(*ctr));
+	return (local64_t *)ctr;
+}
+
+static void aca_ring_wake_fn(struct irq_work *iw)
+{
+	struct aca_ring *r = container_of(iw, struct aca_ring, wake);
+
+	wake_up_interruptible(&r->wait);
+}
 
 static void aca_ring_free_pages(struct aca_ring *r)
 {
@@ -57,10 +80,11 @@ static void aca_ring_free_pages(struct aca_ring *r)
 	kvfree(r->pages);
 }
 
-struct aca_ring *aca_ring_alloc(unsigned int data_pages)
+struct aca_ring *aca_ring_alloc(unsigned int data_pages, int node)
 {
-	struct aca_ring *r = kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
+	struct aca_ring *r = kzalloc_node(sizeof(*r), GFP_KERNEL_ACCOUNT, node);
 
+	BUILD_BUG_ON(sizeof(*r->hdr) > PAGE_SIZE);
 	if (!r)
 		return NULL;
 	r->npages = data_pages + 1;
@@ -68,7 +92,8 @@ struct aca_ring *aca_ring_alloc(unsigned int data_pages)
 	if (!r->pages)
 		goto fail;
 	for (u32 i = 0; i < r->npages; i++) {
-		r->pages[i] = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO);
+		r->pages[i] = alloc_pages_node(node, GFP_KERNEL_ACCOUNT |
+					       __GFP_ZERO, 0);
 		if (!r->pages[i])
 			goto fail;
 	}
@@ -78,6 +103,9 @@ struct aca_ring *aca_ring_alloc(unsigned int data_pages)
 	r->data = (u8 *)r->hdr + PAGE_SIZE;
 	r->size = (u64)data_pages << PAGE_SHIFT;
 	local_set(&r->busy, 0);
+	refcount_set(&r->ref, 1);
+	init_waitqueue_head(&r->wait);
+	init_irq_work(&r->wake, aca_ring_wake_fn);
 	return r;
 fail:
 	if (r->pages)
@@ -86,19 +114,30 @@ fail:
 	return NULL;
 }
 
-/* Pages still held by a pipe or a socket keep their own reference. */
-void aca_ring_free(struct aca_ring *r)
+void aca_ring_get(struct aca_ring *r)
 {
-	if (!r)
+	refcount_inc(&r->ref);
+}
+
+/*
+ * Process context, no producer left (the collection puts its reference
+ * after its writers are gone). Pages still held by a pipe or a socket keep
+ * their own reference.
+ */
+void aca_ring_put(struct aca_ring *r)
+{
+	if (!r || !refcount_dec_and_test(&r->ref))
 		return;
+	irq_work_sync(&r->wake);
 	vunmap(r->hdr);
 	aca_ring_free_pages(r);
 	kfree(r);
 }
 
 /*
- * Producer: add one record of @len bytes, @rec followed by zeros. Returns
- * true when the reader should be woken. NMI-safe: no locks, no allocation.
+ * Producer: add one record of @len bytes, @rec followed by zeros, and wake
+ * the reader each time another quarter of the ring is written. NMI-safe:
+ * no locks, no allocation.
  * A producer interrupting another on the same CPU (only possible with
  * mixed event kinds, e.g. a PMI during the cpu-clock hrtimer, which aca
  * never programs together) finds the ring busy: its record is counted
@@ -124,15 +163,15 @@ static bool aca_ring_may_enter(struct aca_ring *r, u64 head, u64 tail, u32 len)
 	return true;
 }
 
-bool aca_ring_write(struct aca_ring *r, const void *rec, u32 rec_len, u32 len)
+void aca_ring_write(struct aca_ring *r, const void *rec, u32 rec_len, u32 len)
 {
-	struct aca_ring_header *h = r->hdr;
+	struct aca_mmap_header *h = r->hdr;
 	u64 head, tail, off, quarter = r->size / 4;
 	u32 first, i;
 
 	if (local_cmpxchg(&r->busy, 0, 1) != 0) {
-		local64_inc(&h->lost);
-		return false;
+		local64_inc(aca_ring_ctr(&h->lost));
+		return;
 	}
 	head = h->head;		/* ours alone */
 	/* Pairs with the release in aca_ring_consume(): space is free. */
@@ -140,9 +179,9 @@ bool aca_ring_write(struct aca_ring *r, const void *rec, u32 rec_len, u32 len)
 	/* tail may come from a userspace mapping: a bad one means "full". */
 	if (head - tail > r->size || r->size - (head - tail) < len ||
 	    !aca_ring_may_enter(r, head, tail, len)) {
-		local64_inc(&h->lost);
+		local64_inc(aca_ring_ctr(&h->lost));
 		local_set(&r->busy, 0);
-		return false;
+		return;
 	}
 	/* Copy @rec then zeros, in at most two pieces around the end. */
 	for (i = 0; i < len; i += first) {
@@ -157,16 +196,17 @@ bool aca_ring_write(struct aca_ring *r, const void *rec, u32 rec_len, u32 len)
 	}
 	/* Publish the bytes: pairs with the acquire in aca_ring_peek(). */
 	smp_store_release(&h->head, head + len);
-	local64_inc(&h->written);
+	local64_inc(aca_ring_ctr(&h->written));
 	local_set(&r->busy, 0);
-	return head / quarter != (head + len) / quarter;
+	if (head / quarter != (head + len) / quarter)
+		irq_work_queue(&r->wake);
 }
 
 /* Consumer: the unread bytes that are contiguous at *@p. */
 size_t aca_ring_peek(struct aca_ring *r, const void **p)
 {
-	struct aca_ring_header *h = r->hdr;
-	u64 head, tail = h->tail;	/* tail is ours alone */
+	struct aca_mmap_header *h = r->hdr;
+	u64 head, tail = READ_ONCE(h->tail);	/* the consumer's */
 	u64 off = tail & (r->size - 1);
 
 	/* Pairs with the release in aca_ring_write(): the bytes are there. */
@@ -177,7 +217,7 @@ size_t aca_ring_peek(struct aca_ring *r, const void **p)
 
 void aca_ring_consume(struct aca_ring *r, size_t n)
 {
-	struct aca_ring_header *h = r->hdr;
+	struct aca_mmap_header *h = r->hdr;
 
 	/* Done with the bytes: pairs with the acquire in aca_ring_write(). */
 	smp_store_release(&h->tail, h->tail + n);
@@ -192,6 +232,35 @@ bool aca_ring_pending(struct aca_ring *r)
 
 void aca_ring_counts(struct aca_ring *r, u64 *written, u64 *lost)
 {
-	*written = local64_read(&r->hdr->written);
-	*lost = local64_read(&r->hdr->lost);
+	*written = local64_read(aca_ring_ctr(&r->hdr->written));
+	*lost = local64_read(aca_ring_ctr(&r->hdr->lost));
+}
+
+void aca_ring_wake(struct aca_ring *r)
+{
+	wake_up_interruptible(&r->wait);
+}
+
+/* The last producer is gone: a reader that empties the ring says so. */
+void aca_ring_finalize(struct aca_ring *r)
+{
+	WRITE_ONCE(r->final, true);
+	/* Pairs with the barrier in aca_ring_drained() (see the top). */
+	smp_mb();
+	aca_ring_wake(r);
+}
+
+/* The collection is over: whoever still reads the ring stops. */
+void aca_ring_detach(struct aca_ring *r)
+{
+	WRITE_ONCE(r->detached, true);
+	aca_ring_wake(r);
+}
+
+/* After a consume: the ring is empty and nothing more will come. */
+bool aca_ring_drained(struct aca_ring *r)
+{
+	/* Pairs with the barrier in aca_ring_finalize() (see the top). */
+	smp_mb();
+	return READ_ONCE(r->final) && !aca_ring_pending(r);
 }

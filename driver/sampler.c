@@ -13,9 +13,6 @@
  * aca_coll changes only there, and additionally under aca_sampler_lock so
  * the sysfs file can read it without the module's lock.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
-#include <linux/irq_work.h>
 #include <linux/kobject.h>
 #include <linux/math64.h>
 #include <linux/module.h>
@@ -38,15 +35,6 @@
 /* The flat 32-bit user code descriptor of __USER32_CS (csd, spec 7.1). */
 #define ACA_USER32_CS_DESC	0x00cffb000000ffffull
 
-/* Wakes the reader of a CPU's channel: NMI -> irq_work -> work -> lock. */
-struct aca_cpu_wake {
-	struct irq_work iw;
-	struct work_struct work;
-	u32 cpu;
-};
-
-static DEFINE_PER_CPU(struct aca_cpu_wake, aca_wakes);
-
 /*
  * Readers are woken in batches (see ring.c): by this timer, for every ring
  * with unread bytes, while a collection runs; and by the producer when a
@@ -62,7 +50,6 @@ static bool aca_flushing;
 struct aca_sev {
 	struct perf_event *pe;
 	struct aca_ring *ring;
-	struct irq_work *iw;
 	u32 event_index;
 	u32 size;		/* record size on the wire */
 	u32 osid;
@@ -167,38 +154,20 @@ static void aca_overflow(struct perf_event *event,
 		return;
 	local64_inc(&s->ring->generated);
 	aca_fill_record(&rec, s, regs);
-	if (aca_ring_write(s->ring, &rec, sizeof(rec), s->size))
-		irq_work_queue(s->iw);
-}
-
-static void aca_wake_irq_work(struct irq_work *iw)
-{
-	struct aca_cpu_wake *w = container_of(iw, struct aca_cpu_wake, iw);
-
-	schedule_work(&w->work);
-}
-
-static void aca_wake_work(struct work_struct *work)
-{
-	struct aca_cpu_wake *w = container_of(work, struct aca_cpu_wake, work);
-
-	aca_data_ready(w->cpu);
+	aca_ring_write(s->ring, &rec, sizeof(rec), s->size);
 }
 
 static void aca_flush_fn(struct work_struct *work)
 {
-	static struct cpumask pending;	/* this work never runs twice at once */
-	u32 cpu;
+	struct aca_ring *r;
 
-	cpumask_clear(&pending);
 	mutex_lock(&aca_sampler_lock);
-	for (cpu = 0; aca_coll && cpu < nr_cpu_ids; cpu++)
-		if (aca_coll->rings[cpu] && aca_ring_pending(aca_coll->rings[cpu]))
-			__cpumask_set_cpu(cpu, &pending);
+	for (u32 cpu = 0; aca_coll && cpu < nr_cpu_ids; cpu++) {
+		r = aca_coll->rings[cpu];
+		if (r && aca_ring_pending(r))
+			aca_ring_wake(r);
+	}
 	mutex_unlock(&aca_sampler_lock);
-	/* aca_data_ready() takes the device lock: not under ours. */
-	for_each_cpu(cpu, &pending)
-		aca_data_ready(cpu);
 	if (READ_ONCE(aca_flushing))
 		schedule_delayed_work(&aca_flush, msecs_to_jiffies(ACA_FLUSH_MS));
 }
@@ -211,8 +180,6 @@ static void aca_flush_start(void)
 
 static void aca_release_events(struct aca_collection *c)
 {
-	int cpu;
-
 	for (u32 i = 0; i < c->nsev; i++) {
 		if (c->sevs[i].pe)
 			perf_event_release_kernel(c->sevs[i].pe);
@@ -220,14 +187,11 @@ static void aca_release_events(struct aca_collection *c)
 	}
 	c->counting = false;
 	/*
-	 * The timer stops by itself; it is not cancelled here, under the
-	 * device lock its work takes. The stopping protocol core wakes the
-	 * readers of what is left.
+	 * The timer stops by itself (it may be waiting for aca_sampler_lock,
+	 * which aca_publish() takes under the device's lock). The stopping
+	 * protocol core wakes the readers of what is left.
 	 */
 	WRITE_ONCE(aca_flushing, false);
-	/* No handler runs now; let the wake-ups it asked for finish. */
-	for_each_possible_cpu(cpu)
-		irq_work_sync(&per_cpu(aca_wakes, cpu).iw);
 }
 
 static void aca_collection_free(struct aca_collection *c)
@@ -235,8 +199,12 @@ static void aca_collection_free(struct aca_collection *c)
 	if (!c)
 		return;
 	aca_release_events(c);
-	for (u32 cpu = 0; c->rings && cpu < nr_cpu_ids; cpu++)
-		aca_ring_free(c->rings[cpu]);
+	for (u32 cpu = 0; c->rings && cpu < nr_cpu_ids; cpu++) {
+		if (!c->rings[cpu])
+			continue;
+		aca_ring_detach(c->rings[cpu]);
+		aca_ring_put(c->rings[cpu]);
+	}
 	kfree(c->rings);
 	kfree(c->sevs);
 	kfree(c);
@@ -324,7 +292,6 @@ static int aca_setup_sevs(struct aca_collection *c, const struct acp_config *cfg
 			continue;
 		for (u32 i = 0; i < g->nevents; i++, s++) {
 			s->ring = c->rings[cpu];
-			s->iw = &per_cpu(aca_wakes, cpu).iw;
 			s->event_index = g->events[i].event_index;
 			s->size = aca_record_size(cfg, s->event_index);
 			s->osid = cfg->osid;
@@ -361,6 +328,7 @@ void aca_sampler_finish(void *ctx)
 {
 	struct aca_collection *c = aca_coll;
 
+	aca_device_assert_locked();
 	aca_publish(NULL);
 	aca_collection_free(c);
 }
@@ -374,6 +342,7 @@ int aca_sampler_alloc(unsigned int data_pages)
 	struct aca_collection *c;
 	int cpu;
 
+	aca_device_assert_locked();
 	aca_sampler_finish(NULL);	/* one collection per session */
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
@@ -382,7 +351,7 @@ int aca_sampler_alloc(unsigned int data_pages)
 	if (!c->rings)
 		goto fail;
 	for_each_online_cpu(cpu) {
-		c->rings[cpu] = aca_ring_alloc(data_pages);
+		c->rings[cpu] = aca_ring_alloc(data_pages, cpu_to_node(cpu));
 		if (!c->rings[cpu])
 			goto fail;
 		c->ncpus++;
@@ -408,6 +377,7 @@ int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
 	struct aca_collection *c;
 	int ret;
 
+	aca_device_assert_locked();
 	if (!g)
 		return -EINVAL;
 	if (!aca_coll) {
@@ -459,6 +429,7 @@ void aca_sampler_stop(void *ctx)
 {
 	struct aca_collection *c = aca_coll;
 
+	aca_device_assert_locked();
 	if (c && c->counting) {
 		aca_enable(c, false);
 		aca_release_events(c);
@@ -469,6 +440,7 @@ void aca_sampler_pause(void *ctx, bool pause)
 {
 	struct aca_collection *c = aca_coll;
 
+	aca_device_assert_locked();
 	if (c && c->counting)
 		aca_enable(c, !pause);
 }
@@ -494,21 +466,6 @@ void aca_sampler_counts(void *ctx, u32 cpu, u64 *written, u64 *dropped)
 	*dropped = 0;
 	if (r)
 		aca_ring_counts(r, written, dropped);
-}
-
-size_t aca_sampler_peek(void *ctx, u32 cpu, const void **p)
-{
-	struct aca_ring *r = aca_sampler_ring(cpu);
-
-	return r ? aca_ring_peek(r, p) : 0;
-}
-
-void aca_sampler_consume(void *ctx, u32 cpu, size_t n)
-{
-	struct aca_ring *r = aca_sampler_ring(cpu);
-
-	if (r)
-		aca_ring_consume(r, n);
 }
 
 /*
@@ -637,17 +594,7 @@ bool aca_sampler_fallback(void *ctx)
 
 int aca_sampler_init(void)
 {
-	int cpu;
-
 	aca_probe_pmu();
-
-	for_each_possible_cpu(cpu) {
-		struct aca_cpu_wake *w = &per_cpu(aca_wakes, cpu);
-
-		w->cpu = cpu;
-		init_irq_work(&w->iw, aca_wake_irq_work);
-		INIT_WORK(&w->work, aca_wake_work);
-	}
 	return sysfs_create_bin_file(&THIS_MODULE->mkobj.kobj,
 				     &bin_attr_collection);
 }
@@ -655,13 +602,7 @@ int aca_sampler_init(void)
 /* After the device is gone: no collection exists, no handler can run. */
 void aca_sampler_exit(void)
 {
-	int cpu;
-
 	sysfs_remove_bin_file(&THIS_MODULE->mkobj.kobj, &bin_attr_collection);
-	for_each_possible_cpu(cpu) {
-		irq_work_sync(&per_cpu(aca_wakes, cpu).iw);
-		cancel_work_sync(&per_cpu(aca_wakes, cpu).work);
-	}
 	WRITE_ONCE(aca_flushing, false);
 	cancel_delayed_work_sync(&aca_flush);
 }

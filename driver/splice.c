@@ -25,7 +25,8 @@ static void aca_spd_release(struct splice_pipe_desc *spd, unsigned int i)
  * Give the pipe up to @len unread bytes of @r, contiguous from the tail,
  * one buffer per page touched. Returns the bytes the pipe took (the
  * caller consumes exactly those), 0 if none are unread, or -EAGAIN if the
- * pipe is full. Called with the module's lock held and the pipe locked.
+ * pipe is full. The caller is @r's one consumer (it holds its file's read
+ * lock) and holds the pipe's lock.
  */
 ssize_t aca_ring_to_pipe(struct aca_ring *r, struct pipe_inode_info *pipe,
 			 size_t len)

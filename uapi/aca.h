@@ -225,40 +225,4 @@ struct aca_mmap_header {
 	__u64 written;		/* records written; kernel only */
 };
 
-#ifndef __cplusplus
-#ifdef __KERNEL__
-#include <linux/build_bug.h>
-#else
-#include <assert.h>
-#endif
-static_assert(sizeof(struct aca_peer) == 24, "aca_peer size");
-static_assert(sizeof(struct aca_properties) == 56, "aca_properties size");
-static_assert(__builtin_offsetof(struct aca_properties, tsc_hz) == 48,
-	      "aca_properties.tsc_hz offset");
-static_assert(sizeof(struct aca_trace_alloc) == 24, "aca_trace_alloc size");
-static_assert(__builtin_offsetof(struct aca_trace_alloc, map_size) == 16,
-	      "aca_trace_alloc.map_size offset");
-static_assert(sizeof(struct aca_event) == 40, "aca_event size");
-static_assert(__builtin_offsetof(struct aca_event, config) == 16,
-	      "aca_event.config offset");
-static_assert(__builtin_offsetof(struct aca_event, period) == 32,
-	      "aca_event.period offset");
-static_assert(sizeof(struct aca_trace_config) == 16 + 16 * 40,
-	      "aca_trace_config size");
-static_assert(__builtin_offsetof(struct aca_trace_config, events) == 16,
-	      "aca_trace_config.events offset");
-static_assert(sizeof(struct aca_trace_counts) == 56, "aca_trace_counts size");
-static_assert(__builtin_offsetof(struct aca_trace_counts, generated) == 16,
-	      "aca_trace_counts.generated offset");
-static_assert(__builtin_offsetof(struct aca_trace_counts, stop_tsc) == 48,
-	      "aca_trace_counts.stop_tsc offset");
-static_assert(sizeof(struct aca_mmap_header) == 144, "aca_mmap_header size");
-static_assert(__builtin_offsetof(struct aca_mmap_header, tail) == 64,
-	      "aca_mmap_header.tail offset");
-static_assert(__builtin_offsetof(struct aca_mmap_header, lost) == 128,
-	      "aca_mmap_header.lost offset");
-static_assert(__builtin_offsetof(struct aca_mmap_header, written) == 136,
-	      "aca_mmap_header.written offset");
-#endif
-
 #endif /* _UAPI_ACA_H */

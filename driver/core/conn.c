@@ -300,16 +300,10 @@ static void stop_progress(struct acp_target *t)
 		t->ops->wake(t->ctx, t->control->ctx);
 }
 
-void acp_data_ready(struct acp_target *t, u32 chan)
+void acp_conn_drained(struct acp_conn *c)
 {
-	struct acp_conn *c;
-	u32 k;
-
-	if (!t->control || chan >= t->ndata || !t->data[chan])
-		return;
-	c = t->data[chan];
-	if (stream_chan(c, &k))
-		t->ops->wake(t->ctx, c->ctx);
+	if (c->role == ACP_ROLE_DATA)
+		stop_progress(c->t);
 }
 
 size_t acp_conn_peek(struct acp_conn *c, const void **data)

@@ -13,7 +13,7 @@
 #define ACA_CORE_H
 
 #include "env.h"
-#include "../../uapi/aca_sep.h"
+#include "sep.h"
 
 struct acp_conn;
 struct acp_config;
@@ -163,11 +163,18 @@ void acp_conn_consume(struct acp_conn *c, size_t n);
  * True when the bytes acp_conn_peek() would return next come from data
  * channel *@chan's stream (data_peek(), possibly none right now): no reply
  * bytes are queued before them and the channel may stream now. Whoever
- * hands out stream bytes without acp_conn_peek() (splice by page
- * reference) must still report them with acp_conn_consume(): that is how
- * STOP learns the channel is drained.
+ * hands out stream bytes without acp_conn_peek() reports the drained end
+ * with acp_conn_drained(): that is how STOP learns the channel is drained.
  */
 bool acp_conn_stream(struct acp_conn *c, u32 *chan);
+
+/*
+ * Whoever reads a data channel's stream without acp_conn_peek() and
+ * acp_conn_consume() (the kernel reads its bound ring directly) says so
+ * here when the stream is drained and will get nothing more: a pending
+ * STOP may answer now.
+ */
+void acp_conn_drained(struct acp_conn *c);
 
 /* The peer will send nothing more: end once pending output is read. */
 void acp_conn_hangup(struct acp_conn *c);
@@ -185,12 +192,6 @@ bool acp_conn_eof(struct acp_conn *c);
  */
 bool acp_local_claim(struct acp_target *t);
 void acp_local_release(struct acp_target *t);
-
-/*
- * New bytes for data channel @chan (a CPU's samples: @chan is the CPU):
- * wake its reader.
- */
-void acp_data_ready(struct acp_target *t, u32 chan);
 
 /* Status message for a hello (exposed for tests). */
 void acp_build_status(const struct acp_target *t, s32 status,

@@ -2,20 +2,22 @@
 /*
  * The protocol core is plain C shared by aca.ko, the userspace unit tests and
  * the fuzzer. This header is its only door to the environment: the kernel's
- * fixed-width types (u8 ... s64), size_t, bool, memcpy/memset and a few
- * kernel helpers (ARRAY_SIZE, BIT, __printf) come from the kernel or are
- * given the same meaning for libc.
+ * fixed-width types (u8 ... s64), size_t, bool, memcpy/memset, offsetof,
+ * static_assert and a few kernel helpers (ARRAY_SIZE, BIT, __printf) come
+ * from the kernel or are given the same meaning for libc.
  */
 #ifndef ACA_CORE_ENV_H
 #define ACA_CORE_ENV_H
 
 #ifdef __KERNEL__
 #include <linux/bits.h>
+#include <linux/build_bug.h>
 #include <linux/stdarg.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/types.h>
 #else
+#include <assert.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>

@@ -164,6 +164,10 @@ s32 acp_cmd_init_driver(const struct acp_cmd *cmd, struct acp_reply *r)
 		return VT_NO_MEMORY;
 	}
 	t->state = ACP_CONFIGURED;
+	/* The channels' streams exist now: readers waiting look again. */
+	for (u32 i = 0; i < t->ndata; i++)
+		if (t->data[i])
+			t->ops->wake(t->ctx, t->data[i]->ctx);
 	return VT_SUCCESS;
 }
 

@@ -7,7 +7,7 @@
 #ifndef ACA_CORE_SESSION_H
 #define ACA_CORE_SESSION_H
 
-#include "../../uapi/aca_sep_cmd.h"
+#include "sep_cmd.h"
 
 /* Bounds on what a peer may make the core hold. */
 #define ACP_MAX_PAYLOAD		(1024u * 1024)	/* inbound payload per command */

@@ -10,7 +10,7 @@
 #include <sys/utsname.h>
 
 #include "kselftest_harness.h"
-#include "../../uapi/aca_sep.h"
+#include "../../driver/core/sep.h"
 
 static inline struct sep_control_first_msg sep_hello(uint32_t msg_size)
 {

@@ -67,10 +67,6 @@ TEST_F(core, cpu_channel_streams_its_samples_then_eof_after_stop)
 	fake_add_samples(&self->f, 1, 100, 7);
 	fake_add_samples(&self->f, 2, 48, 200);
 
-	/* The sampler's wake-up reaches that CPU's channel only. */
-	acp_data_ready(&self->t, 1);
-	EXPECT_EQ(1, fake_woken(&self->f, self->data[1]));
-	EXPECT_EQ(0, fake_woken(&self->f, self->data[2]));
 	/* In pieces of any size, across the pieces the sampler gives. */
 	expect_samples(_metadata, self, self->data[1], 100, 7, 7);
 	EXPECT_FALSE(acp_conn_eof(self->data[1]));
@@ -140,25 +136,47 @@ TEST_F(core, session_end_drops_unread_samples)
 	EXPECT_EQ(0, self->out.total);
 }
 
-/* Wake-ups for channels that do not exist, or no session, go nowhere. */
-TEST_F(core, data_ready_without_a_reader_is_harmless)
+/*
+ * A reader that takes a channel's stream without the core (the kernel's
+ * file reads its bound ring) says when it has drained it: only then, and
+ * only once every channel is drained, does STOP answer.
+ */
+TEST_F(core, stop_answers_once_a_stream_read_outside_the_core_is_drained)
 {
-	acp_data_ready(&self->t, 0);
+	const void *p;
+
 	open_session(_metadata, self);
-	acp_data_ready(&self->t, FAKE_NCPUS + 2);	/* past the module channel */
-	acp_data_ready(&self->t, 1000);
-	acp_data_ready(&self->t, ~0u);
-	EXPECT_EQ(0, self->f.nwoken);
-	acp_conn_release(self->data[2]);
-	acp_data_ready(&self->t, 2);
-	EXPECT_EQ(0, self->f.nwoken);
-	acp_data_ready(&self->t, 3);
-	EXPECT_EQ(1, fake_woken(&self->f, self->data[3]));
-	/* Any data channel may be told: uncore and module too. */
-	acp_data_ready(&self->t, FAKE_NCPUS);
-	acp_data_ready(&self->t, MODULE_CHAN);
-	EXPECT_EQ(1, fake_woken(&self->f, self->data[FAKE_NCPUS]));
-	EXPECT_EQ(1, fake_woken(&self->f, self->data[MODULE_CHAN]));
+	goto_state(_metadata, self, ACP_RUNNING);
+	fake_add_samples(&self->f, 1, 100, 7);
+	stop_pending(_metadata, self);
+	self->f.nwoken = 0;
+	acp_conn_drained(self->data[1]);	/* not true yet */
+	EXPECT_TRUE(self->t.stop_pending);
+	/* Read past the core, as a bound ring is. */
+	self->f.sample_off[1] += 100;
+	EXPECT_TRUE(self->t.stop_pending);	/* the core cannot know */
+	acp_conn_drained(self->ctl);		/* a control has no stream */
+	EXPECT_TRUE(self->t.stop_pending);
+	acp_conn_drained(self->data[1]);
+	EXPECT_FALSE(self->t.stop_pending);
+	EXPECT_EQ(1, fake_woken(&self->f, self->ctl));
+	EXPECT_LT(0, acp_conn_peek(self->ctl, &p));
+}
+
+/*
+ * INIT_DRIVER creates the streams: readers that waited for one before look
+ * again (the kernel's bind the channel's ring then).
+ */
+TEST_F(core, init_driver_wakes_every_data_channel)
+{
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_RESERVED);
+	self->f.nwoken = 0;
+	ASSERT_EQ(VT_SUCCESS, init_driver(_metadata, self, 0));
+	for (u32 i = 0; i < self->ndata; i++) {
+		EXPECT_EQ(1, fake_woken(&self->f, self->data[i])) TH_LOG("channel %u", i);
+	}
+	EXPECT_EQ(0, fake_woken(&self->f, self->ctl));
 }
 
 /* The module channel streams records during the collection, like a CPU. */
@@ -177,8 +195,6 @@ TEST_F(core, module_channel_streams_its_records)
 	ASSERT_EQ(VT_SUCCESS, send_ecb(_metadata, self, core_ecb(_metadata, self), 4720, 0));
 	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
 	fake_add_samples(&self->f, MODULE_CHAN, 88, 50);	/* an exit */
-	acp_data_ready(&self->t, MODULE_CHAN);
-	EXPECT_EQ(1, fake_woken(&self->f, self->data[MODULE_CHAN]));
 	expect_samples(_metadata, self, self->data[MODULE_CHAN], 88, 50, 0);
 	/* Nothing for the uncore channel: it only ends. */
 	expect_samples(_metadata, self, self->data[FAKE_NCPUS], 0, 0, 0);
@@ -495,9 +511,6 @@ TEST_F(core, delayed_transfer_holds_the_data_until_stop)
 	goto_state(_metadata, self, ACP_RUNNING);
 	fake_add_samples(&self->f, 0, 100, 1);
 	fake_add_samples(&self->f, MODULE_CHAN, 80, 2);
-	acp_data_ready(&self->t, 0);
-	acp_data_ready(&self->t, MODULE_CHAN);
-	EXPECT_EQ(0, self->f.nwoken);
 	EXPECT_FALSE(acp_conn_stream(self->data[0], &chan));
 	expect_samples(_metadata, self, self->data[0], 0, 0, 0);
 	expect_samples(_metadata, self, self->data[MODULE_CHAN], 0, 0, 0);

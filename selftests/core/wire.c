@@ -233,26 +233,29 @@ u8 *tc_load_vector(const char *name, size_t *len)
 {
 	char exe[PATH_MAX], path[PATH_MAX + 256];
 	const char *env = getenv("ACA_VECTORS");
+	char *slash;
 	ssize_t n;
 	u8 *buf;
 
 	if (env) {
 		snprintf(path, sizeof(path), "%s/%s", env, name);
-		return read_file(path, len);
-	}
-	/* <repo>/build/tests/core_test -> <repo>/../shared/spec/vectors */
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
+	} else {
+		/* <repo>/build/tests/core_test -> <repo>/selftests/vectors */
+		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		if (n <= 0)
+			return NULL;
 		exe[n] = 0;
-		*strrchr(exe, '/') = 0;		/* <repo>/build/tests */
-		snprintf(path, sizeof(path), "%s/../../../shared/spec/vectors/%s",
+		slash = strrchr(exe, '/');
+		if (!slash)
+			return NULL;
+		*slash = 0;		/* <repo>/build/tests */
+		snprintf(path, sizeof(path), "%s/../../selftests/vectors/%s",
 			 exe, name);
-		buf = read_file(path, len);
-		if (buf)
-			return buf;
 	}
-	snprintf(path, sizeof(path), "../shared/spec/vectors/%s", name);
-	return read_file(path, len);
+	buf = read_file(path, len);
+	if (!buf)
+		fprintf(stderr, "# test vector %s: cannot read it\n", path);
+	return buf;
 }
 
 /* The test host's payloads (tools/aca-host/payload.c), as it sends them. */

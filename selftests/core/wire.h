@@ -100,9 +100,11 @@ u64 tc_rand(struct tc_rng *r);
 u64 tc_range(struct tc_rng *r, u64 lo, u64 hi);
 
 /*
- * Read a test vector of shared/spec/vectors (searched in $ACA_VECTORS, next
- * to the repository of this executable, then ../shared/spec/vectors).
- * Returns malloc()ed bytes or NULL; *@len is set on success.
+ * Read a test vector of selftests/vectors (selftests/vectors/README.md): from
+ * $ACA_VECTORS if set, else from the repository this executable was built
+ * in (<repo>/build/tests/.. -> <repo>/selftests/vectors). Returns malloc()ed
+ * bytes or NULL; *@len is set on success. A test that needs one fails
+ * without it.
  */
 u8 *tc_load_vector(const char *name, size_t *len);
 

@@ -25,7 +25,7 @@
 #include "../common/status_check.h"
 #include "session.h"
 #include "../../uapi/aca.h"
-#include "../../uapi/aca_sep_cmd.h"
+#include "../../driver/core/sep_cmd.h"
 
 static int open_dev(int flags)
 {

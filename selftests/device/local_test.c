@@ -22,7 +22,7 @@
 
 #include "../common/status_check.h"
 #include "../../uapi/aca.h"
-#include "../../uapi/aca_sep_cmd.h"
+#include "../../driver/core/sep_cmd.h"
 
 #define EVENT_INDEX	3
 #define MAX_CPUS	64

@@ -29,7 +29,7 @@
 #include "../common/status_check.h"
 #include "session.h"
 #include "../../uapi/aca.h"
-#include "../../uapi/aca_sep_cmd.h"
+#include "../../driver/core/sep_cmd.h"
 
 #define MAX_CPUS		SESSION_MAX_CPUS
 #define CHILD_BIN	"/bin/true"

@@ -19,7 +19,7 @@
 
 #include "../../tools/aca-host/ecb.h"
 #include "../../tools/aca-host/payload.h"
-#include "../../uapi/aca_sep_cmd.h"
+#include "../../driver/core/sep_cmd.h"
 
 #define SESSION_MAX_CPUS	64
 #define SESSION_RATE_HZ		1000

@@ -5,8 +5,8 @@
  *
  *	make_seeds OUTDIR [VECTORS_DIR]
  *
- * VECTORS_DIR holds the reference ECB binaries (../shared/spec/vectors);
- * without them the collection seeds are left out, with a warning.
+ * VECTORS_DIR holds the ECB test vectors (default selftests/vectors, run
+ * from the repository's top, as make does); without them make_seeds fails.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -18,8 +18,8 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
-#include "../../uapi/aca_sep.h"
-#include "../../uapi/aca_sep_cmd.h"
+#include "../../driver/core/sep.h"
+#include "../../driver/core/sep_cmd.h"
 #include "../../tools/aca-host/payload.h"
 
 /* core_fuzz.c's script: keep in sync with it and README.md. */
@@ -1131,7 +1131,7 @@ static void ecb_seeds(void)
 
 int main(int argc, char **argv)
 {
-	const char *vectors = argc > 2 ? argv[2] : "../shared/spec/vectors";
+	const char *vectors = argc > 2 ? argv[2] : "selftests/vectors";
 
 	if (argc < 2 || argc > 3) {
 		fprintf(stderr, "usage: %s OUTDIR [VECTORS_DIR]\n", argv[0]);
@@ -1140,18 +1140,18 @@ int main(int argc, char **argv)
 	outdir = argv[1];
 	if (mkdir(outdir, 0777) && errno != EEXIST)
 		die("%s: %s", outdir, strerror(errno));
+	/* The collection seeds need both; the vectors are in the repository. */
 	ecb_core = load(vectors, REF_TSC_ECB, &ecb_core_len);
+	if (!ecb_core)
+		die("%s/%s: %s", vectors, REF_TSC_ECB, strerror(errno));
 	ecb_unc = load(vectors, UNC_IMC_ECB, &ecb_unc_len);
+	if (!ecb_unc)
+		die("%s/%s: %s", vectors, UNC_IMC_ECB, strerror(errno));
 
 	host_seeds();
 	info_seeds();
-	if (ecb_core && ecb_unc) {
-		collection_seeds();
-		ecb_seeds();
-	}
-	else
-		fprintf(stderr, "make_seeds: warning: no ECB vectors in %s, collection seeds left out\n",
-			vectors);
+	collection_seeds();
+	ecb_seeds();
 	printf("make_seeds: %d seeds in %s\n", nseeds, outdir);
 	return 0;
 }

@@ -12,7 +12,7 @@
 #include "synth.h"
 #include "../../tools/aca-host/host.h"
 #include "../../tools/aca-host/session.h"
-#include "../../uapi/aca_sep_cmd.h"
+#include "../../driver/core/sep_cmd.h"
 
 #define NDATA		(MOCK_CPUS + 2)
 #define MODULE_CH	(MOCK_CPUS + 1)

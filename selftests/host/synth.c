@@ -290,30 +290,18 @@ pid_t synth_spin(const char *threads, const char *seconds, uint64_t *hot)
 
 uint8_t *synth_vector(const char *name, size_t *len, char *where, size_t wlen)
 {
-	char build[PATH_MAX];
-	const char *dirs[4] = { getenv("ACA_VECTORS"), NULL, "../shared/spec/vectors",
-				"/work/shared/spec/vectors" };
-	char repo_rel[PATH_MAX + 64];
+	char build[PATH_MAX], path[PATH_MAX + 256];
+	const char *env = getenv("ACA_VECTORS");
 
-	if (!build_dir(build, sizeof(build))) {
-		snprintf(repo_rel, sizeof(repo_rel), "%s/../../shared/spec/vectors", build);
-		dirs[1] = repo_rel;
-	}
-	/* $ACA_VECTORS alone when set: tests can make the vectors absent. */
-	for (int i = 0; i < (dirs[0] ? 1 : 4); i++) {
-		char path[PATH_MAX + 256];
-		uint8_t *p;
-
-		if (!dirs[i])
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dirs[i], name);
-		p = read_whole_file(path, 1 << 20, len);
-		if (p) {
-			snprintf(where, wlen, "%s", path);
-			return p;
-		}
-	}
-	return NULL;
+	/* $ACA_VECTORS, else <repo>/build/.. -> <repo>/selftests/vectors */
+	if (env)
+		snprintf(path, sizeof(path), "%s/%s", env, name);
+	else if (!build_dir(build, sizeof(build)))
+		snprintf(path, sizeof(path), "%s/../selftests/vectors/%s", build, name);
+	else
+		snprintf(path, sizeof(path), "selftests/vectors/%s", name);
+	snprintf(where, wlen, "%s", path);
+	return read_whole_file(path, 1 << 20, len);
 }
 
 uint64_t synth_rand(uint64_t *s)

@@ -67,8 +67,9 @@ void host_run_free(struct host_run *r);
 pid_t synth_spin(const char *threads, const char *seconds, uint64_t *hot);
 
 /*
- * A file of shared/spec/vectors ($ACA_VECTORS if set, else next to the
- * repository or ../shared), or NULL if that tree is not there.
+ * A test vector of selftests/vectors (selftests/vectors/README.md): from
+ * $ACA_VECTORS if set, else from the repository this executable was built
+ * in. NULL if it cannot be read; @where names the file tried either way.
  */
 uint8_t *synth_vector(const char *name, size_t *len, char *where, size_t wlen);
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "ecb.h"
-#include "../../uapi/aca_sep_cmd.h"
+#include "../../driver/core/sep_cmd.h"
 
 #define MSR_PERF_GLOBAL_CTRL	0x38f
 #define MSR_PERF_GLOBAL_OVF_CTRL 0x390

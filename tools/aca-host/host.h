@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "../../uapi/aca_sep.h"
+#include "../../driver/core/sep.h"
 
 #ifndef ACA_VERSION		/* the Makefile gives driver/aca.h's */
 #define ACA_VERSION		"unknown"

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "../../uapi/aca_sep_cmd.h"
+#include "../../driver/core/sep_cmd.h"
 
 /* Every SampleRecordPC we ask for is the plain 48-byte record (spec 7.1). */
 #define HOST_SAMPLE_SIZE	((uint32_t)sizeof(struct sep_sample_record_pc))

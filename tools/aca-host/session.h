@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../uapi/aca_sep_cmd.h"
+#include "../../driver/core/sep_cmd.h"
 
 #define HOST_MAX_CHANNELS	1026
 

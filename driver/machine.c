@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The protocol core's view of the machine, answered by the running kernel. */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
+/*
+ * The protocol core's view of the machine (struct acp_ops), answered by the
+ * running kernel; a collection's own entry points are collection.c's and
+ * sampler.c's.
+ */
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
 #include <linux/mm.h>
@@ -130,77 +132,6 @@ static void aca_free(void *ctx, void *ptr)
 	kvfree(ptr);
 }
 
-/*
- * Data channels in spec 3.1 order: CPU 0..N-1 read their CPU's sample
- * ring, the module channel (N + 1) the module records; the uncore channel
- * (N) has nothing. N is the configured session's (0: none).
- */
-static u32 aca_cpu_chans;
-
-struct aca_ring *aca_channel_ring(u32 chan)
-{
-	if (chan < aca_cpu_chans)
-		return aca_sampler_ring(chan);
-	if (aca_cpu_chans && chan == aca_cpu_chans + 1)
-		return aca_modrec_ring();
-	return NULL;
-}
-
-static size_t aca_data_peek(void *ctx, u32 chan, const void **p)
-{
-	struct aca_ring *r = aca_channel_ring(chan);
-
-	return r ? aca_ring_peek(r, p) : 0;
-}
-
-static void aca_data_consume(void *ctx, u32 chan, size_t n)
-{
-	struct aca_ring *r = aca_channel_ring(chan);
-
-	if (r)
-		aca_ring_consume(r, n);
-}
-
-/* INIT_DRIVER: the sample rings, then the module records. */
-static int aca_configure(void *ctx, const struct acp_config *cfg)
-{
-	int ret = aca_sampler_configure(ctx, cfg);
-
-	if (ret)
-		return ret;
-	ret = aca_modrec_configure(cfg->ncpus + 1);
-	if (ret) {
-		aca_sampler_finish(ctx);
-		return ret;
-	}
-	aca_cpu_chans = cfg->ncpus;
-	return 0;
-}
-
-/* STOP, counters stopped: the module records of every live process. */
-static void aca_flush(void *ctx)
-{
-	aca_modrec_stop();
-}
-
-static void aca_finish(void *ctx)
-{
-	aca_cpu_chans = 0;
-	aca_modrec_finish();
-	aca_sampler_finish(ctx);
-}
-
-static bool aca_delayed(void *ctx)
-{
-	return READ_ONCE(aca_delayed_transfer);
-}
-
-/* Module unload: deferred wake-ups are done before the code goes. */
-static void aca_fini(void *ctx)
-{
-	aca_modrec_exit();
-}
-
 static void aca_wake(void *ctx, void *conn_ctx)
 {
 	aca_wake_conn(conn_ctx);
@@ -232,18 +163,17 @@ const struct acp_ops aca_kernel_ops = {
 	.page_size = aca_page_size,
 	.alloc = aca_alloc,
 	.free = aca_free,
-	.configure = aca_configure,
+	.configure = aca_collection_configure,
 	.start = aca_sampler_start,
 	.stop = aca_sampler_stop,
 	.pause = aca_sampler_pause,
-	.flush = aca_flush,
+	.flush = aca_collection_flush,
 	.sw_clock = aca_sampler_fallback,
 	.sample_counts = aca_sampler_counts,
-	.data_peek = aca_data_peek,
-	.data_consume = aca_data_consume,
-	.delayed_transfer = aca_delayed,
-	.finish = aca_finish,
-	.fini = aca_fini,
+	.data_peek = aca_collection_peek,
+	.data_consume = aca_collection_consume,
+	.delayed_transfer = aca_collection_delayed,
+	.finish = aca_collection_finish,
 	.wake = aca_wake,
 	.log = aca_log,
 };

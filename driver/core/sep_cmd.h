@@ -1,0 +1,776 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * SEP remote-target protocol, version 6: command ids and command payloads.
+ *
+ * sep.h holds the framing (hellos, control header, data channel hello);
+ * this header holds what travels inside a control message and on the data
+ * channels: the INIT_DRIVER/INIT/EM_* configuration, the ECB, the info
+ * replies and the sample and module records.  Same rules as sep.h:
+ * little-endian, natural x86-64 alignment, no packing, bit-field words are
+ * plain integers with the masks below.  Host pointers are opaque __u64.
+ * Only what aca speaks or checks is named here: command ids, status codes,
+ * flag bits and structs that no code uses are left to the spec. layout.c
+ * asserts every size and offset.
+ * Section numbers refer to Documentation/protocol.md.
+ */
+#ifndef ACA_CORE_SEP_CMD_H
+#define ACA_CORE_SEP_CMD_H
+
+#include <linux/const.h>
+#include <linux/types.h>
+
+#include "sep.h"
+
+/* Command ids of the control header (4.4); plain numbers, not ioctl codes. */
+#define SEP_CMD_NONE				0	/* agent eats payload, no reply */
+#define SEP_CMD_START				1
+#define SEP_CMD_STOP				2
+#define SEP_CMD_INIT_PMU			3
+#define SEP_CMD_INIT				4
+#define SEP_CMD_EM_GROUPS			5
+#define SEP_CMD_SET_CPU_MASK			17
+#define SEP_CMD_GET_NORMALIZED_TSC		24
+#define SEP_CMD_EM_CONFIG_NEXT			25
+#define SEP_CMD_TSC_SKEW_INFO			27
+#define SEP_CMD_NUM_CORES			28
+#define SEP_CMD_COLLECT_SYS_CONFIG		29
+#define SEP_CMD_GET_SYS_CONFIG			30
+#define SEP_CMD_PAUSE				31
+#define SEP_CMD_RESUME				32
+#define SEP_CMD_TERMINATE			35
+#define SEP_CMD_RESERVE				38
+#define SEP_CMD_KERNEL_CS			42
+#define SEP_CMD_VERSION				51
+#define SEP_CMD_GET_NUM_CORE_CTRS		55
+#define SEP_CMD_NUM_DESCRIPTOR			57
+#define SEP_CMD_DESC_NEXT			58
+#define SEP_CMD_GET_DRIVER_STATE		61
+#define SEP_CMD_EM_GROUPS_UNC			63
+#define SEP_CMD_EM_CONFIG_NEXT_UNC		64
+#define SEP_CMD_INIT_UNC			65
+#define SEP_CMD_READ_MSR			67
+#define SEP_CMD_WRITE_MSR			68
+#define SEP_CMD_GET_PLATFORM_INFO		70
+#define SEP_CMD_GET_NORMALIZED_TSC_STANDALONE	71
+#define SEP_CMD_SET_CPU_TOPOLOGY		73
+#define SEP_CMD_INIT_NUM_DEV			74
+#define SEP_CMD_GET_NUM_SAMPLES			76
+#define SEP_CMD_SET_DEVICE_NUM_UNITS		78
+#define SEP_CMD_SET_SCAN_UNCORE_TOPOLOGY_INFO	82
+#define SEP_CMD_GET_SAMPLE_DROP_INFO		85
+#define SEP_CMD_GET_DRV_SETUP_INFO		86
+#define SEP_CMD_GET_THREAD_COUNT		88
+#define SEP_CMD_GET_DRIVER_LOG			90
+#define SEP_CMD_CONTROL_DRIVER_LOG		91
+#define SEP_CMD_SET_OSID			92
+#define SEP_CMD_INIT_DRIVER			94
+#define SEP_CMD_GET_PERF_CAPAB			98
+/* The only id that is a real ioctl number: _IOW(100, 1, 8) (4.3). */
+#define SEP_CMD_PAX_INFO			0x40086401
+
+/* Reference driver states, reported by GET_DRIVER_STATE (8.1). */
+#define SEP_STATE_UNINITIALIZED			0
+#define SEP_STATE_RESERVED			1
+#define SEP_STATE_IDLE				2
+#define SEP_STATE_PAUSED			3
+#define SEP_STATE_STOPPED			4
+#define SEP_STATE_RUNNING			5
+
+/* More error codes of section 10 (0, 159, 218, 219 are in sep.h). */
+#define VT_NO_MEMORY				26
+#define VT_BAD_PARAMETER			63
+#define VT_MSR_ACCESS_ERROR			196
+#define VT_NO_ADMIN_PRIVILEGE			213
+#define VT_INVALID_PROG_INFO			228
+
+/* RESERVE answers "busy" in its S32 payload, never in status (4.5). */
+#define SEP_RESERVE_OK				0
+#define SEP_RESERVE_BUSY			1
+
+/* KERNEL_CS reply on x86-64 (9.10). */
+#define SEP_KERNEL_CS				0x10
+
+/*
+ * VERSION reply (9.1): one byte each, major in the low byte. 5.17.5.0: what
+ * the reference driver reports; VTune may reject others.
+ */
+#define SEP_DRIVER_VERSION			0x00051105
+
+/* DRV_CONFIG (5.2): global collection settings, payload of INIT_DRIVER. */
+#define SEP_DRV_CONFIG_VERSION			1
+
+/* collection_config bits */
+#define SEP_DRV_CFG_START_PAUSED		_BITULL(0)
+#define SEP_DRV_CFG_COUNTING_MODE		_BITULL(1)
+#define SEP_DRV_CFG_EMON_MODE			_BITULL(5)
+#define SEP_DRV_CFG_READ_PSTATE_MSRS		_BITULL(10)
+#define SEP_DRV_CFG_DS_AREA_AVAILABLE		_BITULL(14)
+
+struct sep_drv_config {
+	__u32 size;		/* REF-BUG: test host sends 120, use the payload size */
+	__u16 version;
+	__u16 reserved1;
+	__u32 num_events;
+	__u32 num_chipset_events;
+	__u32 chipset_offset;
+	__s32 seed_name_len;
+	__u64 seed_name;		/* host pointer, opaque */
+	__u64 cpu_mask;			/* host pointer, ignore */
+	__u64 collection_config;	/* SEP_DRV_CFG_* */
+	__u64 target_pid;		/* > 0: record only this tgid */
+	__u32 os_of_interest;
+	__u16 unc_timer_interval;	/* ms */
+	__u16 unc_em_factor;		/* timer ticks per uncore group switch */
+	__s32 p_state_trigger_index;
+	__u32 multi_pebs_enabled;
+	__s32 emon_timer_interval;	/* v3: reserved */
+	__u32 unc_collect_in_intr_enabled;
+	__u64 reserved4;
+	__u64 reserved5;
+	__u64 reserved6;
+};
+
+/* DRV_TOPOLOGY_INFO (5.3): one per CPU, SET_CPU_TOPOLOGY is an array of them. */
+struct sep_drv_topology_info {
+	__u32 cpu_number;
+	__u16 cpu_package_num;
+	__u16 cpu_core_num;
+	__u16 cpu_hw_thread_num;
+	__u16 reserved1;
+	__s32 socket_master;		/* packages = sum of socket masters */
+	__s32 core_master;
+	__s32 thr_master;
+	__u32 cpu_module_num;
+	__u32 cpu_module_master;
+	__u32 cpu_num_modules;
+	__u32 cpu_core_type;
+	__u32 arch_perfmon_ver;
+	__u32 num_gp_counters;
+	__u32 num_fixed_counters;
+	__u32 reserved2;
+	__u64 reserved3;
+	__u64 reserved4;
+};
+
+/* DEV_CONFIG (5.4): one core PMU device, payload of INIT. */
+#define SEP_MAX_EMON_GROUPS			1000
+
+/* dispatch_id of core devices */
+#define SEP_DISPATCH_COREI7			2
+
+/* enable_bits */
+#define SEP_DEV_CFG_PEBS_CAPTURE		_BITULL(0)
+#define SEP_DEV_CFG_COLLECT_LBRS		_BITULL(1)
+
+struct sep_dev_config {
+	__u16 size;
+	__u16 version;
+	__u32 dispatch_id;		/* SEP_DISPATCH_* */
+	__u32 pebs_mode;
+	__u32 pebs_record_num;
+	__u32 results_offset;
+	__u32 max_gp_counters;
+	__u32 device_type;
+	__u32 core_type;		/* matches drv_topology_info.cpu_core_type */
+	__u64 enable_bits;		/* SEP_DEV_CFG_* */
+	__u32 emon_unc_offset[SEP_MAX_EMON_GROUPS];
+	__u32 ebc_group_id_offset;
+	__u8 num_perf_metrics;
+	__u8 apebs_num_lbr_entries;
+	__u16 emon_perf_metrics_offset;
+	__u32 device_scope;
+	__u32 num_events;		/* test host sends 0 although events follow */
+	__u16 device_index;
+	__u16 reserved1;
+	__u32 reserved2;
+	__u64 reserved3;
+	__u64 reserved4;
+};
+
+/* DEV_UNC_CONFIG (5.5): one uncore device, payload of INIT_UNC. */
+#define SEP_DISPATCH_UNC_MMIO			120	/* single BAR */
+
+/* dev_unc_config.device_type */
+#define SEP_UNC_DEV_SINGLE_INSTANCE		1
+
+struct sep_dev_unc_config {
+	__u16 size;
+	__u16 version;
+	__u32 dispatch_id;		/* SEP_DISPATCH_UNC_* */
+	__u32 results_offset;
+	__u32 device_type;		/* SEP_UNC_DEV_* */
+	__u32 device_scope;		/* 0 package, 1 system */
+	__u32 num_events;		/* test host sends 0 */
+	__u32 emon_unc_offset[SEP_MAX_EMON_GROUPS];
+	__u16 device_index;		/* test host reuses the core device's 0 */
+	__u16 num_units;
+	__u32 device_with_intr_events;
+	__u64 reserved2;
+	__u64 reserved3;
+};
+
+/* EVENT_CONFIG (5.6): group layout of a device, payload of EM_GROUPS(_UNC). */
+#define SEP_EM_DISABLED				(-1)
+#define SEP_EM_TIMER_BASED			0
+
+struct sep_event_config {
+	__u32 num_groups;
+	__s32 em_mode;			/* SEP_EM_* */
+	__s32 em_factor;
+	__s32 em_event_num;
+	__u32 sample_size;
+	__u32 max_gp_events;
+	__u32 max_fixed_counters;
+	__u32 max_ro_counters;
+	__u32 pebs_offset;
+	__u32 pebs_size;
+	__u32 lbr_offset;
+	__u32 lbr_num_regs;
+	__u32 latency_offset_in_sample;
+	__u32 latency_size_in_sample;
+	__u32 latency_size_from_pebs_record;
+	__u32 latency_offset_in_pebs_record;
+	__u32 power_offset_in_sample;
+	__u32 ebc_offset;
+	__u32 num_groups_unc;
+	__u32 ebc_offset_unc;
+	__u32 sample_size_unc;
+	__u32 eventing_ip_offset;
+	__u32 hle_offset;
+	__u32 pwr_offset;
+	__u32 callstack_offset;
+	__u32 callstack_size;
+	__u32 p_state_offset;
+	__u32 pebs_tsc_offset;
+	__u64 reserved1;
+	__u64 reserved2;
+	__u64 reserved3;
+	__u64 reserved4;
+};
+
+/* EVENT_DESC (5.7): record layout of one sample descriptor, DESC_NEXT payload. */
+struct sep_event_desc {
+	__u32 sample_size;		/* size of every record using this descriptor */
+	__u32 pebs_offset;
+	__u32 pebs_size;
+	__u32 lbr_offset;
+	__u32 lbr_num_regs;
+	__u32 latency_offset_in_sample;
+	__u32 latency_size_in_sample;
+	__u32 latency_size_from_pebs_record;
+	__u32 latency_offset_in_pebs_record;
+	__u32 power_offset_in_sample;
+	__u32 ebc_offset;
+	__u32 uncore_ebc_offset;
+	__u32 eventing_ip_offset;
+	__u32 hle_offset;
+	__u32 pwr_offset;
+	__u32 callstack_offset;
+	__u32 callstack_size;
+	__u32 p_state_offset;
+	__u32 pebs_tsc_offset;
+	__u32 perfmetrics_offset;
+	__u32 perfmetrics_size;
+	__u16 applicable_counters_offset;
+	__u16 gpr_info_offset;
+	__u16 gpr_info_size;
+	__u16 xmm_info_offset;
+	__u16 xmm_info_size;
+	__u16 lbr_info_size;
+	__u32 reserved2;
+	__u32 pad;			/* implicit padding in the reference */
+	__u64 reserved3;
+};
+
+/* ECB (6.1-6.4): one event group of one device, EM_CONFIG_NEXT(_UNC) payload. */
+#define SEP_ECB_VERSION				2
+#define SEP_MAX_OPERATION_TYPES			32
+#define SEP_MAX_MMIO_BARS			8
+
+/* ecb.device_type */
+#define SEP_DEVICE_CORE				1
+#define SEP_DEVICE_HETERO			2
+#define SEP_DEVICE_UNC_IMC			12
+
+/* PMU operation types: index into ecb.operations[] (6.2) */
+#define SEP_OP_GLOBAL_REGS			7
+#define SEP_OP_CTRL_GP				8
+#define SEP_OP_DATA_FIXED			9
+#define SEP_OP_DATA_GP				10
+#define SEP_OP_OCR				11
+#define SEP_OP_ALL_REG				15
+#define SEP_OP_DATA_ALL				16
+#define SEP_OP_GLOBAL_STATUS			17
+
+/* fixed slot order inside the GLOBAL_REGS section */
+#define SEP_GLOBAL_REGS_PERF_GLOBAL_CTRL	0
+#define SEP_GLOBAL_REGS_PERF_GLOBAL_OVF_CTRL	1
+#define SEP_GLOBAL_REGS_PEBS_ENABLE		2
+#define SEP_GLOBAL_REGS_DEBUGCTL		3
+#define SEP_GLOBAL_REGS_FIXED_CTR_CTRL		4
+
+/* DRV_PCI_DEVICE_ENTRY (6.3): PCI/BAR description; the uncore vector's MCHBAR lives here. */
+struct sep_pci_device_entry {
+	__u32 bus_no;
+	__u32 dev_no;
+	__u32 func_no;
+	__u32 bar_offset;		/* config-space offset of the BAR register */
+	__u64 bar_mask;
+	__u32 bit_offset;
+	__u32 size;
+	__u64 bar_address;
+	__u32 enable_offset;
+	__u32 enabled;
+	__u32 base_offset_for_mmio;
+	__u32 operation;
+	__u32 bar_name;
+	__u32 prog_type;
+	__u32 config_type;
+	__s8 bar_shift;
+	__u8 reserved0;
+	__u16 reserved1;
+	__u64 value;
+	__u64 mask;
+	__u64 virtual_address;		/* host address, ignore */
+	__u32 port_id;
+	__u32 op_code;
+	__u32 device_id;
+	__u16 bar_num;
+	__u16 feature_id;
+	__u64 reserved2;
+	__u64 reserved3;
+	__u64 reserved4;
+};
+
+/* PMU_OPERATIONS (6.2): one section of the entry array. */
+struct sep_pmu_operation {
+	__u32 operation_type;		/* SEP_OP_*, equals its index */
+	__u32 register_start;
+	__u32 register_len;
+	__u32 reserved1;
+	__u32 reserved2;
+	__u32 reserved3;
+};
+
+/* MMIO_BAR_INFO (6.3), v6 layout (v3 differs inside, same size). */
+struct sep_mmio_bar_info {
+	__u32 bus_no;
+	__u32 dev_no;
+	__u32 func_no;
+	__u32 addr_size;
+	__u64 base_offset_for_mmio;
+	__u32 map_size_for_mmio;
+	__u32 main_bar_offset;
+	__u64 main_bar_mask;
+	__u8 main_bar_shift;
+	__u8 reserved1;
+	__u16 reserved2;
+	__u32 reserved3;
+	__u32 reserved4;
+	__u32 secondary_bar_offset;
+	__u64 secondary_bar_mask;
+	__u8 secondary_bar_shift;
+	__u8 reserved5;
+	__u16 reserved6;
+	__u32 reserved7;
+	__u16 feature_id;
+	__u16 reserved8;
+	__u32 reserved9;
+	__u64 reserved10;
+};
+
+/* ECB header; (size_of_allocation - 1728) / 136 struct sep_event_reg follow. */
+struct sep_ecb {
+	__u8 version;			/* SEP_ECB_VERSION */
+	__u8 reserved1;
+	__u16 reserved2;
+	__u32 num_entries;		/* may be less than the slots that follow */
+	__u32 group_id;
+	__u32 num_events;
+	__u32 cccr_start;
+	__u32 cccr_pop;
+	__u32 escr_start;
+	__u32 escr_pop;
+	__u32 data_start;
+	__u32 data_pop;
+	__u16 flags;			/* values, not bits */
+	__u8 pmu_timer_interval;
+	__u8 reserved3;
+	__u32 size_of_allocation;	/* header + all entry slots */
+	__u32 group_offset;		/* uncore record offset of the group id */
+	__u32 reserved4;
+	struct sep_pci_device_entry pcidev_entry_node;
+	__u32 num_pci_devices;
+	__u32 pcidev_list_offset;
+	__u64 pcidev_entry_list;	/* host pointer, ignore */
+	__u32 device_type;		/* SEP_DEVICE_* */
+	__u32 dev_node;
+	struct sep_pmu_operation operations[SEP_MAX_OPERATION_TYPES];
+	__u32 descriptor_id;		/* uncore: EVENT_DESC of its records */
+	__u32 reserved5;
+	__u32 metric_start;
+	__u32 metric_pop;
+	/* REF-BUG: the reference reads BAR info here, the vectors use pcidev_entry_node */
+	struct sep_mmio_bar_info mmio_bar_list[SEP_MAX_MMIO_BARS];
+	__u32 num_mmio_secondary_bar;
+	__u32 group_id_offset_in_trigger_evt_desc;
+	__u64 reserved7;
+	__u64 reserved8;
+};
+
+/* event_reg.reg_type: values */
+#define SEP_REG_TYPE_EMPTY			0
+#define SEP_REG_TYPE_CCCR			1
+#define SEP_REG_TYPE_ESCR			2
+#define SEP_REG_TYPE_DATA			4
+
+/* event_reg.flags */
+#define SEP_EVREG_PRECISE			_BITUL(0)
+#define SEP_EVREG_GLOBAL			_BITUL(1)
+#define SEP_EVREG_IS_GP_REG			_BITUL(5)
+#define SEP_EVREG_CLEAN_UP			_BITUL(6)
+#define SEP_EVREG_LBR_VALUE			_BITUL(8)
+#define SEP_EVREG_FIXED_REG			_BITUL(9)
+
+/* event_reg.reg_prog_type and drv_ioctl_status.reg_prog_type */
+#define SEP_REG_PROG_MSR			1
+
+/* EVENT_REG_ID (6.4): where a register lives. */
+struct sep_event_reg_id {
+	__u32 reg_id;			/* MSR address, or PCI/MMIO register offset */
+	__u32 pci_bus_no;
+	__u32 pci_dev_no;
+	__u32 pci_func_no;
+	__u32 data_size;		/* 4 or 8 */
+	__u32 bar_index;		/* into ecb.mmio_bar_list */
+	__u32 reserved1;
+	__u32 reserved2;
+	__u64 reserved3;
+};
+
+/* EVENT_REG (6.4): one ECB entry slot; reg_id 0 marks an empty slot. */
+struct sep_event_reg {
+	__u8 reg_type;			/* SEP_REG_TYPE_* */
+	__u8 unit_id;
+	__u16 event_id_index;		/* becomes the sample's eventIndex */
+	__u16 counter_event_offset;	/* uncore record offset of this counter */
+	__u16 reserved1;
+	struct sep_event_reg_id event_reg_id;
+	__u64 reg_value;		/* for counters: the reload value */
+	__u16 desc_id;
+	__u16 flags;			/* SEP_EVREG_* */
+	__u32 reserved2;
+	__u64 max_bits;			/* counter width mask */
+	__u8 scheduled;
+	__s8 secondary_pci_offset_shift;
+	__u16 secondary_pci_offset_offset;
+	__u32 counter_type;
+	__u32 event_scope;
+	__u8 reg_prog_type;		/* SEP_REG_PROG_*, 0 in core ECBs */
+	__u8 reg_rw_type;
+	__u8 reg_order;
+	__u8 bit_position;
+	__u64 secondary_pci_offset_mask;
+	__u32 core_event_id;
+	__u32 uncore_buffer_offset_in_package;
+	__u32 uncore_buffer_offset_in_system;
+	__u32 aux_reg_id_to_read;
+	__u64 aux_read_mask;
+	__u64 reserved3;
+	__u64 reserved4;
+};
+
+/* DRV_IOCTL_STATUS (4.5): optional EM_CONFIG_NEXT(_UNC) reply naming a rejected register. */
+struct sep_drv_ioctl_status {
+	__u32 drv_status;		/* 0 or VT_INVALID_PROG_INFO */
+	__u8 reg_prog_type;		/* SEP_REG_PROG_* */
+	__u8 reserved1;
+	__u16 reserved2;
+	__u64 reg_key1;			/* MSR address, or a PCI bus/dev/func/offset key */
+	__u32 reg_key2;			/* MMIO register offset */
+	__u32 reserved3;
+	__u64 reserved4;
+	__u64 reserved5;
+	__u64 reserved6;
+};
+
+/* DRV_LOG_CONTROL (4.4): CONTROL_DRIVER_LOG request and reply. */
+#define SEP_DRV_LOG_CONTROL_MAX_DATA_SIZE	256
+#define SEP_DRV_LOG_CMD_ADJUST_VERBOSITY	1
+#define SEP_DRV_LOG_CMD_QUERY_SIZE		3
+/* per-category data[] byte of ADJUST_VERBOSITY */
+#define SEP_LOG_VERBOSITY_QUERY			0xff
+#define SEP_LOG_VERBOSITY_DEFAULT		0xfe
+
+struct sep_drv_log_control {
+	__u32 command;			/* SEP_DRV_LOG_CMD_* */
+	__u32 reserved1;
+	__u8 data[SEP_DRV_LOG_CONTROL_MAX_DATA_SIZE];
+	__u64 reserved2;
+	__u64 reserved3;
+	__u64 reserved4;
+	__u64 reserved5;
+};
+
+/* SAMPLE_DROP_INFO (9.9): GET_SAMPLE_DROP_INFO reply, first 20 CPUs. */
+#define SEP_MAX_SAMPLE_DROP_NODES		20
+
+struct sep_sample_drop {
+	__u32 os_id;
+	__u32 cpu_id;
+	__u32 sampled;
+	__u32 dropped;
+};
+
+struct sep_sample_drop_info {
+	__u32 size;			/* valid entries */
+	struct sep_sample_drop drop_info[SEP_MAX_SAMPLE_DROP_NODES];
+};
+
+/* DRV_SETUP_INFO (9.2): GET_DRV_SETUP_INFO reply, exactly 32 bytes. */
+#define SEP_SETUP_NMI_MODE			_BITULL(0)
+#define SEP_SETUP_VMM_MODE			_BITULL(1)
+#define SEP_SETUP_VMM_VENDOR_SHIFT		2
+#define SEP_SETUP_VMM_VENDOR_MASK		0x00000000000003fcULL
+#define SEP_SETUP_VMM_GUEST_VM			_BITULL(10)
+#define SEP_SETUP_PEBS_ACCESSIBLE		_BITULL(11)
+#define SEP_SETUP_CPU_HOTPLUG_MODE		_BITULL(12)
+#define SEP_SETUP_PTI_SHIFT			14
+#define SEP_SETUP_PTI_MASK			0x000000000000c000ULL
+#define SEP_SETUP_TRACEPOINTS_AVAILABLE		_BITULL(19)
+#define SEP_SETUP_REGISTER_WHITELIST_DETECTED	_BITULL(20)
+#define SEP_SETUP_DRV_TYPE_SHIFT		21
+#define SEP_SETUP_DRV_TYPE_MASK			0x0000000000e00000ULL
+
+#define SEP_VMM_KVM				2
+#define SEP_VMM_XEN				3
+#define SEP_VMM_HYPERV				4
+#define SEP_VMM_VMWARE				5
+#define SEP_VMM_ACRN				6
+
+#define SEP_PTI_KPTI				1
+
+#define SEP_DRV_TYPE_PUBLIC			1
+
+struct sep_drv_setup_info {
+	__u64 modes;			/* SEP_SETUP_* */
+	__u64 reserved2;		/* 0 in the reference; ACA_SETUP_* */
+	__u64 reserved3;
+	__u64 reserved4;
+};
+
+/*
+ * aca's extension in DRV_SETUP_INFO.reserved2 (the reference sends 0):
+ * no usable PMU counter, so collections sample on the cpu-clock software
+ * event at the requested rate; cycle and instruction events are then
+ * approximations by time.
+ */
+#define ACA_SETUP_SW_CLOCK			0x1ull
+
+/* DRV_PLATFORM_INFO (9.4): GET_PLATFORM_INFO reply. */
+#define SEP_MAX_PACKAGES			16
+#define SEP_MAX_CHANNELS			8
+#define SEP_MAX_RANKS				3
+
+struct sep_drv_dimm_info {
+	__u32 platform_id;
+	__u32 channel_num;
+	__u32 rank_num;
+	__u32 value;
+	__u8 mc_num;
+	__u8 dimm_valid;
+	__u8 valid_value;
+	__u8 rank_value;
+	__u8 density_value;
+	__u8 width_value;
+	__u16 socket_num;
+	__u64 reserved1;
+	__u64 reserved2;
+};
+
+struct sep_drv_platform_info {
+	__u64 info;			/* MSR_PLATFORM_INFO */
+	__u64 ddr_freq_index;
+	__u8 misc_valid;
+	__u8 reserved1;
+	__u16 reserved2;
+	__u32 vmm_timer_freq;
+	__u64 misc_info;
+	__u64 ufs_freq;
+	struct sep_drv_dimm_info dimm_info[SEP_MAX_PACKAGES * SEP_MAX_CHANNELS * SEP_MAX_RANKS];
+	__u64 energy_multiplier;
+	__u64 reserved3;
+	__u64 reserved4;
+	__u64 reserved5;
+	__u64 reserved6;
+};
+
+/* GET_SYS_CONFIG blob (9.3); every pointer is an offset from the blob start. */
+
+/* GEN_ARRAY_HDR.array_type */
+#define SEP_GEN_ARRAY_PER_CPU			1
+#define SEP_GEN_ARRAY_CPUID			3
+#define SEP_GEN_ARRAY_NODE			4
+
+/* GEN_ARRAY_HDR.array_subtype */
+#define SEP_GEN_ARRAY_SUB_EM64T			5
+
+/* 16-byte pointer that never holds a host pointer on this wire. */
+struct sep_fixed_ptr {
+	__u32 unused;
+	__u32 flags;			/* bit 0, "is a pointer": always 0 here */
+	__u64 offset;			/* 0 = none */
+};
+
+struct sep_vtsa_sys_info {
+	struct sep_fixed_ptr node_array;
+	__u64 min_app_address;
+	__u64 max_app_address;
+	__u32 page_size;
+	__u32 allocation_granularity;
+	__u64 reserved1;
+	__u64 reserved2;
+	__u64 reserved3;
+	__u64 reserved4;
+};
+
+struct sep_gen_array_hdr {
+	__u32 hdr_size;
+	__u32 pad;
+	struct sep_fixed_ptr next_array;
+	__u32 hdr_reserved[7];
+	__u32 array_num_entries;
+	__u32 array_entry_size;
+	__u16 array_type;		/* SEP_GEN_ARRAY_* */
+	__u16 array_subtype;		/* SEP_GEN_ARRAY_SUB_* */
+};
+
+struct sep_node_info {
+	__u32 node_type_from_shell;
+	__u32 node_id;
+	__u32 node_num_available;
+	__u32 node_num_used;
+	__u64 node_physical_memory;	/* bytes */
+	struct sep_fixed_ptr node_percpu_array;
+	__u64 reserved;
+};
+
+struct sep_gen_per_cpu {
+	__u32 cpu_number;
+	__u32 cpu_speed_mhz;
+	__u32 cpu_fsb_mhz;
+	__u32 cpu_cache_L2;		/* KB */
+	struct sep_fixed_ptr cpu_cpuid_array;
+	__s64 cpu_tsc_offset;
+	__u32 cpu_intel_processor_number;
+	__u32 cpu_cache_L3;		/* KB */
+	__u64 platform_id;
+	__u16 cpu_package_num;
+	__u16 cpu_core_num;
+	__u16 cpu_hw_thread_num;
+	__u16 cpu_threads_per_core;
+	__u16 cpu_module_id;
+	__u16 cpu_num_modules;
+	__u32 cpu_core_type;
+	__u32 arch_perfmon_ver;
+	__u32 num_gp_counters;
+	__u32 num_fixed_counters;
+	__u32 reserved[5];
+};
+
+/* leaf only: the sub-leaf is implied by the order of the entries */
+struct sep_cpuid_x86 {
+	__u32 eax_input;
+	__u32 eax;
+	__u32 ebx;
+	__u32 ecx;
+	__u32 edx;
+};
+
+/*
+ * SampleRecordPC (7.1): one PMI sample on a per-CPU channel.  The record on
+ * the wire is EVENT_DESC.sample_size long; this is its 48-byte base.
+ */
+#define SEP_SAMPLE_CPU_NUM_MASK			0x0fff
+#define SEP_SAMPLE_CODE_MODE_SHIFT		13
+#define SEP_SAMPLE_CODE_MODE_MASK		0x6000
+
+#define SEP_SAMPLE_EVENT_INDEX_SHIFT		20
+#define SEP_SAMPLE_EVENT_INDEX_MASK		0x0ff00000U
+#define SEP_SAMPLE_TID_IS_RAW			_BITUL(28)
+#define SEP_SAMPLE_IA64PC			_BITUL(29)
+#define SEP_SAMPLE_PID_REC_INDEX_RAW		_BITUL(30)
+
+struct sep_sample_record_pc {
+	__u32 descriptor_id;
+	__u32 osid;
+	union {
+		struct {		/* SEP_SAMPLE_IA64PC set: 64-bit code */
+			__u64 iip;	/* RIP */
+			__u64 ipsr;	/* RFLAGS low 32 | CS DPL << 32 */
+		};
+		struct {		/* SEP_SAMPLE_IA64PC clear: compat code */
+			__u32 eip;
+			__u32 eflags;
+			__u32 csd_low;	/* raw GDT code descriptor */
+			__u32 csd_high;
+		};
+	};
+	__u16 cs;
+	__u16 cpu_and_os;		/* SEP_SAMPLE_CPU_NUM_MASK, CODE_MODE_MASK */
+	__u32 tid;
+	__u32 pid_rec_index;		/* tgid */
+	__u32 bit_fields2;		/* SEP_SAMPLE_EVENT_INDEX_MASK ... PID_REC_INDEX_RAW */
+	__u64 tsc;
+};
+
+/*
+ * ModuleRecord (7.3): fixed part of a module-channel record; path_length
+ * bytes of NUL-terminated path follow, zero-padded to rec_length.
+ */
+#define SEP_MR_ALIGN				8
+#define SEP_MR_UNLOAD_TSC_LOADED		0xffffffffffffffffULL
+
+/* segment_bits */
+#define SEP_MR_SEGMENT_TYPE_MASK		0x0003
+
+/* segment types, also the code modes of SampleRecordPC */
+#define SEP_MODE_32BIT				2
+#define SEP_MODE_64BIT				3
+
+/* selector */
+#define SEP_MR_SELECTOR_KERNEL			0x10
+#define SEP_MR_SELECTOR_USER32			0x23
+#define SEP_MR_SELECTOR_USER64			0x33
+
+/* flags */
+#define SEP_MR_EXE				_BITUL(0)
+#define SEP_MR_GLOBAL_MODULE			_BITUL(1)
+#define SEP_MR_PID_REC_INDEX_RAW		_BITUL(3)
+#define SEP_MR_TSC_USED				_BITUL(5)
+#define SEP_MR_GLOBAL_MODULE_TB5		_BITUL(7)
+#define SEP_MR_FIRST_MODULE_REC_IN_PROCESS	_BITUL(9)
+
+struct sep_module_record {
+	__u16 rec_length;		/* ALIGN(80 + path_length, 8), never 0 */
+	__u16 segment_bits;		/* SEP_MR_SEGMENT_TYPE_MASK */
+	__u16 selector;			/* SEP_MR_SELECTOR_* */
+	__u16 segment_name_length;
+	__u32 segment_number;
+	__u32 flags;			/* SEP_MR_* */
+	__u64 length64;
+	__u64 load_addr64;
+	__u32 pid_rec_index;		/* tgid, 0 for the kernel */
+	__u32 osid;
+	__u64 unload_tsc;		/* SEP_MR_UNLOAD_TSC_LOADED while mapped */
+	__u32 path;
+	__u16 path_length;		/* strlen(path) + 1 */
+	__u16 filename_offset;
+	__u32 segment_name;
+	__u32 page_offset_high;		/* file offset of the mapping, high half */
+	__u64 tsc;			/* load TSC, REF-BUG: never set by the reference */
+	__u32 parent_pid;
+	__u32 page_offset_low;
+};
+
+#endif /* ACA_CORE_SEP_CMD_H */

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A data channel's ring (ring.c): one producer (a CPU's overflow handler,
+ * or the module-record hooks under their spinlock), one consumer (the
+ * reader of the data channel bound to it, or a local trace's mapping).
+ * The ring owns its reader's wait queue and wake-up, and its header page
+ * is struct aca_mmap_header of uapi/aca.h, mappable as is.
+ */
+#ifndef ACA_RING_H
+#define ACA_RING_H
+
+#include <linux/irq_work.h>
+#include <linux/refcount.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+#include <asm/local.h>
+#include <asm/local64.h>
+
+#include "../uapi/aca.h"
+
+struct pipe_inode_info;
+
+struct aca_ring {
+	struct aca_mmap_header *hdr;	/* then the data pages */
+	u8 *data;
+	struct page **pages;		/* pages[0] is the header page */
+	u32 npages;
+	u64 size;			/* data bytes, a power of two */
+	local_t busy;			/* a producer is writing */
+	local64_t generated;		/* records the handler produced */
+	local64_t held;			/* of lost: a page was still held */
+	refcount_t ref;			/* the collection's, one per reader */
+	wait_queue_head_t wait;		/* the reader of the ring */
+	struct irq_work wake;		/* the producer's wake-up, NMI-safe */
+	/*
+	 * final: nothing will be written any more (STOP came), so a reader
+	 * that empties the ring tells the session it is drained. detached:
+	 * its collection is over; the channel reads no more of it.
+	 */
+	bool final;
+	bool detached;
+};
+
+/* @node: the NUMA node of the CPU that writes it (NUMA_NO_NODE: any). */
+struct aca_ring *aca_ring_alloc(unsigned int data_pages, int node);
+void aca_ring_get(struct aca_ring *r);
+void aca_ring_put(struct aca_ring *r);
+/* Producer. */
+void aca_ring_write(struct aca_ring *r, const void *rec, u32 rec_len, u32 len);
+/* Consumer. */
+size_t aca_ring_peek(struct aca_ring *r, const void **p);
+void aca_ring_consume(struct aca_ring *r, size_t n);
+/* Anyone: snapshots. */
+bool aca_ring_pending(struct aca_ring *r);
+void aca_ring_counts(struct aca_ring *r, u64 *written, u64 *lost);
+/* Wake the reader now (the flush timer, STOP). */
+void aca_ring_wake(struct aca_ring *r);
+/* The ends of a collection (process context, writers stopped / gone). */
+void aca_ring_finalize(struct aca_ring *r);
+void aca_ring_detach(struct aca_ring *r);
+/* The reader emptied a ring that will get nothing more. */
+bool aca_ring_drained(struct aca_ring *r);
+
+/* Unread ring bytes to a pipe by page reference (splice.c). */
+ssize_t aca_ring_to_pipe(struct aca_ring *r, struct pipe_inode_info *pipe,
+			 size_t len);
+
+#endif /* ACA_RING_H */
