@@ -4,6 +4,7 @@
 #define ACA_H
 
 #include <linux/fs.h>
+#include <linux/mutex.h>
 
 #include "core/core.h"
 #include "ring.h"
@@ -19,16 +20,27 @@ extern bool aca_delayed_transfer;	/* read when a session begins */
 extern bool aca_group_perfmon;		/* read at each open() */
 int aca_params_check(void);
 
+/*
+ * Data pages of a sample ring (ring_pages, a local trace's): a power of
+ * two, at least two, as a ring page given to a pipe is only rewritten once
+ * every byte of it has been read and every reference dropped (ring.c), so
+ * a one-page ring could never wrap.
+ */
+#define ACA_RING_PAGES_MIN	2
+#define ACA_RING_PAGES_MAX	4096
+bool aca_ring_pages_ok(unsigned int n);
+
 /* The /dev/aca node (node.c). */
 int aca_node_add(const struct file_operations *fops);
 void aca_node_del(void);
 
 extern const struct acp_ops aca_kernel_ops;
 
-/* The shared protocol target, under the device's lock (device.c). */
+/* The one protocol target and the lock of every call into it (target.c). */
+extern struct mutex aca_lock;
+extern struct acp_target aca_target;
 struct acp_target *aca_target_lock(void);
 void aca_target_unlock(void);
-void aca_device_assert_locked(void);
 bool aca_file_is_conn(struct file *file);
 /* CAP_PERFMON, CAP_SYS_ADMIN or group_perfmon when @file was opened. */
 bool aca_file_opener_privileged(struct file *file);
@@ -43,10 +55,10 @@ void aca_local_release(struct file *file);
 
 int aca_device_init(void);
 void aca_device_exit(void);
-void aca_wake_conn(void *conn_ctx);
 
-/* The one clock of every timestamp aca sends (GET_NORMALIZED_TSC). */
+/* The one clock of every timestamp aca sends (tsc.c), and its rate in Hz. */
 u64 aca_tsc_now(void);
+u64 aca_tsc_hz(void);
 
 /* Sampling (sampler.c): the acp_ops sampling entry points. */
 int aca_sampler_init(void);

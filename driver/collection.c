@@ -17,7 +17,7 @@ static u32 aca_cpu_chans;
 
 struct aca_ring *aca_channel_ring(u32 chan)
 {
-	aca_device_assert_locked();
+	lockdep_assert_held(&aca_lock);
 	if (chan < aca_cpu_chans)
 		return aca_sampler_ring(chan);
 	if (aca_cpu_chans && chan == aca_cpu_chans + 1)
@@ -50,7 +50,7 @@ int aca_collection_configure(void *ctx, const struct acp_config *cfg)
 {
 	int ret;
 
-	aca_device_assert_locked();
+	lockdep_assert_held(&aca_lock);
 	ret = aca_sampler_configure(ctx, cfg);
 	if (ret)
 		return ret;
@@ -82,7 +82,7 @@ void aca_collection_flush(void *ctx)
 
 void aca_collection_finish(void *ctx)
 {
-	aca_device_assert_locked();
+	lockdep_assert_held(&aca_lock);
 	aca_cpu_chans = 0;
 	aca_modrec_finish();
 	aca_sampler_finish(ctx);

@@ -33,9 +33,6 @@
 #include "aca.h"
 #include "../uapi/aca.h"
 
-static DEFINE_MUTEX(aca_lock);		/* the protocol target and all conns */
-static struct acp_target aca_target;
-
 struct aca_file {
 	wait_queue_head_t wait;		/* readers and writers of this file */
 	/*
@@ -56,24 +53,6 @@ struct aca_file {
 	struct acp_conn conn;
 };
 
-/* For the local ioctl API (local.c), which shares the target. */
-struct acp_target *aca_target_lock(void)
-{
-	mutex_lock(&aca_lock);
-	return &aca_target;
-}
-
-void aca_target_unlock(void)
-{
-	mutex_unlock(&aca_lock);
-}
-
-/* For what the core calls back (collection.c, local.c). */
-void aca_device_assert_locked(void)
-{
-	lockdep_assert_held(&aca_lock);
-}
-
 /* The opener's privilege, decided at open() (local.c). */
 bool aca_file_opener_privileged(struct file *file)
 {
@@ -89,13 +68,6 @@ bool aca_file_is_conn(struct file *file)
 
 	lockdep_assert_held(&aca_lock);
 	return af->conn.role != ACP_ROLE_NONE;
-}
-
-void aca_wake_conn(void *conn_ctx)
-{
-	struct aca_file *af = conn_ctx;
-
-	wake_up_interruptible(&af->wait);
 }
 
 static bool aca_readable(struct aca_file *af)
@@ -480,7 +452,8 @@ static int aca_open(struct inode *inode, struct file *file)
 	init_waitqueue_head(&af->wait);
 	mutex_init(&af->read_lock);
 	af->opener = get_pid(task_tgid(current));
-	acp_conn_init(&af->conn, &aca_target, af, af->opener);
+	/* The core wakes a connection's waiters by its ctx (machine.c). */
+	acp_conn_init(&af->conn, &aca_target, &af->wait, af->opener);
 	af->privileged = aca_file_privileged(file);
 	acp_conn_set_privileged(&af->conn, af->privileged);
 	file->private_data = af;

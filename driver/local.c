@@ -38,15 +38,12 @@
 #include <linux/threads.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
-#include <asm/tsc.h>
 
 #include "aca.h"
 #include "../uapi/aca.h"
 
-/* Ring sizes: the same bounds as the ring_pages parameter (params.c). */
-#define ACA_TRACE_PAGES_MIN	2
-#define ACA_TRACE_PAGES_MAX	4096
-#define ACA_MAX_PERIOD		BIT_ULL(48)
+/* Periods: 1 .. 2^48 counts, the counter width (as the core's ECBs). */
+#define ACA_MAX_PERIOD		(ACP_COUNTER_MASK + 1)
 #define ACA_MAX_RATE		1000000
 
 static_assert(ACA_MAX_EVENTS <= ACP_MAX_EVENTS);
@@ -72,7 +69,7 @@ static struct aca_trace *aca_trace_of(struct file *file)
 {
 	struct aca_trace *tr = aca_trace;
 
-	aca_device_assert_locked();
+	lockdep_assert_held(&aca_lock);
 	return tr && tr->owner == file ? tr : NULL;
 }
 
@@ -88,7 +85,7 @@ static void aca_trace_stop(struct aca_trace *tr)
 /* Under the device lock, no reference left: give everything back. */
 static void aca_trace_destroy(struct acp_target *t, struct aca_trace *tr)
 {
-	aca_device_assert_locked();
+	lockdep_assert_held(&aca_lock);
 	aca_sampler_finish(NULL);
 	acp_local_release(t);
 	spin_lock(&aca_trace_lock);
@@ -102,7 +99,7 @@ static void aca_trace_reap(struct acp_target *t)
 {
 	struct aca_trace *tr = aca_trace;
 
-	aca_device_assert_locked();
+	lockdep_assert_held(&aca_lock);
 	if (tr && !refcount_read(&tr->refs))
 		aca_trace_destroy(t, tr);
 }
@@ -125,18 +122,13 @@ static void aca_trace_put(struct aca_trace *tr)
 /* Under the device lock: FREE_TRACE or close of the owner. */
 static void aca_trace_disown(struct acp_target *t, struct aca_trace *tr)
 {
-	aca_device_assert_locked();
+	lockdep_assert_held(&aca_lock);
 	aca_trace_stop(tr);
 	spin_lock(&aca_trace_lock);
 	tr->owner = NULL;		/* no new mapping from now on */
 	spin_unlock(&aca_trace_lock);
 	if (refcount_dec_and_test(&tr->refs))
 		aca_trace_destroy(t, tr);
-}
-
-static u64 aca_trace_tsc_hz(void)
-{
-	return tsc_khz ? (u64)tsc_khz * 1000 : NSEC_PER_SEC;
 }
 
 static long aca_get_properties(void __user *arg)
@@ -148,11 +140,11 @@ static long aca_get_properties(void __user *arg)
 		.max_events = ACA_MAX_EVENTS,
 		.page_size = PAGE_SIZE,
 		.default_data_pages = READ_ONCE(aca_ring_pages),
-		.min_data_pages = ACA_TRACE_PAGES_MIN,
-		.max_data_pages = ACA_TRACE_PAGES_MAX,
+		.min_data_pages = ACA_RING_PAGES_MIN,
+		.max_data_pages = ACA_RING_PAGES_MAX,
 		.max_sample_rate = READ_ONCE(aca_max_sample_rate),
 		.record_size = sizeof(struct sep_sample_record_pc),
-		.tsc_hz = aca_trace_tsc_hz(),
+		.tsc_hz = aca_tsc_hz(),
 	};
 
 	if (!aca_sampler_fallback(NULL))
@@ -190,8 +182,7 @@ static long aca_alloc_trace(struct file *file, void __user *arg)
 	if (copy_from_user(&a, arg, sizeof(a)))
 		return -EFAULT;
 	pages = a.data_pages ? a.data_pages : READ_ONCE(aca_ring_pages);
-	if (a.flags || !is_power_of_2(pages) || pages < ACA_TRACE_PAGES_MIN ||
-	    pages > ACA_TRACE_PAGES_MAX)
+	if (a.flags || !aca_ring_pages_ok(pages))
 		return -EINVAL;
 	tr = kvzalloc(sizeof(*tr), GFP_KERNEL_ACCOUNT);
 	if (!tr)
@@ -334,7 +325,7 @@ static void aca_fill_group(struct acp_group *g,
 		ev->exclude_kernel = !!(e->flags & ACA_EVENT_EXCLUDE_KERNEL);
 		ev->precise = !!(e->flags & ACA_EVENT_PRECISE);
 		if (e->flags & ACA_EVENT_RATE)
-			ev->period = max_t(u64, div64_u64(aca_trace_tsc_hz(),
+			ev->period = max_t(u64, div64_u64(aca_tsc_hz(),
 							  e->period), 1);
 		else
 			ev->period = e->period;

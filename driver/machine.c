@@ -4,13 +4,13 @@
  * running kernel; a collection's own entry points are collection.c's and
  * sampler.c's.
  */
-#include <linux/atomic.h>
 #include <linux/cpumask.h>
 #include <linux/mm.h>
 #include <linux/printk.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/utsname.h>
+#include <linux/wait.h>
 #include <asm/cpufeature.h>
 #include <asm/msr.h>
 #include <asm/processor.h>
@@ -69,27 +69,9 @@ static bool aca_cpuid(void *ctx, int cpu, u32 leaf, u32 subleaf, u32 regs[4])
 	return !smp_call_function_single(cpu, cpuid_here, &c, 1);
 }
 
-static u64 aca_tsc_hz(void *ctx)
+static u64 aca_tsc_hz_op(void *ctx)
 {
-	return (u64)tsc_khz * 1000;
-}
-
-/*
- * TSCs of different CPUs may differ by a few cycles even when the kernel
- * calls them synchronised; clamp so no reader ever sees time go back.
- */
-static atomic64_t aca_last_tsc;
-
-u64 aca_tsc_now(void)
-{
-	s64 now = rdtsc_ordered();
-	s64 last = atomic64_read(&aca_last_tsc);
-
-	do {
-		if (now <= last)
-			return last;
-	} while (!atomic64_try_cmpxchg(&aca_last_tsc, &last, now));
-	return now;
+	return aca_tsc_hz();
 }
 
 static u64 aca_tsc_now_op(void *ctx)
@@ -132,9 +114,10 @@ static void aca_free(void *ctx, void *ptr)
 	kvfree(ptr);
 }
 
+/* A connection's ctx is the wait queue of its file's readers and writers. */
 static void aca_wake(void *ctx, void *conn_ctx)
 {
-	aca_wake_conn(conn_ctx);
+	wake_up_interruptible(conn_ctx);
 }
 
 static void aca_log(void *ctx, const char *fmt, va_list args)
@@ -155,7 +138,7 @@ const struct acp_ops aca_kernel_ops = {
 	.version = aca_version,
 	.num_cpus = aca_num_cpus,
 	.cpuid = aca_cpuid,
-	.tsc_hz = aca_tsc_hz,
+	.tsc_hz = aca_tsc_hz_op,
 	.tsc_now = aca_tsc_now_op,
 	.rdmsr = aca_rdmsr,
 	.pti = aca_pti,

@@ -567,7 +567,7 @@ int aca_modrec_configure(void)
 				   ACA_MR_MIN_PAGES);
 	struct aca_modrec *mr;
 
-	aca_device_assert_locked();
+	lockdep_assert_held(&aca_lock);
 	aca_modrec_finish();
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
 	if (!mr)
@@ -600,7 +600,7 @@ void aca_modrec_stop(void)
 {
 	struct aca_modrec *mr = aca_mr;
 
-	aca_device_assert_locked();
+	lockdep_assert_held(&aca_lock);
 	if (!mr)
 		return;
 	aca_mr_walk(mr);
@@ -612,7 +612,7 @@ void aca_modrec_finish(void)
 {
 	struct aca_modrec *mr = aca_mr;
 
-	aca_device_assert_locked();
+	lockdep_assert_held(&aca_lock);
 	if (!mr)
 		return;
 	aca_mr_unhook(mr);
@@ -622,7 +622,7 @@ void aca_modrec_finish(void)
 
 struct aca_ring *aca_modrec_ring(void)
 {
-	aca_device_assert_locked();
+	lockdep_assert_held(&aca_lock);
 	return aca_mr ? aca_mr->ring : NULL;
 }
 

@@ -17,16 +17,9 @@
 
 #include "aca.h"
 
-/*
- * Two pages at least: a ring page given to a pipe is only rewritten once
- * every byte of it has been read and every reference dropped (ring.c), so
- * a one-page ring could never wrap.
- */
-#define ACA_RING_PAGES_MIN		2
-#define ACA_RING_PAGES_MAX		4096
 #define ACA_MAX_SAMPLE_RATE_MAX		100000
 
-static bool aca_ring_pages_ok(unsigned int n)
+bool aca_ring_pages_ok(unsigned int n)
 {
 	return is_power_of_2(n) && n >= ACA_RING_PAGES_MIN &&
 	       n <= ACA_RING_PAGES_MAX;

@@ -25,7 +25,6 @@
 #include <linux/workqueue.h>
 #include <asm/ptrace.h>
 #include <asm/segment.h>
-#include <asm/tsc.h>
 
 #include "aca.h"
 
@@ -69,11 +68,6 @@ static DEFINE_MUTEX(aca_sampler_lock);
 static struct aca_collection *aca_coll;
 static bool aca_pmu_ok;		/* a hardware counter could be created */
 
-static u64 aca_tsc_hz(void)
-{
-	return tsc_khz ? (u64)tsc_khz * 1000 : NSEC_PER_SEC;
-}
-
 /*
  * cpu-clock period giving the rate the host asked for: REF_TSC counts at
  * the TSC rate, so sample_after TSC ticks last sample_after / tsc_hz s.
@@ -88,7 +82,7 @@ static u64 aca_tsc_hz(void)
  * on x86) when the TSC runs below 1 GHz. The protocol core refuses such
  * values already (ACP_COUNTER_MASK); this holds whatever the caller.
  */
-#define ACA_MAX_SAMPLE_AFTER	(BIT_ULL(48) - 1)
+#define ACA_MAX_SAMPLE_AFTER	ACP_COUNTER_MASK
 
 static u64 aca_sw_period(u64 sample_after)
 {
@@ -328,7 +322,7 @@ void aca_sampler_finish(void *ctx)
 {
 	struct aca_collection *c = aca_coll;
 
-	aca_device_assert_locked();
+	lockdep_assert_held(&aca_lock);
 	aca_publish(NULL);
 	aca_collection_free(c);
 }
@@ -342,7 +336,7 @@ int aca_sampler_alloc(unsigned int data_pages)
 	struct aca_collection *c;
 	int cpu;
 
-	aca_device_assert_locked();
+	lockdep_assert_held(&aca_lock);
 	aca_sampler_finish(NULL);	/* one collection per session */
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
@@ -377,7 +371,7 @@ int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
 	struct aca_collection *c;
 	int ret;
 
-	aca_device_assert_locked();
+	lockdep_assert_held(&aca_lock);
 	if (!g)
 		return -EINVAL;
 	if (!aca_coll) {
@@ -429,7 +423,7 @@ void aca_sampler_stop(void *ctx)
 {
 	struct aca_collection *c = aca_coll;
 
-	aca_device_assert_locked();
+	lockdep_assert_held(&aca_lock);
 	if (c && c->counting) {
 		aca_enable(c, false);
 		aca_release_events(c);
@@ -440,7 +434,7 @@ void aca_sampler_pause(void *ctx, bool pause)
 {
 	struct aca_collection *c = aca_coll;
 
-	aca_device_assert_locked();
+	lockdep_assert_held(&aca_lock);
 	if (c && c->counting)
 		aca_enable(c, !pause);
 }
