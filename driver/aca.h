@@ -79,7 +79,7 @@ bool aca_sampler_cpu_clock(void);
 
 /*
  * A session's collection (collection.c): the ring behind data channel
- * @chan (spec 3.1 order), or NULL, under the device's lock; and the
+ * @chan (spec 3.1 order), or NULL, under aca_lock; and the
  * session's acp_ops entry points that are not the sampler's.
  */
 struct aca_ring *aca_channel_ring(u32 chan);
@@ -95,7 +95,7 @@ bool aca_collection_delayed(void *ctx);
  * data channel. configure() at INIT_DRIVER writes the kernel image and
  * modules and hooks process exits, execs and munmap(); stop() at STOP
  * writes every live process's mappings and unhooks; finish() at session
- * end frees. All under the device's lock.
+ * end frees. All under aca_lock.
  */
 int aca_modrec_configure(void);
 void aca_modrec_stop(void);

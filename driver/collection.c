@@ -12,7 +12,7 @@
 
 #include "aca.h"
 
-/* N of the configured session (0: none), under the device's lock. */
+/* N of the configured session (0: none), under aca_lock. */
 static u32 aca_cpu_chans;
 
 struct aca_ring *aca_channel_ring(u32 chan)

@@ -5,11 +5,11 @@
  * by the file that allocated the trace. One trace at a time: it holds the
  * sampler (acp_local_claim()), so hosts are told "busy" meanwhile.
  *
- * Locking: aca_trace changes under the device lock (aca_target_lock()),
+ * Locking: aca_trace changes under aca_lock (aca_target_lock()),
  * which the ioctls hold, and under aca_trace_lock. mmap() and the vm
- * operations run under the caller's mmap_lock, and the device lock is held
+ * operations run under the caller's mmap_lock, and aca_lock is held
  * while user memory is faulted in (read()), so they take only
- * aca_trace_lock, a spinlock, and never the device lock.
+ * aca_trace_lock, a spinlock, and never aca_lock.
  *
  * Lifetime: refs counts the owner (until FREE_TRACE or close) and every
  * mapping. Mappings are PFN maps and take no page reference (the splice
@@ -64,7 +64,7 @@ struct aca_trace {
 static struct aca_trace *aca_trace;
 static DEFINE_SPINLOCK(aca_trace_lock);
 
-/* Under the device lock: the trace @file owns, or NULL. */
+/* Under aca_lock: the trace @file owns, or NULL. */
 static struct aca_trace *aca_trace_of(struct file *file)
 {
 	struct aca_trace *tr = aca_trace;
@@ -82,7 +82,7 @@ static void aca_trace_stop(struct aca_trace *tr)
 	tr->state = ACA_TRACE_STOPPED;
 }
 
-/* Under the device lock, no reference left: give everything back. */
+/* Under aca_lock, no reference left: give everything back. */
 static void aca_trace_destroy(struct acp_target *t, struct aca_trace *tr)
 {
 	lockdep_assert_held(&aca_lock);
@@ -94,7 +94,7 @@ static void aca_trace_destroy(struct acp_target *t, struct aca_trace *tr)
 	kvfree(tr);
 }
 
-/* Under the device lock: free a trace whose last mapping went away. */
+/* Under aca_lock: free a trace whose last mapping went away. */
 static void aca_trace_reap(struct acp_target *t)
 {
 	struct aca_trace *tr = aca_trace;
@@ -119,7 +119,7 @@ static void aca_trace_put(struct aca_trace *tr)
 		schedule_work(&aca_trace_reap_work);
 }
 
-/* Under the device lock: FREE_TRACE or close of the owner. */
+/* Under aca_lock: FREE_TRACE or close of the owner. */
 static void aca_trace_disown(struct acp_target *t, struct aca_trace *tr)
 {
 	lockdep_assert_held(&aca_lock);

@@ -48,10 +48,10 @@
  * 6.1, mem[MOD_TEXT] from 6.4 on.
  *
  * Producers are the hooks, on any CPU, and INIT_DRIVER and STOP, in
- * process context under the device's lock. aca_ring_write() admits one
+ * process context under aca_lock. aca_ring_write() admits one
  * producer, so they are serialised by a spinlock; the ring's counters are
  * then only changed under it. The ring is 4 x ring_pages, at least 4 MiB:
- * STOP describes every process while holding the device's lock, so its
+ * STOP describes every process while holding aca_lock, so its
  * records must fit before the channel can read any. What does not fit is
  * dropped, counted by the ring and logged at STOP.
  */
@@ -103,12 +103,12 @@ struct aca_modrec {
 	struct aca_ring *ring;
 	spinlock_t lock;			/* the ring's producers */
 	struct aca_mr_buf __percpu *hook_buf;	/* hooks, preemption off */
-	struct aca_mr_buf *buf;			/* under the device's lock */
+	struct aca_mr_buf *buf;			/* under aca_lock */
 	struct aca_mr_hook hooks[ACA_NHOOKS];
 	atomic64_t missed;			/* mm busy, path too long */
 };
 
-/* The session's records, under the device's lock. */
+/* The session's records, under aca_lock. */
 static struct aca_modrec *aca_mr;
 static unsigned long aca_kernel_start, aca_kernel_end;
 
@@ -559,7 +559,7 @@ static void aca_mr_free(struct aca_modrec *mr)
 	kfree(mr);
 }
 
-/* ---- the session's calls (collection.c), under the device's lock ---- */
+/* ---- the session's calls (collection.c), under aca_lock ---- */
 
 int aca_modrec_configure(void)
 {

@@ -34,7 +34,7 @@
  *    barrier and then reads final. Whichever of the two comes second sees
  *    the other's store, so either the reader sees final with an empty ring
  *    and reports the channel drained, or the session's own check (under
- *    the device's lock, after aca_ring_finalize()) sees the empty ring.
+ *    aca_lock, after aca_ring_finalize()) sees the empty ring.
  *
  * Pages handed out by reference (splice.c gives ring pages to a pipe, and
  * from there the network stack keeps them until the peer ACKs): consuming

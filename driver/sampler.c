@@ -9,9 +9,10 @@
  * sw_clock allows it, every event falls back to the cpu-clock software
  * event at the rate the host asked for (see aca_sw_period()).
  *
- * Locking: the acp_ops entry points run under the module's lock (device.c).
- * aca_coll changes only there, and additionally under aca_sampler_lock so
- * the sysfs file can read it without the module's lock.
+ * Locking: the acp_ops entry points run under aca_lock (target.c), which
+ * they assert. aca_coll changes only there, and additionally under
+ * aca_sampler_lock, so the sysfs file and the flush timer read it without
+ * aca_lock.
  */
 #include <linux/kobject.h>
 #include <linux/math64.h>
@@ -182,7 +183,7 @@ static void aca_release_events(struct aca_collection *c)
 	c->counting = false;
 	/*
 	 * The timer stops by itself (it may be waiting for aca_sampler_lock,
-	 * which aca_publish() takes under the device's lock). The stopping
+	 * which aca_publish() takes under aca_lock). The stopping
 	 * protocol core wakes the readers of what is left.
 	 */
 	WRITE_ONCE(aca_flushing, false);
