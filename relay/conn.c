@@ -41,6 +41,13 @@ static void conn_free(struct conn *c)
 {
 	struct pump *pumps[] = { &c->up, &c->down };
 
+	if (c->prev)
+		c->prev->next = c->next;
+	else if (c->relay->conns == c)
+		c->relay->conns = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+
 	for (int i = 0; i < 2; i++) {
 		close(pumps[i]->pipe[0]);
 		close(pumps[i]->pipe[1]);
@@ -54,7 +61,7 @@ static void conn_free(struct conn *c)
 }
 
 /* Cancel whatever is in flight; the last completion frees the connection. */
-static void conn_close(struct conn *c)
+void conn_close(struct conn *c)
 {
 	struct pump *pumps[] = { &c->up, &c->down };
 
@@ -83,8 +90,12 @@ static void pump_eof(struct pump *p)
 			return;
 		}
 	} else {
-		/* The device is done: pass the end on, keep draining the host. */
+		/*
+		 * The device is done: pass the end on, keep draining the host
+		 * for --eof-grace (limits.c), then close.
+		 */
 		shutdown(c->sock, SHUT_WR);
+		c->eof_ms = now_ms();
 	}
 	if (c->up.eof && c->down.eof)
 		conn_close(c);
@@ -115,6 +126,9 @@ void pump_complete(struct pump *p, int res)
 			pump_eof(p);
 			return;
 		}
+		/* The device answered: whatever the role, the hello was whole. */
+		if (p == &c->down)
+			c->spoke = true;
 		p->pending = res;
 	} else if (!res) {
 		conn_close(c);	/* a pipe that will not drain */
@@ -136,8 +150,11 @@ static int pump_init(struct pump *p, struct conn *c, int in, int out)
 /*
  * A host that vanishes without a FIN (cable, crash) would hold the target's
  * one session forever; keepalive turns that into an error within ~2 min.
+ * One that stops reading (a zero window) would keep ring pages pinned in
+ * the socket: TCP_USER_TIMEOUT ends a connection whose sent data stays
+ * unacknowledged that long (--user-timeout).
  */
-static void keepalive(int sock)
+static void keepalive(int sock, unsigned int user_timeout_ms)
 {
 	int on = 1, idle = 60, intvl = 10, cnt = 6;
 
@@ -145,6 +162,8 @@ static void keepalive(int sock)
 	setsockopt(sock, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle));
 	setsockopt(sock, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof(intvl));
 	setsockopt(sock, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
+	setsockopt(sock, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_timeout_ms,
+		   sizeof(user_timeout_ms));
 }
 
 /* The module gives each connection its role by the host's address. */
@@ -209,7 +228,7 @@ void conn_open(struct relay *r, int sock, const struct sockaddr *peer)
 	}
 	/* Control replies are small and latency-bound. */
 	setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	keepalive(sock);
+	keepalive(sock, r->lim.user_timeout_ms);
 	c->up.pipe[0] = c->up.pipe[1] = c->down.pipe[0] = c->down.pipe[1] = -1;
 	if (pump_init(&c->up, c, sock, c->dev) ||
 	    pump_init(&c->down, c, c->dev, sock)) {
@@ -219,6 +238,11 @@ void conn_open(struct relay *r, int sock, const struct sockaddr *peer)
 		return;
 	}
 	r->nconns++;
+	c->opened_ms = now_ms();
+	c->next = r->conns;
+	if (c->next)
+		c->next->prev = c;
+	r->conns = c;
 	if (r->verbose)
 		log_info("%s: connected", c->peer);
 	pump_next(&c->up);

@@ -39,6 +39,16 @@ static void usage(FILE *f)
 		"                      --bind, listen on all addresses\n"
 		"  -c, --cpu N         run the relay and its io_uring workers on CPU N\n"
 		"  -d, --device PATH   device to open per connection (default " ACA_DEVICE_PATH ")\n"
+		"      --max-conns N   connections open at once, at most (default: two\n"
+		"                      sessions of this machine, 2 x (CPUs + 3) + 8)\n"
+		"      --hello-timeout SEC\n"
+		"                      close a connection the device has not answered by\n"
+		"                      then, i.e. that sent no whole hello (default 10)\n"
+		"      --user-timeout SEC\n"
+		"                      TCP_USER_TIMEOUT: close a connection whose data stays\n"
+		"                      unacknowledged that long (default 120)\n"
+		"      --eof-grace SEC close a connection this long after the device ended\n"
+		"                      it, if the host has not closed it (default 10)\n"
 		"  -v, --verbose       log every connection\n"
 		"  -V, --version       print the version and exit\n"
 		"  -h, --help          this text\n"
@@ -149,9 +159,47 @@ static int parse_bind(struct options *o, const char *arg)
 	return 0;
 }
 
+/* --max-conns and the timeouts: whole numbers, seconds for the timeouts. */
+static int parse_limit(struct relay *r, int opt, const char *arg)
+{
+	static const struct {
+		int opt;
+		const char *name;
+		unsigned long min, max, scale;
+	} limits[] = {
+		{ 'M', "--max-conns", 1, 1000000, 1 },
+		{ 'H', "--hello-timeout", 1, 3600, 1000 },
+		{ 'U', "--user-timeout", 1, 86400, 1000 },
+		{ 'G', "--eof-grace", 0, 3600, 1000 },
+	};
+	unsigned int *field[] = {
+		&r->lim.max_conns, &r->lim.hello_timeout_ms,
+		&r->lim.user_timeout_ms, &r->lim.eof_grace_ms,
+	};
+	unsigned long v;
+
+	for (unsigned int i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
+		if (limits[i].opt != opt)
+			continue;
+		if (!parse_num(arg, limits[i].min, limits[i].max, &v)) {
+			log_err("bad %s '%s': want a whole number from %lu to %lu",
+				limits[i].name, arg, limits[i].min, limits[i].max);
+			return -1;
+		}
+		*field[i] = (unsigned int)(v * limits[i].scale);
+		return 0;
+	}
+	return -1;
+}
+
 static int parse_opt(struct relay *r, struct options *o, int opt)
 {
 	switch (opt) {
+	case 'M':
+	case 'H':
+	case 'U':
+	case 'G':
+		return parse_limit(r, opt, optarg);
 	case 'p':
 		return parse_port(o, optarg);
 	case 'b':
@@ -189,6 +237,10 @@ static int parse_args(struct relay *r, struct options *o, int argc, char **argv)
 		{ "allow", required_argument, NULL, 'a' },
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "device", required_argument, NULL, 'd' },
+		{ "max-conns", required_argument, NULL, 'M' },
+		{ "hello-timeout", required_argument, NULL, 'H' },
+		{ "user-timeout", required_argument, NULL, 'U' },
+		{ "eof-grace", required_argument, NULL, 'G' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -384,10 +436,15 @@ static void on_accept(struct relay *r, unsigned int i, int res)
 
 	if (res < 0) {
 		/* EMFILE and friends: keep serving the connections we have. */
-		log_err("accept: %s", strerror(-res));
-	} else if (!allow_match(r->allow, sa)) {
-		addr_format(sa, peer, sizeof(peer));
+		limits_accept_failed(r, i, -res);
+		return;
+	}
+	limits_accepted(r, i);
+	addr_format(sa, peer, sizeof(peer));
+	if (!allow_match(r->allow, sa)) {
 		log_info("%s: refused, not in --allow", peer);
+		close(res);
+	} else if (!limits_admit(r, peer)) {
 		close(res);
 	} else {
 		conn_open(r, res, sa);
@@ -403,9 +460,12 @@ static void run(struct relay *r)
 
 	for (unsigned int i = 0; i < r->nlisten; i++)
 		relay_submit_accept(r, i);
+	limits_arm_tick(r);
 	for (;;) {
 		err = io_uring_submit_and_wait(&r->ring, 1);
-		if (err < 0 && err != -EINTR) {
+		/* Transient (a signal, no memory for now): reap, go on. */
+		if (err < 0 && err != -EINTR && err != -EAGAIN && err != -EBUSY &&
+		    err != -ETIME) {
 			log_err("io_uring: %s", strerror(-err));
 			exit(1);
 		}
@@ -416,6 +476,10 @@ static void run(struct relay *r)
 			seen++;
 			if (tag >= RELAY_TAG_ACCEPT && tag < RELAY_TAG_ACCEPT + r->nlisten)
 				on_accept(r, (unsigned int)(tag - RELAY_TAG_ACCEPT), cqe->res);
+			else if (tag >= RELAY_TAG_RETRY && tag < RELAY_TAG_RETRY + r->nlisten)
+				relay_submit_accept(r, (unsigned int)(tag - RELAY_TAG_RETRY));
+			else if (tag == RELAY_TAG_TICK)
+				limits_tick(r);
 			else if (tag != RELAY_TAG_CANCEL)
 				pump_complete(io_uring_cqe_get_data(cqe), cqe->res);
 		}
@@ -427,18 +491,23 @@ int main(int argc, char **argv)
 {
 	struct relay r = { .device = ACA_DEVICE_PATH };
 	struct options o = { .port = DEFAULT_PORT, .cpu = -1 };
+	struct io_uring_params p = { .flags = IORING_SETUP_CQSIZE };
 	int err;
 
+	limits_default(&r);
 	err = parse_args(&r, &o, argc, argv);
 	if (err)
 		return err > 0 ? 0 : 2;
 	/* Fail now, not at the first host: no module, no access, no aca. */
 	if (dev_check(r.device))
 		return 1;
+	if (limits_apply(&r))
+		return 1;
 	/* A vanished host must cost one connection, not the relay. */
 	signal(SIGPIPE, SIG_IGN);
 
-	err = io_uring_queue_init(256, &r.ring, 0);
+	p.cq_entries = relay_cq_entries(&r);
+	err = io_uring_queue_init_params(256, &r.ring, &p);
 	if (err) {
 		log_err("io_uring_queue_init: %s", strerror(-err));
 		return 1;

@@ -25,10 +25,14 @@ struct pump {
 
 struct conn {
 	struct relay *relay;
+	struct conn *prev, *next;	/* relay->conns */
 	int sock, dev;
 	struct pump up;		/* socket -> device */
 	struct pump down;	/* device -> socket */
 	bool closing;
+	bool spoke;		/* the device has answered (a hello was whole) */
+	uint64_t opened_ms;	/* when accepted (now_ms()) */
+	uint64_t eof_ms;	/* when the device ended, 0: not yet */
 	char peer[64];
 };
 
@@ -42,6 +46,19 @@ struct listener {
 	int fd;
 	struct sockaddr_storage peer;	/* filled by the pending accept */
 	socklen_t peer_len;
+	unsigned int backoff_ms;	/* after EMFILE and friends, 0: none */
+	struct __kernel_timespec retry;	/* the pending retry's timeout */
+};
+
+/*
+ * The limits of limits.c, each an option (aca-relay(8) gives the
+ * defaults): what one stranger may hold, and for how long.
+ */
+struct limits {
+	unsigned int max_conns;		/* 0 until set: from the CPU count */
+	unsigned int hello_timeout_ms;	/* until the device first answers */
+	unsigned int user_timeout_ms;	/* TCP_USER_TIMEOUT */
+	unsigned int eof_grace_ms;	/* after the device's EOF */
 };
 
 struct relay {
@@ -51,7 +68,10 @@ struct relay {
 	const char *device;
 	int verbose;
 	unsigned int nconns;
+	struct conn *conns;		/* every open connection */
 	struct allow *allow;		/* NULL: everyone may connect */
+	struct limits lim;
+	struct __kernel_timespec tick;	/* the sweep's timeout */
 };
 
 /* log.c */
@@ -71,13 +91,28 @@ void addr_format(const struct sockaddr *sa, char *buf, size_t len);
 /*
  * uring.c: SQE helpers. The user_data of a pump's splice is the pump pointer;
  * pointers are aligned, so small integers tag the other operations: a
- * cancel, and the accept of listener i (RELAY_TAG_ACCEPT + i).
+ * cancel, the sweep's tick, the accept of listener i (RELAY_TAG_ACCEPT + i)
+ * and its retry after a back-off (RELAY_TAG_RETRY + i).
  */
 #define RELAY_TAG_CANCEL	1
-#define RELAY_TAG_ACCEPT	2
+#define RELAY_TAG_TICK		2
+#define RELAY_TAG_ACCEPT	4
+#define RELAY_TAG_RETRY		(RELAY_TAG_ACCEPT + RELAY_MAX_LISTEN)
 
+/* Entries of the completion queue: every operation in flight fits. */
+unsigned int relay_cq_entries(const struct relay *r);
 struct io_uring_sqe *relay_sqe(struct relay *r);
 void relay_submit_accept(struct relay *r, unsigned int i);
+
+/* limits.c */
+uint64_t now_ms(void);
+void limits_default(struct relay *r);
+int limits_apply(struct relay *r);
+void limits_tick(struct relay *r);
+void limits_arm_tick(struct relay *r);
+bool limits_admit(struct relay *r, const char *peer);
+void limits_accept_failed(struct relay *r, unsigned int i, int err);
+void limits_accepted(struct relay *r, unsigned int i);
 
 /* device.c: the device check at start, and open errors explained */
 int dev_check(const char *path);
@@ -85,6 +120,7 @@ void dev_explain(char *buf, size_t len, const char *path, int err);
 
 /* conn.c */
 void conn_open(struct relay *r, int sock, const struct sockaddr *peer);
+void conn_close(struct conn *c);
 void pump_complete(struct pump *p, int res);
 
 #endif /* ACA_RELAY_H */

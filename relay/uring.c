@@ -1,22 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Submission helpers around the relay's single io_uring. */
-#include <stdio.h>
-#include <stdlib.h>
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "relay.h"
 
+/*
+ * A free submission slot. The queue full, what is there is pushed to the
+ * kernel; should that fail (no memory for the moment: the completion queue
+ * has room for every operation, see relay_cq_entries()), it is tried again
+ * until it works, a line logged each second: a transient error stalls the
+ * relay, never ends it.
+ */
 struct io_uring_sqe *relay_sqe(struct relay *r)
 {
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&r->ring);
+	unsigned int tries = 0;
+	int err;
 
-	if (!sqe) {
-		/* Queue full: push what is there and take a fresh slot. */
-		io_uring_submit(&r->ring);
+	while (!sqe) {
+		err = io_uring_submit(&r->ring);
 		sqe = io_uring_get_sqe(&r->ring);
-	}
-	if (!sqe) {
-		log_err("io_uring submission queue stuck");
-		exit(1);
+		if (sqe)
+			break;
+		if (!(tries++ % 100))
+			log_err("io_uring submission: %s; retrying",
+				strerror(err < 0 ? -err : EBUSY));
+		usleep(10000);
 	}
 	return sqe;
 }

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What a stranger may cost the relay, and for how long: descriptors (six
+ * per connection: socket, device file, two pipes), connections, an idle
+ * connection's life before it says hello, a half-closed one's after the
+ * device ended. A sweep every second closes what overstays; accept backs
+ * off while the system has no descriptor or memory to give.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "relay.h"
+
+#define FDS_PER_CONN	6
+#define FDS_SPARE	16	/* stdio, listeners, the ring, syslog */
+#define BACKOFF_MIN_MS	50
+#define BACKOFF_MAX_MS	1000
+#define LOG_EVERY_MS	5000
+
+uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* At most one line per LOG_EVERY_MS for each kind of event. */
+struct ratelimit {
+	uint64_t last_ms;
+	unsigned long missed;
+};
+
+static bool ratelimit_ok(struct ratelimit *rl, unsigned long *missed)
+{
+	uint64_t now = now_ms();
+
+	if (rl->last_ms && now - rl->last_ms < LOG_EVERY_MS) {
+		rl->missed++;
+		return false;
+	}
+	rl->last_ms = now;
+	*missed = rl->missed;
+	rl->missed = 0;
+	return true;
+}
+
+/* A session needs one connection per CPU, then uncore, module, control. */
+static unsigned int session_conns(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+
+	return (n > 0 ? (unsigned int)n : 1) + 3;
+}
+
+/* Before the options: each may then be overridden. */
+void limits_default(struct relay *r)
+{
+	/* A session, a second one being turned away, and a few strays. */
+	r->lim.max_conns = 2 * session_conns() + 8;
+	r->lim.hello_timeout_ms = 10000;
+	r->lim.user_timeout_ms = 120000;
+	r->lim.eof_grace_ms = 10000;
+}
+
+/*
+ * The descriptor budget: the soft RLIMIT_NOFILE raised to the hard one,
+ * then one session must fit, and --max-conns is lowered to what fits.
+ */
+int limits_apply(struct relay *r)
+{
+	unsigned int need = session_conns(), fit;
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl)) {
+		log_err("getrlimit(RLIMIT_NOFILE): %s", strerror(errno));
+		return -1;
+	}
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl))
+			log_err("cannot raise RLIMIT_NOFILE to %llu: %s",
+				(unsigned long long)rl.rlim_max, strerror(errno));
+		getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	fit = rl.rlim_cur > FDS_SPARE ?
+	      (rl.rlim_cur - FDS_SPARE) / FDS_PER_CONN : 0;
+	if (fit < need) {
+		log_err("RLIMIT_NOFILE is %llu: a session of this machine's %u connections needs %u descriptors (%u each); raise it (LimitNOFILE= in the unit, ulimit -n)",
+			(unsigned long long)rl.rlim_cur, need,
+			need * FDS_PER_CONN + FDS_SPARE, FDS_PER_CONN);
+		return -1;
+	}
+	if (r->lim.max_conns > fit) {
+		log_info("--max-conns %u lowered to %u: RLIMIT_NOFILE is %llu",
+			 r->lim.max_conns, fit, (unsigned long long)rl.rlim_cur);
+		r->lim.max_conns = fit;
+	}
+	return 0;
+}
+
+/* Every operation in flight has room for its completion. */
+unsigned int relay_cq_entries(const struct relay *r)
+{
+	/* Per connection two splices and two cancels; per listener two. */
+	unsigned int want = 4 * r->lim.max_conns + 2 * RELAY_MAX_LISTEN + 8;
+	unsigned int n = 512;
+
+	while (n < want)
+		n *= 2;
+	return n;
+}
+
+void limits_arm_tick(struct relay *r)
+{
+	struct io_uring_sqe *sqe = relay_sqe(r);
+
+	r->tick.tv_sec = 1;
+	r->tick.tv_nsec = 0;
+	io_uring_prep_timeout(sqe, &r->tick, 0, 0);
+	io_uring_sqe_set_data64(sqe, RELAY_TAG_TICK);
+}
+
+/* Once a second: close what said nothing in time, or overstays its end. */
+void limits_tick(struct relay *r)
+{
+	static struct ratelimit rl;
+	uint64_t now = now_ms();
+	unsigned long missed;
+	struct conn *c, *next;
+
+	for (c = r->conns; c; c = next) {
+		next = c->next;
+		if (c->closing)
+			continue;
+		if (!c->spoke && now - c->opened_ms >= r->lim.hello_timeout_ms) {
+			if (r->verbose || ratelimit_ok(&rl, &missed))
+				log_info("%s: no hello within %u ms (--hello-timeout): closed",
+					 c->peer, r->lim.hello_timeout_ms);
+			conn_close(c);
+		} else if (c->eof_ms && now - c->eof_ms >= r->lim.eof_grace_ms) {
+			if (r->verbose)
+				log_info("%s: still open %u ms after the device ended (--eof-grace): closed",
+					 c->peer, r->lim.eof_grace_ms);
+			conn_close(c);
+		}
+	}
+	limits_arm_tick(r);
+}
+
+/* Room for one more connection? Else it is closed at once. */
+bool limits_admit(struct relay *r, const char *peer)
+{
+	static struct ratelimit rl;
+	unsigned long missed;
+
+	if (r->nconns < r->lim.max_conns)
+		return true;
+	if (ratelimit_ok(&rl, &missed))
+		log_err("%s: refused: %u connections open (--max-conns %u); %lu more refused since the last line",
+			peer, r->nconns, r->lim.max_conns, missed);
+	return false;
+}
+
+/*
+ * accept failed: out of descriptors or memory (EMFILE, ENFILE, ENOBUFS,
+ * ENOMEM) is retried after a back-off, doubling up to a second, so the
+ * relay does not spin; anything else (a connection reset before it was
+ * accepted) at once.
+ */
+void limits_accept_failed(struct relay *r, unsigned int i, int err)
+{
+	static struct ratelimit rl;
+	struct listener *l = &r->listen[i];
+	struct io_uring_sqe *sqe;
+	unsigned long missed;
+
+	if (err != EMFILE && err != ENFILE && err != ENOBUFS && err != ENOMEM) {
+		if (r->verbose)
+			log_info("accept: %s", strerror(err));
+		relay_submit_accept(r, i);
+		return;
+	}
+	l->backoff_ms = l->backoff_ms ? 2 * l->backoff_ms : BACKOFF_MIN_MS;
+	if (l->backoff_ms > BACKOFF_MAX_MS)
+		l->backoff_ms = BACKOFF_MAX_MS;
+	if (ratelimit_ok(&rl, &missed))
+		log_err("accept: %s (%u connections open): retrying in %u ms; %lu more since the last line",
+			strerror(err), r->nconns, l->backoff_ms, missed);
+	l->retry.tv_sec = l->backoff_ms / 1000;
+	l->retry.tv_nsec = (long long)(l->backoff_ms % 1000) * 1000000;
+	sqe = relay_sqe(r);
+	io_uring_prep_timeout(sqe, &l->retry, 0, 0);
+	io_uring_sqe_set_data64(sqe, RELAY_TAG_RETRY + i);
+}
+
+void limits_accepted(struct relay *r, unsigned int i)
+{
+	r->listen[i].backoff_ms = 0;
+}
