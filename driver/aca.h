@@ -89,6 +89,7 @@ int aca_collection_configure(void *ctx, const struct acp_config *cfg);
 void aca_collection_flush(void *ctx);
 void aca_collection_finish(void *ctx);
 bool aca_collection_delayed(void *ctx);
+void aca_collection_exit(void);
 
 /*
  * Module records (modrec.c, spec 7.3): one ring, streamed by the module

@@ -9,11 +9,75 @@
  * then reads it without that lock (device.c).
  */
 #include <linux/compiler.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
 
 #include "aca.h"
 
 /* N of the configured session (0: none), under aca_lock. */
 static u32 aca_cpu_chans;
+
+/*
+ * Readers are woken in batches (see ring.c): by their ring's producer when
+ * it has taken another quarter, and by this timer, every ACA_FLUSH_MS from
+ * INIT_DRIVER to the session's end, for every channel ring with unread
+ * bytes (the module records' too). Waking on every sample would cost the
+ * sampled CPU an IPI and a context switch per sample. The timer sees the
+ * rings through aca_flush_rings, under aca_flush_lock, not aca_lock.
+ */
+#define ACA_FLUSH_MS		1000
+static DEFINE_SPINLOCK(aca_flush_lock);
+static struct aca_ring **aca_flush_rings;	/* NULL: no collection */
+static u32 aca_flush_nrings;
+
+static void aca_flush_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(aca_flush, aca_flush_fn);
+
+static void aca_flush_fn(struct work_struct *work)
+{
+	struct aca_ring *r;
+	bool again;
+
+	spin_lock(&aca_flush_lock);
+	for (u32 i = 0; aca_flush_rings && i < aca_flush_nrings; i++) {
+		r = aca_flush_rings[i];
+		if (r && aca_ring_pending(r))
+			aca_ring_wake(r);
+	}
+	again = aca_flush_rings;
+	spin_unlock(&aca_flush_lock);
+	if (again)
+		schedule_delayed_work(&aca_flush, msecs_to_jiffies(ACA_FLUSH_MS));
+}
+
+/* The timer's view of the channels' rings: @rings (or none), swapped. */
+static struct aca_ring **aca_flush_set(struct aca_ring **rings, u32 n)
+{
+	struct aca_ring **old;
+
+	spin_lock(&aca_flush_lock);
+	old = aca_flush_rings;
+	aca_flush_rings = rings;
+	aca_flush_nrings = n;
+	spin_unlock(&aca_flush_lock);
+	return old;
+}
+
+/* The channels' rings of the configured session, for the flush timer. */
+static void aca_flush_begin(void)
+{
+	u32 n = aca_cpu_chans + 2;
+	struct aca_ring **rings = kcalloc(n, sizeof(*rings), GFP_KERNEL);
+
+	/* Without it the producers' quarter wake-ups remain. */
+	if (!rings)
+		return;
+	for (u32 chan = 0; chan < n; chan++)
+		rings[chan] = aca_channel_ring(chan);
+	kfree(aca_flush_set(rings, n));
+	schedule_delayed_work(&aca_flush, msecs_to_jiffies(ACA_FLUSH_MS));
+}
 
 struct aca_ring *aca_channel_ring(u32 chan)
 {
@@ -60,6 +124,7 @@ int aca_collection_configure(void *ctx, const struct acp_config *cfg)
 		return ret;
 	}
 	aca_cpu_chans = cfg->ncpus;
+	aca_flush_begin();
 	return 0;
 }
 
@@ -83,6 +148,8 @@ void aca_collection_flush(void *ctx)
 void aca_collection_finish(void *ctx)
 {
 	lockdep_assert_held(&aca_lock);
+	/* Before the rings go; the timer stops by itself. */
+	kfree(aca_flush_set(NULL, 0));
 	aca_cpu_chans = 0;
 	aca_modrec_finish();
 	aca_sampler_finish(ctx);
@@ -91,4 +158,10 @@ void aca_collection_finish(void *ctx)
 bool aca_collection_delayed(void *ctx)
 {
 	return READ_ONCE(aca_delayed_transfer);
+}
+
+/* Module unload: no session; the last flush is done. */
+void aca_collection_exit(void)
+{
+	cancel_delayed_work_sync(&aca_flush);
 }

@@ -28,10 +28,11 @@ err_sampler:
 	return ret;
 }
 
-/* The mirror of aca_init(). */
+/* The mirror of aca_init(), and the flush timer of the last session stopped. */
 static void __exit aca_exit(void)
 {
 	aca_device_exit();
+	aca_collection_exit();
 	aca_sampler_exit();
 }
 

@@ -11,8 +11,7 @@
  *
  * Locking: the acp_ops entry points run under aca_lock (target.c), which
  * they assert. aca_coll changes only there, and additionally under
- * aca_sampler_lock, so the sysfs file and the flush timer read it without
- * aca_lock.
+ * aca_sampler_lock, so the sysfs file reads it without aca_lock.
  */
 #include <linux/kobject.h>
 #include <linux/math64.h>
@@ -23,7 +22,6 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
-#include <linux/workqueue.h>
 #include <asm/ptrace.h>
 #include <asm/segment.h>
 
@@ -34,17 +32,6 @@
 
 /* The flat 32-bit user code descriptor of __USER32_CS (csd, spec 7.1). */
 #define ACA_USER32_CS_DESC	0x00cffb000000ffffull
-
-/*
- * Readers are woken in batches (see ring.c): by this timer, for every ring
- * with unread bytes, while a collection runs; and by the producer when a
- * ring has taken another quarter. Waking on every sample would cost the
- * sampled CPU an IPI, a work item and a context switch per sample.
- */
-#define ACA_FLUSH_MS		1000
-static void aca_flush_fn(struct work_struct *work);
-static DECLARE_DELAYED_WORK(aca_flush, aca_flush_fn);
-static bool aca_flushing;
 
 /* One counter on one CPU. */
 struct aca_sev {
@@ -152,27 +139,6 @@ static void aca_overflow(struct perf_event *event,
 	aca_ring_write(s->ring, &rec, sizeof(rec), s->size);
 }
 
-static void aca_flush_fn(struct work_struct *work)
-{
-	struct aca_ring *r;
-
-	mutex_lock(&aca_sampler_lock);
-	for (u32 cpu = 0; aca_coll && cpu < nr_cpu_ids; cpu++) {
-		r = aca_coll->rings[cpu];
-		if (r && aca_ring_pending(r))
-			aca_ring_wake(r);
-	}
-	mutex_unlock(&aca_sampler_lock);
-	if (READ_ONCE(aca_flushing))
-		schedule_delayed_work(&aca_flush, msecs_to_jiffies(ACA_FLUSH_MS));
-}
-
-static void aca_flush_start(void)
-{
-	WRITE_ONCE(aca_flushing, true);
-	schedule_delayed_work(&aca_flush, msecs_to_jiffies(ACA_FLUSH_MS));
-}
-
 static void aca_release_events(struct aca_collection *c)
 {
 	for (u32 i = 0; i < c->nsev; i++) {
@@ -181,12 +147,6 @@ static void aca_release_events(struct aca_collection *c)
 		c->sevs[i].pe = NULL;
 	}
 	c->counting = false;
-	/*
-	 * The timer stops by itself (it may be waiting for aca_sampler_lock,
-	 * which aca_publish() takes under aca_lock). The stopping
-	 * protocol core wakes the readers of what is left.
-	 */
-	WRITE_ONCE(aca_flushing, false);
 }
 
 static void aca_collection_free(struct aca_collection *c)
@@ -407,7 +367,6 @@ int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
 	}
 	if (!paused)
 		aca_enable(c, true);
-	aca_flush_start();
 	return 0;
 }
 
@@ -598,6 +557,4 @@ int aca_sampler_init(void)
 void aca_sampler_exit(void)
 {
 	sysfs_remove_bin_file(&THIS_MODULE->mkobj.kobj, &bin_attr_collection);
-	WRITE_ONCE(aca_flushing, false);
-	cancel_delayed_work_sync(&aca_flush);
 }
