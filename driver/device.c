@@ -43,6 +43,14 @@ struct aca_file {
 	struct aca_ring *ring;
 	wait_queue_entry_t ring_wait;	/* on ring->wait: wakes ours */
 	/*
+	 * Reply bytes taken from the core under aca_lock and given to the
+	 * reader after it, so no user copy (which may fault and sleep for
+	 * ever) happens under aca_lock; under read_lock, left read
+	 * locklessly by poll().
+	 */
+	u8 *out;
+	u32 out_off, out_left;
+	/*
 	 * The process that opened the file (its thread group), the core's
 	 * opener token: a session's data channels come from the process that
 	 * opened its control file. The reference keeps the struct pid, hence
@@ -119,7 +127,7 @@ static bool aca_streaming(struct aca_file *af)
 {
 	u32 chan;
 
-	return af->ring && acp_conn_stream(&af->conn, &chan) &&
+	return af->ring && !af->out_left && acp_conn_stream(&af->conn, &chan) &&
 	       aca_ring_pending(af->ring);
 }
 
@@ -224,26 +232,44 @@ static ssize_t aca_read_ring(struct aca_file *af, struct iov_iter *to)
 	return done;
 }
 
-/* Under aca_lock: the core's replies (or EOF: 0) to @to. */
-static ssize_t aca_read_replies(struct aca_file *af, struct iov_iter *to)
-{
-	size_t avail, n, done = 0;
-	const void *data;
+#define ACA_OUT_SIZE	PAGE_SIZE
 
-	/* A reply may come in pieces (head, data, padding): take them all. */
-	while (iov_iter_count(to)) {
+/*
+ * Under aca_lock, out[] empty: take up to a page of the core's replies
+ * (a reply may come in pieces: head, data, padding). None: EOF.
+ */
+static void aca_take_replies(struct aca_file *af)
+{
+	const void *data;
+	size_t avail, n;
+
+	lockdep_assert_held(&aca_lock);
+	af->out_off = 0;
+	while (af->out_left < ACA_OUT_SIZE) {
 		avail = acp_conn_peek(&af->conn, &data);
 		if (!avail)
 			break;
-		n = copy_to_iter(data, min(avail, iov_iter_count(to)), to);
+		n = min_t(size_t, avail, ACA_OUT_SIZE - af->out_left);
+		memcpy(af->out + af->out_left, data, n);
 		acp_conn_consume(&af->conn, n);
-		done += n;
-		if (n < avail && !iov_iter_count(to))
-			break;
-		if (!n)
-			return done ? done : -EFAULT;
+		af->out_left += n;
 	}
-	return done;
+}
+
+/* Reply bytes already taken, to @to, without aca_lock: bytes, 0, -EFAULT. */
+static ssize_t aca_read_out(struct aca_file *af, struct iov_iter *to)
+{
+	size_t n;
+
+	lockdep_assert_held(&af->read_lock);
+	if (!af->out_left)
+		return 0;
+	n = copy_to_iter(af->out + af->out_off, af->out_left, to);
+	if (!n)
+		return -EFAULT;
+	af->out_off += n;
+	WRITE_ONCE(af->out_left, af->out_left - n);
+	return n;
 }
 
 static ssize_t aca_read_iter(struct kiocb *iocb, struct iov_iter *to)
@@ -258,6 +284,9 @@ static ssize_t aca_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	if (mutex_lock_interruptible(&af->read_lock))
 		return -ERESTARTSYS;
 	for (;;) {
+		ret = aca_read_out(af, to);
+		if (ret)
+			break;
 		ret = aca_read_ring(af, to);
 		if (ret)
 			break;
@@ -266,10 +295,12 @@ static ssize_t aca_read_iter(struct kiocb *iocb, struct iov_iter *to)
 			break;
 		streaming = aca_streaming(af);
 		if (!streaming)
-			ret = aca_read_replies(af, to);
+			aca_take_replies(af);
 		mutex_unlock(&aca_lock);
-		if (!streaming)
+		if (!streaming) {
+			ret = aca_read_out(af, to);	/* 0: EOF */
 			break;
+		}
 	}
 	mutex_unlock(&af->read_lock);
 
@@ -333,12 +364,15 @@ static ssize_t aca_splice_read(struct file *in, loff_t *ppos,
 			(in->f_flags & O_NONBLOCK);
 	struct aca_ring *r;
 	bool streaming;
-	ssize_t ret;
+	ssize_t ret = 0;
 
 	aca_use(af);
 	if (mutex_lock_interruptible(&af->read_lock))
 		return -ERESTARTSYS;
 	for (;;) {
+		/* Reply bytes taken before go first, as read() gives them. */
+		if (af->out_left)
+			break;
 		r = aca_live_ring(af->ring);
 		ret = r ? aca_ring_to_pipe(r, pipe, len) : 0;
 		if (ret > 0) {
@@ -381,7 +415,7 @@ static __poll_t aca_poll(struct file *file, poll_table *pt)
 	if (r && aca_ring_pending(r))
 		return EPOLLIN | EPOLLRDNORM | EPOLLOUT | EPOLLWRNORM;
 	mutex_lock(&aca_lock);
-	if (aca_readable(af))
+	if (READ_ONCE(af->out_left) || aca_readable(af))
 		mask |= EPOLLIN | EPOLLRDNORM;
 	if (aca_writable(af))
 		mask |= EPOLLOUT | EPOLLWRNORM;
@@ -449,6 +483,11 @@ static int aca_open(struct inode *inode, struct file *file)
 
 	if (!af)
 		return -ENOMEM;
+	af->out = kmalloc(ACA_OUT_SIZE, GFP_KERNEL);
+	if (!af->out) {
+		kfree(af);
+		return -ENOMEM;
+	}
 	init_waitqueue_head(&af->wait);
 	mutex_init(&af->read_lock);
 	af->opener = get_pid(task_tgid(current));
@@ -473,6 +512,7 @@ static int aca_release(struct inode *inode, struct file *file)
 		aca_ring_put(af->ring);
 	}
 	put_pid(af->opener);
+	kfree(af->out);
 	kfree(af);
 	return 0;
 }
