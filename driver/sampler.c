@@ -13,6 +13,8 @@
  * they assert. aca_coll changes only there, and additionally under
  * aca_sampler_lock, so the sysfs file reads it without aca_lock.
  */
+#include <linux/cpu.h>
+#include <linux/cpu.h>
 #include <linux/kobject.h>
 #include <linux/math64.h>
 #include <linux/module.h>
@@ -198,24 +200,38 @@ static int aca_create_event(struct aca_sev *s, int cpu,
 	return 0;
 }
 
-/* One counter per event of @g on every CPU with a ring. */
+/*
+ * One counter per event of @g on every CPU with a ring. A CPU taken offline
+ * since INIT_DRIVER is skipped and reported, not a failed START: its
+ * channel streams nothing.
+ */
 static int aca_create_events(struct aca_collection *c,
 			     const struct acp_group *g, bool sw)
 {
 	struct aca_sev *s = c->sevs;
-	int ret;
+	u32 offline = 0, first = 0;
+	int ret = 0;
 
-	for (u32 cpu = 0; cpu < nr_cpu_ids; cpu++) {
+	cpus_read_lock();
+	for (u32 cpu = 0; cpu < nr_cpu_ids && !ret; cpu++) {
 		if (!c->rings[cpu])
 			continue;
-		for (u32 i = 0; i < g->nevents; i++, s++) {
-			ret = aca_create_event(s, cpu, &g->events[i], sw);
-			if (ret) {
-				aca_release_events(c);
-				return ret;
-			}
+		if (!cpu_online(cpu)) {
+			first = offline++ ? first : cpu;
+			s += g->nevents;
+			continue;
 		}
+		for (u32 i = 0; i < g->nevents && !ret; i++, s++)
+			ret = aca_create_event(s, cpu, &g->events[i], sw);
 	}
+	cpus_read_unlock();
+	if (ret) {
+		aca_release_events(c);
+		return ret;
+	}
+	if (offline)
+		pr_notice("START: %u CPU(s) offline since INIT_DRIVER, the first CPU %u: not sampled\n",
+			  offline, first);
 	c->counting = true;
 	return 0;
 }
@@ -265,6 +281,8 @@ static int aca_setup_sevs(struct aca_collection *c, const struct acp_config *cfg
 static void aca_enable(struct aca_collection *c, bool on)
 {
 	for (u32 i = 0; i < c->nsev; i++) {
+		if (!c->sevs[i].pe)
+			continue;	/* its CPU was offline at START */
 		if (on)
 			perf_event_enable(c->sevs[i].pe);
 		else

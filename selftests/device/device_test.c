@@ -566,6 +566,79 @@ TEST(collection_samples_every_cpu_then_eof)
 	EXPECT_STREQ("none", kind);	/* the session's rings are gone */
 }
 
+/* @text into sysfs file @path; 0 or -1. */
+static int write_sysfs(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, text, strlen(text));
+	close(fd);
+	return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+/*
+ * One collection on every CPU channel with CPU @off offline between
+ * INIT_DRIVER and START (-1: none): bytes each CPU channel received.
+ */
+static void collect_with_offline(struct __test_metadata *_metadata, int off,
+				 size_t *bytes)
+{
+	static struct channel ch[MAX_CPUS + 2];
+	char path[64];
+	pid_t spinners[MAX_CPUS];
+	struct coll c;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", off);
+	coll_open(_metadata, &c);
+	coll_configure(_metadata, &c);
+	for (int i = 0; i < c.n + 2; i++) {
+		ch[i] = (struct channel){ .fd = c.data[i] };
+		ASSERT_EQ(0, pthread_create(&ch[i].thread, NULL, drain, &ch[i]));
+	}
+	if (off >= 0)
+		ASSERT_EQ(0, write_sysfs(path, "0"));
+	EXPECT_EQ(0, command_io(c.ctl, SEP_CMD_START, NULL, 0, NULL, 0));
+	/* Spinners on the CPUs that are online; affinity fails on the other. */
+	spin_all(spinners, c.n, 700);
+	wait_all(spinners, c.n);
+	EXPECT_EQ(0, command_io(c.ctl, SEP_CMD_STOP, NULL, 0, NULL, 0));
+	for (int i = 0; i < c.n + 2; i++) {
+		ASSERT_EQ(0, pthread_join(ch[i].thread, NULL));
+		EXPECT_EQ(0, ch[i].err);
+	}
+	for (int cpu = 0; cpu < c.n; cpu++)
+		bytes[cpu] = ch[cpu].len;
+	EXPECT_EQ(0, command_io(c.ctl, SEP_CMD_TERMINATE, NULL, 0, NULL, 0));
+	for (int i = 0; i < c.n + 2; i++) {
+		free(ch[i].buf);
+		close(c.data[i]);
+	}
+	close(c.ctl);
+	if (off >= 0)
+		ASSERT_EQ(0, write_sysfs(path, "1"));
+}
+
+/*
+ * A CPU taken offline between INIT_DRIVER and START does not fail START:
+ * the other CPUs are sampled and its channel ends empty. Back online, it
+ * is sampled again by the next session.
+ */
+TEST(cpu_offline_at_start_is_skipped_then_sampled_again)
+{
+	size_t bytes[MAX_CPUS];
+
+	ASSERT_LE(2, ncpus()) TH_LOG("needs a second CPU to take offline");
+	collect_with_offline(_metadata, 1, bytes);
+	EXPECT_LT(0, bytes[0]);
+	EXPECT_EQ(0, bytes[1]);
+	collect_with_offline(_metadata, -1, bytes);
+	EXPECT_LT(0, bytes[0]);
+	EXPECT_LT(0, bytes[1]) TH_LOG("CPU 1, back online, is sampled again");
+}
+
 /* The control file closed mid-collection: sampling stops, channels end. */
 TEST(collection_ends_with_control_file)
 {
