@@ -14,6 +14,7 @@
  * aca_sampler_lock, so the sysfs file reads it without aca_lock.
  */
 #include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
 #include <linux/cpu.h>
 #include <linux/kobject.h>
 #include <linux/math64.h>
@@ -24,6 +25,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
+#include <linux/workqueue.h>
 #include <asm/ptrace.h>
 #include <asm/segment.h>
 
@@ -39,6 +41,8 @@
 struct aca_sev {
 	struct perf_event *pe;
 	struct aca_ring *ring;
+	u32 cpu;
+	u32 event;		/* index in the collection's events[] */
 	u32 event_index;
 	u32 size;		/* record size on the wire */
 	u32 osid;
@@ -52,6 +56,9 @@ struct aca_collection {
 	u32 ncpus;			/* rings */
 	bool sw;			/* cpu-clock fallback */
 	bool counting;			/* events exist */
+	bool paused;
+	struct acp_event *events;	/* the group sampled, from START */
+	u32 nevents;
 };
 
 static DEFINE_MUTEX(aca_sampler_lock);
@@ -164,6 +171,7 @@ static void aca_collection_free(struct aca_collection *c)
 	}
 	kfree(c->rings);
 	kfree(c->sevs);
+	kfree(c->events);
 	kfree(c);
 }
 
@@ -263,6 +271,8 @@ static int aca_setup_sevs(struct aca_collection *c, const struct acp_config *cfg
 			continue;
 		for (u32 i = 0; i < g->nevents; i++, s++) {
 			s->ring = c->rings[cpu];
+			s->cpu = cpu;
+			s->event = i;
 			s->event_index = g->events[i].event_index;
 			s->size = aca_record_size(cfg, s->event_index);
 			s->osid = cfg->osid;
@@ -363,8 +373,11 @@ int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
 		return -EBUSY;	/* one START per collection (spec 3.4) */
 	c->nsev = c->ncpus * g->nevents;
 	c->sevs = kcalloc(c->nsev, sizeof(*c->sevs), GFP_KERNEL);
-	if (!c->sevs)
+	c->events = kmemdup(g->events, g->nevents * sizeof(*g->events),
+			    GFP_KERNEL);
+	if (!c->sevs || !c->events)
 		return -ENOMEM;
+	c->nevents = g->nevents;
 	ret = aca_setup_sevs(c, cfg, g);
 	if (ret)
 		return ret;
@@ -413,8 +426,83 @@ void aca_sampler_pause(void *ctx, bool pause)
 	struct aca_collection *c = aca_coll;
 
 	lockdep_assert_held(&aca_lock);
-	if (c && c->counting)
+	if (c && c->counting) {
+		c->paused = pause;
 		aca_enable(c, !pause);
+	}
+}
+
+/*
+ * CPU hotplug during a collection: perf takes a CPU's events off it when it
+ * goes offline and never puts them back, so a CPU that comes back online
+ * gets new ones (a CPU offline at START gets its first ones). The online
+ * callback runs under the hotplug lock, which START's event creation nests
+ * inside aca_lock: it only marks the CPU and leaves the work to a work
+ * item, which takes aca_lock as START does.
+ */
+static DEFINE_SPINLOCK(aca_replug_lock);
+static struct cpumask aca_replug_cpus;	/* online again, under the lock */
+static enum cpuhp_state aca_cpuhp;
+static void aca_replug_fn(struct work_struct *work);
+static DECLARE_WORK(aca_replug_work, aca_replug_fn);
+
+static int aca_cpu_online(unsigned int cpu)
+{
+	spin_lock(&aca_replug_lock);
+	cpumask_set_cpu(cpu, &aca_replug_cpus);
+	spin_unlock(&aca_replug_lock);
+	schedule_work(&aca_replug_work);
+	return 0;
+}
+
+static bool aca_replug_take(u32 cpu)
+{
+	bool was;
+
+	spin_lock(&aca_replug_lock);
+	was = cpumask_test_and_clear_cpu(cpu, &aca_replug_cpus);
+	spin_unlock(&aca_replug_lock);
+	return was;
+}
+
+/* Under aca_lock: new events for @cpu of the running collection. */
+static void aca_replug_cpu(struct aca_collection *c, u32 cpu)
+{
+	struct aca_sev *s;
+	int ret = 0;
+
+	lockdep_assert_held(&aca_lock);
+	if (!c || !c->counting || !c->rings[cpu])
+		return;
+	for (s = c->sevs; s < c->sevs + c->nsev; s++) {
+		if (s->cpu != cpu || !s->pe)
+			continue;
+		perf_event_release_kernel(s->pe);
+		s->pe = NULL;
+	}
+	cpus_read_lock();
+	for (s = c->sevs; s < c->sevs + c->nsev && !ret; s++) {
+		if (s->cpu != cpu || !cpu_online(cpu))
+			continue;
+		ret = aca_create_event(s, cpu, &c->events[s->event], c->sw);
+		if (!ret && !c->paused)
+			perf_event_enable(s->pe);
+	}
+	cpus_read_unlock();
+	if (ret)
+		pr_notice("CPU %u is back online but its events cannot be created (%d): not sampled\n",
+			  cpu, ret);
+	else
+		pr_info("CPU %u is back online: sampled again\n", cpu);
+}
+
+static void aca_replug_fn(struct work_struct *work)
+{
+	mutex_lock(&aca_lock);
+	for (u32 cpu = 0; cpu < nr_cpu_ids; cpu++)
+		if (aca_replug_take(cpu))
+			aca_replug_cpu(aca_coll, cpu);
+	mutex_unlock(&aca_lock);
 }
 
 struct aca_ring *aca_sampler_ring(u32 cpu)
@@ -566,13 +654,29 @@ bool aca_sampler_fallback(void *ctx)
 
 int aca_sampler_init(void)
 {
+	int ret;
+
 	aca_probe_pmu();
-	return sysfs_create_bin_file(&THIS_MODULE->mkobj.kobj,
-				     &bin_attr_collection);
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "aca:online",
+					aca_cpu_online, NULL);
+	if (ret < 0)
+		return ret;
+	aca_cpuhp = ret;
+	ret = sysfs_create_bin_file(&THIS_MODULE->mkobj.kobj,
+				    &bin_attr_collection);
+	if (ret)
+		goto err_cpuhp;
+	return 0;
+
+err_cpuhp:
+	cpuhp_remove_state_nocalls(aca_cpuhp);
+	return ret;
 }
 
 /* After the device is gone: no collection exists, no handler can run. */
 void aca_sampler_exit(void)
 {
 	sysfs_remove_bin_file(&THIS_MODULE->mkobj.kobj, &bin_attr_collection);
+	cpuhp_remove_state_nocalls(aca_cpuhp);
+	cancel_work_sync(&aca_replug_work);
 }

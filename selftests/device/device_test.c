@@ -639,6 +639,58 @@ TEST(cpu_offline_at_start_is_skipped_then_sampled_again)
 	EXPECT_LT(0, bytes[1]) TH_LOG("CPU 1, back online, is sampled again");
 }
 
+/*
+ * A CPU taken offline during a collection and brought back is sampled
+ * again in the same collection: perf drops an offline CPU's events, and
+ * aca gives it new ones when it returns.
+ */
+TEST(cpu_back_online_mid_collection_is_sampled_again)
+{
+	static struct channel ch[MAX_CPUS + 2];
+	const char *path = "/sys/devices/system/cpu/cpu1/online";
+	const struct sep_sample_record_pc *r;
+	size_t after = 0, nrec;
+	pid_t spinners[MAX_CPUS];
+	uint64_t tsc_back;
+	struct coll c;
+
+	ASSERT_LE(2, ncpus()) TH_LOG("needs a second CPU to take offline");
+	coll_open(_metadata, &c);
+	coll_configure(_metadata, &c);
+	for (int i = 0; i < c.n + 2; i++) {
+		ch[i] = (struct channel){ .fd = c.data[i] };
+		ASSERT_EQ(0, pthread_create(&ch[i].thread, NULL, drain, &ch[i]));
+	}
+	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_START, NULL, 0, NULL, 0));
+	spin_all(spinners, c.n, 300);
+	wait_all(spinners, c.n);
+	ASSERT_EQ(0, write_sysfs(path, "0"));
+	usleep(300 * 1000);
+	ASSERT_EQ(0, write_sysfs(path, "1"));
+	usleep(500 * 1000);		/* the module's work item runs */
+	tsc_back = coll_tsc(&c);
+	ASSERT_NE(0, tsc_back);
+	spin_all(spinners, c.n, 700);
+	EXPECT_EQ(0, wait_all(spinners, c.n));
+	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_STOP, NULL, 0, NULL, 0));
+	for (int i = 0; i < c.n + 2; i++) {
+		ASSERT_EQ(0, pthread_join(ch[i].thread, NULL));
+		EXPECT_EQ(0, ch[i].err);
+	}
+	r = (const void *)ch[1].buf;
+	nrec = ch[1].len / sizeof(*r);
+	for (size_t k = 0; k < nrec; k++)
+		after += r[k].tsc > tsc_back;
+	TH_LOG("CPU 1: %zu samples, %zu after it came back", nrec, after);
+	EXPECT_LT(0, after);
+	EXPECT_EQ(0, command_io(c.ctl, SEP_CMD_TERMINATE, NULL, 0, NULL, 0));
+	for (int i = 0; i < c.n + 2; i++) {
+		free(ch[i].buf);
+		close(c.data[i]);
+	}
+	close(c.ctl);
+}
+
 /* The control file closed mid-collection: sampling stops, channels end. */
 TEST(collection_ends_with_control_file)
 {
