@@ -199,7 +199,7 @@ static long aca_alloc_trace(struct file *file, void __user *arg)
 		ret = -EBUSY;
 		goto unlock;
 	}
-	ret = aca_sampler_alloc(pages);
+	ret = aca_sampler_alloc(pages, cpu_online_mask);
 	if (ret) {
 		acp_local_release(t);
 		goto unlock;

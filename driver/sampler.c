@@ -317,10 +317,10 @@ void aca_sampler_finish(void *ctx)
 }
 
 /*
- * One ring of @data_pages per online CPU, so the memory is committed (or
+ * One ring of @data_pages per CPU of @cpus, so the memory is committed (or
  * refused) before anything starts.
  */
-int aca_sampler_alloc(unsigned int data_pages)
+int aca_sampler_alloc(unsigned int data_pages, const struct cpumask *cpus)
 {
 	struct aca_collection *c;
 	int cpu;
@@ -333,7 +333,7 @@ int aca_sampler_alloc(unsigned int data_pages)
 	c->rings = kcalloc(nr_cpu_ids, sizeof(*c->rings), GFP_KERNEL);
 	if (!c->rings)
 		goto fail;
-	for_each_online_cpu(cpu) {
+	for_each_cpu(cpu, cpus) {
 		c->rings[cpu] = aca_ring_alloc(data_pages, cpu_to_node(cpu));
 		if (!c->rings[cpu])
 			goto fail;
@@ -343,7 +343,7 @@ int aca_sampler_alloc(unsigned int data_pages)
 	return 0;
 fail:
 	pr_notice_ratelimited("cannot allocate %u-page rings for %u CPUs: lower ring_pages\n",
-			      data_pages, num_online_cpus());
+			      data_pages, cpumask_weight(cpus));
 	aca_collection_free(c);
 	return -ENOMEM;
 }
@@ -351,7 +351,11 @@ fail:
 /* INIT_DRIVER: the rings, of ring_pages. */
 int aca_sampler_configure(void *ctx, const struct acp_config *cfg)
 {
-	return aca_sampler_alloc(READ_ONCE(aca_ring_pages));
+	/*
+	 * Every present CPU has a data channel, hence a ring: one offline now
+	 * is sampled if it comes back during the collection.
+	 */
+	return aca_sampler_alloc(READ_ONCE(aca_ring_pages), cpu_present_mask);
 }
 
 int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
