@@ -59,6 +59,7 @@ void aca_device_exit(void);
 /* The one clock of every timestamp aca sends (tsc.c), and its rate in Hz. */
 u64 aca_tsc_now(void);
 u64 aca_tsc_hz(void);
+u64 aca_tsc_sample(void);
 
 /* Sampling (sampler.c): the acp_ops sampling entry points. */
 int aca_sampler_init(void);

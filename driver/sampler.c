@@ -131,7 +131,7 @@ static void aca_fill_record(struct sep_sample_record_pc *rec,
 			    SEP_SAMPLE_EVENT_INDEX_MASK) |
 			   SEP_SAMPLE_TID_IS_RAW | SEP_SAMPLE_PID_REC_INDEX_RAW |
 			   (is64 ? SEP_SAMPLE_IA64PC : 0);
-	rec->tsc = aca_tsc_now();
+	rec->tsc = aca_tsc_sample();
 }
 
 /* NMI (PMU) or hard-IRQ (cpu-clock) context: no locks, no allocation. */

@@ -28,3 +28,15 @@ u64 aca_tsc_now(void)
 	} while (!atomic64_try_cmpxchg(&aca_last_tsc, &last, now));
 	return now;
 }
+
+/*
+ * A sample's timestamp, in the NMI: the TSC as it is, which never goes
+ * back on one CPU, and agrees across CPUs as far as the kernel found the
+ * TSCs synchronised at boot (it stops using an unstable TSC). No shared
+ * cache line is written per sample, unlike aca_tsc_now()'s clamp, which
+ * only the commands' timestamps take.
+ */
+u64 aca_tsc_sample(void)
+{
+	return rdtsc_ordered();
+}
