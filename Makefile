@@ -38,7 +38,11 @@ CORE_HDR := $(wildcard driver/core/*.h) uapi/aca.h
 # The SEP wire format: the protocol core's, spoken by aca-host and the tests too.
 SEP_HDR := driver/core/sep.h driver/core/sep_cmd.h
 
-TESTS := $(B)/tests/core_test $(B)/tests/device_test $(B)/tests/local_test \
+# The protocol core's unit tests: one kselftest program per topic, each
+# selftests/core/TOPIC_test.c built as $(B)/tests/core_TOPIC_test.
+CORE_TESTS := $(patsubst selftests/core/%.c,$(B)/tests/core_%,$(wildcard selftests/core/*_test.c))
+
+TESTS := $(CORE_TESTS) $(B)/tests/device_test $(B)/tests/local_test \
 	 $(B)/tests/modrec_test \
 	 $(B)/tests/remote_test
 
@@ -82,9 +86,43 @@ $(B)/aca-relay: $(wildcard relay/*.c relay/*.h) uapi/aca.h driver/aca.h $(UFLAGS
 
 host: $(B)/aca-host
 
-$(B)/aca-host: $(wildcard tools/aca-host/*.c tools/aca-host/*.h) $(SEP_HDR) driver/aca.h $(UFLAGS_STAMP)
+# aca-host is main.c and the command-line front-ends only it needs, linked
+# with build/libaca-host.a: the host side of the protocol (connections,
+# sessions, payloads, ECBs), the collection (channels, progress, output
+# files) and the report (records, ELF symbols, attribution, tables). The
+# tests link that library and include its headers; no test compiles a
+# source of tools/aca-host. Both lists name every file (HOST_LIST_STAMP
+# notices when they change). Each source is one object, rebuilt when it,
+# a header it includes (-MMD) or the flags (UFLAGS_STAMP) change. -Werror
+# changes no output but must see every source: its objects have their own
+# directory, so make check compiles each source under it without making
+# the next plain make compile anything again.
+HOST_CLI_SRC := $(addprefix tools/aca-host/,main.c args.c hello.c info.c collect_cli.c \
+	report_cli.c)
+HOST_LIB_SRC := $(addprefix tools/aca-host/,net.c session.c payload.c ecb.c channels.c \
+	collect.c collect_out.c progress.c files.c records.c elfsym.c attrib.c tally.c \
+	report_load.c report.c)
+HOST_OBJ := $(B)/obj$(if $(strip $(WERROR)),/werror)/aca-host
+HOST_CLI_OBJ := $(HOST_CLI_SRC:tools/aca-host/%.c=$(HOST_OBJ)/%.o)
+HOST_LIB_OBJ := $(HOST_LIB_SRC:tools/aca-host/%.c=$(HOST_OBJ)/%.o)
+HOST_LIB := $(B)/libaca-host.a
+HOST_LIST_STAMP := $(B)/.aca-host-files
+HOST_LIST = cli: $(HOST_CLI_SRC) lib: $(HOST_LIB_SRC)
+HOST_LIST_OLD = $(if $(wildcard $(HOST_LIST_STAMP)),$(file <$(HOST_LIST_STAMP)))
+$(HOST_LIST_STAMP): FORCE | $(B)
+	$(if $(and $(findstring $(HOST_LIST),$(HOST_LIST_OLD)),$(findstring $(HOST_LIST_OLD),$(HOST_LIST))),,$(file >$@,$(HOST_LIST)))
+
+$(HOST_OBJ)/%.o: tools/aca-host/%.c $(UFLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) -o $@ $(filter %.c,$^) -lm
+	$(CC) $(UCFLAGS) -MMD -MP -c -o $@ $<
+-include $(HOST_CLI_OBJ:.o=.d) $(HOST_LIB_OBJ:.o=.d)
+
+$(HOST_LIB): $(HOST_LIB_OBJ) $(HOST_LIST_STAMP)
+	@rm -f $@
+	$(AR) rcs $@ $(filter %.o,$^)
+
+$(B)/aca-host: $(HOST_CLI_OBJ) $(HOST_LIB) $(HOST_LIST_STAMP)
+	$(CC) $(UCFLAGS) -o $@ $(filter %.o %.a,$^) -lm
 
 tests: $(TESTS)
 
@@ -92,31 +130,51 @@ $(KSRC)/.stamp: tools/extract-ksrc
 	@tools/extract-ksrc $(KSRC)
 	@touch $@
 
-$(B)/tests/core_test: $(wildcard selftests/core/*.c) tools/aca-host/payload.c $(CORE_SRC) $(CORE_HDR) $(KSRC)/.stamp $(UFLAGS_STAMP)
-	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^)
+# What every core test program links besides its topic: the core, the fake
+# machine (fake_target.c), the wire driver (wire.c) and the table of SEP
+# commands (cmd_table.c, the fuzzer's too), one object each under
+# build/obj/core-tests, rebuilt when its source, a header it includes
+# (-MMD), the flags or WERROR change (CORE_OBJ_STAMP); and libaca-host.a.
+CORE_LIB_SRC := $(CORE_SRC) selftests/core/fake_target.c selftests/core/wire.c \
+	selftests/core/cmd_table.c
+CORE_OBJ := $(B)/obj/core-tests
+CORE_LIB_OBJ := $(CORE_LIB_SRC:%.c=$(CORE_OBJ)/%.o)
+CORE_OBJ_STAMP := $(B)/.core-test-objs
+CORE_OBJ_IS = $(strip werror: $(WERROR))
+CORE_OBJ_OLD = $(strip $(if $(wildcard $(CORE_OBJ_STAMP)),$(file <$(CORE_OBJ_STAMP))))
+$(CORE_OBJ_STAMP): FORCE | $(B)
+	$(if $(filter-out $(CORE_OBJ_OLD),$(CORE_OBJ_IS))$(filter-out $(CORE_OBJ_IS),$(CORE_OBJ_OLD)),$(file >$@,$(CORE_OBJ_IS)))
 
-$(B)/tests/device_test: selftests/device/device_test.c selftests/device/session.h tools/aca-host/ecb.c tools/aca-host/payload.c $(wildcard selftests/common/*.h) $(UFLAGS_STAMP) \
+$(CORE_LIB_OBJ): $(CORE_OBJ)/%.o: %.c $(UFLAGS_STAMP) $(CORE_OBJ_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(UCFLAGS) -MMD -MP -c -o $@ $<
+-include $(CORE_LIB_OBJ:.o=.d)
+
+$(CORE_TESTS): $(B)/tests/core_%: selftests/core/%.c $(CORE_LIB_OBJ) $(HOST_LIB) \
+		$(wildcard selftests/core/*.h selftests/common/*.h) $(CORE_HDR) $(SEP_HDR) \
+		$(KSRC)/.stamp $(UFLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $< $(CORE_LIB_OBJ) $(HOST_LIB)
+
+$(B)/tests/device_test: selftests/device/device_test.c selftests/device/session.h $(HOST_LIB) $(wildcard tools/aca-host/*.h) $(wildcard selftests/common/*.h) $(UFLAGS_STAMP) \
 		uapi/aca.h $(SEP_HDR) $(KSRC)/.stamp
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^)
+	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^) $(HOST_LIB)
 
-$(B)/tests/modrec_test: selftests/device/modrec_test.c selftests/device/session.h tools/aca-host/ecb.c tools/aca-host/payload.c $(wildcard selftests/common/*.h) $(UFLAGS_STAMP) \
+$(B)/tests/modrec_test: selftests/device/modrec_test.c selftests/device/session.h $(HOST_LIB) $(wildcard tools/aca-host/*.h) $(wildcard selftests/common/*.h) $(UFLAGS_STAMP) \
 		uapi/aca.h $(SEP_HDR) $(KSRC)/.stamp
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^)
+	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^) $(HOST_LIB)
 
 $(B)/tests/local_test: selftests/device/local_test.c $(wildcard selftests/common/*.h) $(UFLAGS_STAMP) \
 		uapi/aca.h $(SEP_HDR) $(KSRC)/.stamp
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^) -pthread
 
-HOST_LIB := tools/aca-host/net.c tools/aca-host/session.c
-
 $(B)/tests/remote_test: $(wildcard selftests/remote/*.c) $(HOST_LIB) $(wildcard tools/aca-host/*.h) $(UFLAGS_STAMP) \
 		$(SEP_HDR) $(KSRC)/.stamp
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^)
+	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^) $(HOST_LIB)
 
 deps:
 	@tools/deps
@@ -148,7 +206,7 @@ uapi-check:
 	exit $$rc
 
 # One kernel's VM selftests: make vm-test KVER=6.1 (default 6.12)
-vm-test: relay tests
+vm-test: relay host tests $(B)/spin
 	@$(MAKE) --no-print-directory module KVER=$(or $(KVER),6.12)
 	@tools/vm-selftests $(or $(KVER),6.12)
 
@@ -163,37 +221,67 @@ check: deps
 clean:
 	rm -rf $(B)
 
-# ---- fuzz: libFuzzer target for the protocol core (selftests/fuzz/README.md)
+# ---- fuzz: the fuzz engine of the protocol core (selftests/fuzz/README.md)
 #   make fuzz           build, write the seed corpus, fuzz until interrupted
 #   make fuzz-smoke     fuzz for FUZZ_SECONDS (60); fails on any crash or leak
-# Needs clang; on Debian also libclang-rt-14-dev (libFuzzer, ASan, UBSan).
+#   make fuzz-replay    every seed and corpus input once through the engine,
+#                       built with $(CC) and without libFuzzer (TAP; make check)
+# fuzz and fuzz-smoke need clang; on Debian also libclang-rt-14-dev
+# (libFuzzer, ASan, UBSan). The engine's machine and command table are the
+# core tests' (selftests/core/fake_target.c, cmd_table.c): sanitized, but
+# not instrumented for coverage, which is the core's alone.
 FUZZ := $(B)/fuzz
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_VECTORS ?= selftests/vectors
 FUZZ_ARGS ?=
-FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=undefined -D_GNU_SOURCE -std=gnu11 \
+FUZZ_SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS := -g -O1 $(FUZZ_SANITIZE) -D_GNU_SOURCE -std=gnu11 \
 	-Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
 	-Wno-unused-parameter -Werror
+FUZZ_HELPERS := selftests/core/fake_target.c selftests/core/cmd_table.c
+FUZZ_HELPER_OBJ := $(FUZZ_HELPERS:selftests/core/%.c=$(FUZZ)/obj/%.o)
+FUZZ_HDR := selftests/fuzz/core_fuzz.h $(wildcard selftests/core/*.h) $(CORE_HDR) $(SEP_HDR)
 FUZZ_RUN = $(FUZZ)/core_fuzz -timeout=10 -artifact_prefix=$(FUZZ)/ $(FUZZ_ARGS) \
 	$(FUZZ)/corpus $(FUZZ)/seeds
+# What make check replays: the seeds, the garbage sessions and every input
+# the fuzzer has kept.
+FUZZ_REPLAY := $(B)/tests/core_fuzz_replay
 
-.PHONY: fuzz fuzz-smoke
+.PHONY: fuzz fuzz-smoke fuzz-replay
 
-$(FUZZ)/core_fuzz: selftests/fuzz/core_fuzz.c $(CORE_SRC) $(CORE_HDR)
-	@command -v $(FUZZ_CC) >/dev/null || { echo "fuzz: no $(FUZZ_CC):" \
-		"run 'make deps' (as root)" >&2; exit 1; }
+need_fuzz_cc = @command -v $(FUZZ_CC) >/dev/null || { echo "fuzz: no $(FUZZ_CC):" \
+	"run 'make deps' (as root)" >&2; exit 1; }
+
+$(FUZZ_HELPER_OBJ): $(FUZZ)/obj/%.o: selftests/core/%.c $(FUZZ_HDR)
+	$(need_fuzz_cc)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
 
-$(FUZZ)/make_seeds: selftests/fuzz/make_seeds.c tools/aca-host/payload.c $(SEP_HDR) $(UFLAGS_STAMP)
+$(FUZZ)/core_fuzz: selftests/fuzz/core_fuzz.c $(CORE_SRC) $(FUZZ_HELPER_OBJ) $(FUZZ_HDR)
+	$(need_fuzz_cc)
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) -o $@ $(filter %.c,$^)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $(filter %.c %.o,$^)
 
+# The same engine, driven by replay.c instead of libFuzzer, with the core
+# tests' objects: built by make tests (so under -Werror in make check).
+$(FUZZ_REPLAY): selftests/fuzz/replay.c selftests/fuzz/core_fuzz.c \
+		$(filter-out %/wire.o,$(CORE_LIB_OBJ)) $(FUZZ_HDR) $(UFLAGS_STAMP) $(CORE_OBJ_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(UCFLAGS) -o $@ $(filter %.c %.o,$^)
+
+$(FUZZ)/make_seeds: selftests/fuzz/make_seeds.c $(CORE_OBJ)/selftests/core/cmd_table.o \
+		tools/aca-host/payload.h $(HOST_LIB) $(FUZZ_HDR) $(UFLAGS_STAMP) $(CORE_OBJ_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(UCFLAGS) -o $@ $(filter %.c %.o,$^) $(HOST_LIB)
+
+tests: $(FUZZ_REPLAY) $(FUZZ)/make_seeds
+
+# The seeds, and the garbage sessions only the replay runs (too many and
+# too big to start libFuzzer with).
 $(FUZZ)/seeds.stamp: $(FUZZ)/make_seeds $(wildcard $(FUZZ_VECTORS)/*)
-	@rm -rf $(FUZZ)/seeds
-	$(FUZZ)/make_seeds $(FUZZ)/seeds $(FUZZ_VECTORS)
+	@rm -rf $(FUZZ)/seeds $(FUZZ)/garbage
+	$(FUZZ)/make_seeds -g $(FUZZ)/garbage $(FUZZ)/seeds $(FUZZ_VECTORS)
 	@touch $@
 
 fuzz: $(FUZZ)/core_fuzz $(FUZZ)/seeds.stamp
@@ -203,6 +291,10 @@ fuzz: $(FUZZ)/core_fuzz $(FUZZ)/seeds.stamp
 fuzz-smoke: $(FUZZ)/core_fuzz $(FUZZ)/seeds.stamp
 	@mkdir -p $(FUZZ)/corpus
 	$(FUZZ_RUN) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1
+
+fuzz-replay: $(FUZZ_REPLAY) $(FUZZ)/seeds.stamp
+	@mkdir -p $(FUZZ)/corpus
+	@$(FUZZ_REPLAY) $(FUZZ)/seeds $(FUZZ)/garbage $(FUZZ)/corpus
 # ---- end of fuzz
 
 # ---- install: install like an out-of-tree driver (README.md, "Install")
@@ -338,7 +430,6 @@ version:
 # spin keeps its symbols and frame pointers whatever CFLAGS say: profiles of
 # it must be easy to attribute.
 SPIN_CFLAGS := -D_GNU_SOURCE -std=gnu11 -O1 -g -fno-omit-frame-pointer $(WARNINGS)
-HOST_TEST_SRC := $(filter-out tools/aca-host/main.c,$(wildcard tools/aca-host/*.c))
 
 tests: $(B)/tests/host_test $(B)/spin
 
@@ -346,8 +437,8 @@ $(B)/spin: selftests/workload/spin.c $(UFLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(SPIN_CFLAGS) -o $@ $< -pthread
 
-$(B)/tests/host_test: $(wildcard selftests/host/*.c) $(HOST_TEST_SRC) $(UFLAGS_STAMP) \
+$(B)/tests/host_test: $(wildcard selftests/host/*.c selftests/host/*.h) $(HOST_LIB) $(UFLAGS_STAMP) \
 		$(wildcard tools/aca-host/*.h) $(SEP_HDR) $(KSRC)/.stamp $(B)/spin $(B)/aca-host
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^) -pthread -lm
+	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^) $(HOST_LIB) -pthread -lm
 # ---- end of host tools

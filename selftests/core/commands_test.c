@@ -2,9 +2,11 @@
 /*
  * Protocol core, commands (spec 4, 9): every command of the dispatch table,
  * its response framing and the values it answers.
- * Part of core_test.c (see there); compiles to nothing on its own.
+ * Its own program, build/tests/core_commands_test, on the fixture every core
+ * test program shares (core_fixture.h).
  */
-#ifdef ACA_CORE_TEST_UNIT
+#include "core_fixture.h"
+#include "cmd_table.h"
 
 #define SETUP_BASE	(SEP_SETUP_NMI_MODE | SEP_SETUP_CPU_HOTPLUG_MODE | \
 			 SEP_SETUP_TRACEPOINTS_AVAILABLE | \
@@ -107,7 +109,7 @@ TEST_F(core, every_command_succeeds_with_exact_framing)
 	EXPECT_NE(NULL, acp_find_command(SEP_CMD_PAX_INFO));
 }
 
-TEST_F(core, version)
+TEST_F(core, version_is_5_17_5)
 {
 	open_session(_metadata, self);
 	EXPECT_EQ(0x00051105, query(_metadata, self, SEP_CMD_VERSION, 4));
@@ -164,7 +166,7 @@ TEST_F(core, tsc_skew_is_the_asked_length_of_zeros)
 	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_TSC_SKEW_INFO, NULL, 0, 4));
 }
 
-TEST_F(core, setup_info_bits)
+TEST_F(core, setup_info_of_a_bare_machine)
 {
 	u64 modes;
 
@@ -179,15 +181,24 @@ TEST_F(core, setup_info_bits)
 	EXPECT_EQ(0, modes & SEP_SETUP_PEBS_ACCESSIBLE);
 	EXPECT_EQ(0, modes >> 24);
 	EXPECT_TRUE(tc_all_zero(self->r.data + 8, 24));
+}
 
-	/* Kernel page-table isolation: KPTI in bits 15:14. */
+/* Kernel page-table isolation: KPTI in bits 15:14. */
+TEST_F(core, setup_info_reports_kpti)
+{
 	self->f.pti = true;
-	modes = query(_metadata, self, SEP_CMD_GET_DRV_SETUP_INFO, 32);
-	EXPECT_EQ(SETUP_BASE | (u64)SEP_PTI_KPTI << SEP_SETUP_PTI_SHIFT, modes);
+	open_session(_metadata, self);
+	EXPECT_EQ(SETUP_BASE | (u64)SEP_PTI_KPTI << SEP_SETUP_PTI_SHIFT,
+		  query(_metadata, self, SEP_CMD_GET_DRV_SETUP_INFO, 32));
+}
 
-	/* A KVM guest: vmm mode, guest, vendor KVM in bits 9:2. */
-	self->f.pti = false;
+/* A guest: vmm mode, guest, the vendor in bits 9:2 (unknown: none). */
+TEST_F(core, setup_info_reports_the_hypervisor)
+{
+	u64 modes;
+
 	self->f.hypervisor = true;
+	open_session(_metadata, self);
 	modes = query(_metadata, self, SEP_CMD_GET_DRV_SETUP_INFO, 32);
 	EXPECT_EQ(SETUP_BASE | SEP_SETUP_VMM_MODE | SEP_SETUP_VMM_GUEST_VM |
 		  (u64)SEP_VMM_KVM << SEP_SETUP_VMM_VENDOR_SHIFT, modes);
@@ -196,19 +207,21 @@ TEST_F(core, setup_info_bits)
 	modes = query(_metadata, self, SEP_CMD_GET_DRV_SETUP_INFO, 32);
 	EXPECT_EQ(SEP_VMM_VMWARE, (modes & SEP_SETUP_VMM_VENDOR_MASK) >> 2);
 
-	/* A hypervisor nobody knows: vmm mode, vendor unknown. */
 	memcpy(self->f.hv_sig, "TCGTCGTCGTCG", 13);
 	modes = query(_metadata, self, SEP_CMD_GET_DRV_SETUP_INFO, 32);
 	EXPECT_EQ(SETUP_BASE | SEP_SETUP_VMM_MODE | SEP_SETUP_VMM_GUEST_VM, modes);
+}
 
-	/* The exact length is 32 (spec 9.2). */
+/* The exact length is 32 (spec 9.2). */
+TEST_F(core, setup_info_needs_32_bytes)
+{
+	open_session(_metadata, self);
 	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_DRV_SETUP_INFO, NULL, 0, 16));
 }
 
-TEST_F(core, platform_info)
+TEST_F(core, platform_info_comes_from_the_msrs)
 {
 	struct sep_drv_platform_info pi;
-	u32 ids[2] = { 2, 4 };
 
 	open_session(_metadata, self);
 	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_PLATFORM_INFO, NULL, 0, 15440));
@@ -223,12 +236,17 @@ TEST_F(core, platform_info)
 	EXPECT_TRUE(tc_all_zero(self->r.data + 15408, 32));
 	/* The reply buffer is freed once sent: left is the channel table. */
 	EXPECT_EQ(1, self->f.live);
+}
 
-	/* With dispatch ids as input, and a bigger buffer: zero-padded. */
+/* With dispatch ids as input, and a bigger buffer: zero-padded; smaller: refused. */
+TEST_F(core, platform_info_is_padded_to_the_asked_length)
+{
+	u32 ids[2] = { 2, 4 };
+
+	open_session(_metadata, self);
 	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_PLATFORM_INFO, ids, sizeof(ids), 20000));
 	EXPECT_EQ(FAKE_PLATFORM_INFO, resp_u64(self, 0));
 	EXPECT_TRUE(tc_all_zero(self->r.data + 15440, 20000 - 15440));
-	/* Too small a buffer for the struct: refused. */
 	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_PLATFORM_INFO, NULL, 0, 100));
 }
 
@@ -348,7 +366,7 @@ static inline void check_sys_config(struct __test_metadata *_metadata,
 	EXPECT_EQ(248 + 168ull * ncpus + 20 * sum, size);
 }
 
-TEST_F(core, sys_config_blob)
+TEST_F(core, sys_config_is_built_once_and_cut_or_padded)
 {
 	u32 size;
 	u64 nalloc;
@@ -444,14 +462,20 @@ TEST_F(core, reserve_answers_busy_in_its_payload)
 	EXPECT_EQ(SEP_STATE_IDLE, driver_state(_metadata, self));
 }
 
-TEST_F(core, sample_counts)
+TEST_F(core, num_samples_sums_every_cpu)
+{
+	open_session(_metadata, self);
+	EXPECT_EQ(FAKE_WRITTEN(0) + FAKE_WRITTEN(1) + FAKE_WRITTEN(2) + FAKE_WRITTEN(3),
+		  query(_metadata, self, SEP_CMD_GET_NUM_SAMPLES, 8));
+}
+
+/* Per CPU: the OS id, samples taken (written + dropped) and dropped. */
+TEST_F(core, drop_info_counts_every_cpu)
 {
 	struct sep_sample_drop_info di;
 	u32 osid = 7;
 
 	open_session(_metadata, self);
-	EXPECT_EQ(FAKE_WRITTEN(0) + FAKE_WRITTEN(1) + FAKE_WRITTEN(2) + FAKE_WRITTEN(3),
-		  query(_metadata, self, SEP_CMD_GET_NUM_SAMPLES, 8));
 	EXPECT_EQ(VT_SUCCESS, cmd_u32(_metadata, self, SEP_CMD_SET_OSID, osid));
 	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_SAMPLE_DROP_INFO, NULL, 0, 324));
 	memcpy(&di, self->r.data, sizeof(di));
@@ -467,9 +491,13 @@ TEST_F(core, sample_counts)
 		}
 	}
 	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_SAMPLE_DROP_INFO, NULL, 0, 100));
-	EXPECT_EQ(0, query(_metadata, self, SEP_CMD_GET_THREAD_COUNT, 4));
+}
 
-	/* More CPUs than the struct has room for: the first 20. */
+/* More CPUs than the struct has room for: the first 20. */
+TEST_F(core, drop_info_holds_the_first_20_cpus)
+{
+	struct sep_sample_drop_info di;
+
 	reinit(_metadata, self, 24);
 	open_session(_metadata, self);
 	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_SAMPLE_DROP_INFO, NULL, 0, 400));
@@ -479,9 +507,14 @@ TEST_F(core, sample_counts)
 	EXPECT_EQ(0, di.drop_info[19].os_id) TH_LOG("a new session has no OS id");
 	EXPECT_EQ(FAKE_WRITTEN(19) + FAKE_DROPPED(19), di.drop_info[19].sampled);
 	EXPECT_TRUE(tc_all_zero(self->r.data + 324, 400 - 324));
+}
 
-	/* Without a sampler there is nothing to count. */
+/* Without a sampler there is nothing to count. */
+TEST_F(core, sample_counts_are_zero_without_a_sampler)
+{
+	reinit(_metadata, self, 24);
 	self->ops = fake_ops_nosampling;
+	open_session(_metadata, self);
 	EXPECT_EQ(0, query(_metadata, self, SEP_CMD_GET_NUM_SAMPLES, 8));
 	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_SAMPLE_DROP_INFO, NULL, 0, 324));
 	EXPECT_EQ(20, resp_u32(self, 0));
@@ -508,7 +541,8 @@ TEST_F(core, pax_info_is_zeroed)
 	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_PAX_INFO, NULL, 0, 0));
 }
 
-TEST_F(core, control_driver_log)
+/* Set some categories, query the others: the reply has the values. */
+TEST_F(core, control_driver_log_sets_and_queries_verbosity)
 {
 	struct sep_drv_log_control ctl = { .command = SEP_DRV_LOG_CMD_ADJUST_VERBOSITY };
 	struct sep_drv_log_control got;
@@ -516,7 +550,6 @@ TEST_F(core, control_driver_log)
 	open_session(_metadata, self);
 	/* The test suite's request: no reply buffer, so no payload. */
 	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_CONTROL_DRIVER_LOG, &ctl, sizeof(ctl), 0));
-	/* Set two categories, query the others: the reply has the values. */
 	memset(ctl.data, SEP_LOG_VERBOSITY_QUERY, sizeof(ctl.data));
 	ctl.data[0] = 3;
 	ctl.data[5] = 7;
@@ -534,25 +567,55 @@ TEST_F(core, control_driver_log)
 	memcpy(&got, self->r.data, sizeof(got));
 	EXPECT_EQ(3, got.data[0]);
 	EXPECT_EQ(0, got.data[5]);
-	/* QUERY_SIZE: no log buffer here. */
-	ctl.command = SEP_DRV_LOG_CMD_QUERY_SIZE;
+}
+
+/* QUERY_SIZE: no log buffer here. */
+TEST_F(core, control_driver_log_query_size_is_zero)
+{
+	struct sep_drv_log_control ctl = { .command = SEP_DRV_LOG_CMD_QUERY_SIZE };
+
+	open_session(_metadata, self);
 	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_CONTROL_DRIVER_LOG, &ctl, sizeof(ctl), sizeof(ctl)));
 	EXPECT_EQ(SEP_DRV_LOG_CMD_QUERY_SIZE, resp_u32(self, 0));
 	EXPECT_TRUE(tc_all_zero(self->r.data + 8, 256));
-	/* Only the command word and a bit: fine; less than 8 bytes: refused. */
+}
+
+/* Only the command word and a bit: fine; less than 8 bytes: refused. */
+TEST_F(core, control_driver_log_needs_8_bytes)
+{
+	struct sep_drv_log_control ctl = { .command = SEP_DRV_LOG_CMD_QUERY_SIZE };
+
+	open_session(_metadata, self);
 	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_CONTROL_DRIVER_LOG, &ctl, 8, 0));
 	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_CONTROL_DRIVER_LOG, &ctl, 7, 0));
-	/* The driver log itself is empty: zeros of the asked length. */
+}
+
+/* The driver log itself is empty: zeros of the asked length. */
+TEST_F(core, driver_log_is_zeros_of_the_asked_length)
+{
+	open_session(_metadata, self);
 	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_GET_DRIVER_LOG, NULL, 0, 1000));
 	EXPECT_TRUE(tc_all_zero(self->r.data, 1000));
 }
 
-TEST_F(core, small_queries)
+TEST_F(core, kernel_cs_is_the_kernel_code_segment)
 {
 	open_session(_metadata, self);
 	EXPECT_EQ(SEP_KERNEL_CS, query(_metadata, self, SEP_CMD_KERNEL_CS, 4));
+}
+
+TEST_F(core, num_core_ctrs_is_the_general_counter_count)
+{
+	open_session(_metadata, self);
 	EXPECT_EQ(FAKE_GP_COUNTERS, query(_metadata, self, SEP_CMD_GET_NUM_CORE_CTRS, 4));
-	EXPECT_EQ(SEP_STATE_UNINITIALIZED, driver_state(_metadata, self));
+}
+
+/* No per-thread sampling: always 0, in any state. */
+TEST_F(core, thread_count_is_zero)
+{
+	open_session(_metadata, self);
+	EXPECT_EQ(0, query(_metadata, self, SEP_CMD_GET_THREAD_COUNT, 4));
+	goto_state(_metadata, self, ACP_RUNNING);
 	EXPECT_EQ(0, query(_metadata, self, SEP_CMD_GET_THREAD_COUNT, 4));
 }
 
@@ -619,9 +682,6 @@ TEST_F(core, read_msr_refused_outside_the_allow_list)
 	EXPECT_LT(0, fake_log_count(&self->f, "READ_MSR 0x2be"));
 	EXPECT_LT(0, fake_log_count(&self->f, "READ_MSR 0x10 "));
 }
-
-/* RAPL energy status counters: 0x611 package, 0x619 DRAM, 0x639/0x641 PP0/1. */
-static const u32 rapl_energy[] = { 0x611, 0x619, 0x639, 0x641, 0x64d };
 
 TEST_F(core, read_msr_of_rapl_energy_counters_is_refused_without_cap_perfmon)
 {
@@ -790,20 +850,46 @@ TEST_F(core, device_commands_any_state)
 /* Spec 4.2: whatever the reference driver does not know is 159, no payload. */
 TEST_F(core, unknown_commands_fail_without_payload)
 {
-	static const u32 ids[] = {
-		18, 19, 20, 26, 17, 36, 43, 54, 62, 89, 93, 95, 99, 200, 997,
-		0x40086400, 0x7fffffff, 0x80000000, ~0u,
-	};
+	const u32 *ids = tc_unknown_ids;
 	u8 payload[16] = { 0 };
 
 	open_session(_metadata, self);
-	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+	for (size_t i = 0; i < tc_nunknown_ids; i++) {
 		EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, ids[i], NULL, 0, 8))
 			TH_LOG("command %u", ids[i]);
 		EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, ids[i], payload, sizeof(payload), 0));
 	}
-	EXPECT_LE(sizeof(ids) / sizeof(ids[0]), fake_log_count(&self->f, "not supported"));
+	EXPECT_LE(tc_nunknown_ids, fake_log_count(&self->f, "not supported"));
 	EXPECT_EQ(SEP_DRIVER_VERSION, query(_metadata, self, SEP_CMD_VERSION, 4));
+}
+
+/*
+ * The tests' table of commands (cmd_table.c), which the fuzzer draws its
+ * requests from, names every command the core dispatches ...
+ */
+TEST_F(core, command_table_names_every_command_the_core_dispatches)
+{
+	for (u32 id = 0; id < 128; id++)
+		if (acp_find_command(id)) {
+			EXPECT_NE(NULL, tc_find_command(id)) TH_LOG("command %u", id);
+		}
+	EXPECT_NE(NULL, tc_find_command(SEP_CMD_PAX_INFO));
+	for (u32 i = 0; i < tc_ncommands; i++) {
+		if (tc_commands[i].id == SEP_CMD_NONE)
+			continue;	/* eaten before dispatch (spec 4.1.6) */
+		EXPECT_NE(NULL, acp_find_command(tc_commands[i].id))
+			TH_LOG("%s", tc_commands[i].name);
+	}
+}
+
+/* ... and its unknown ids are unknown to the core. */
+TEST_F(core, command_table_unknown_ids_are_unknown_to_the_core)
+{
+	ASSERT_LT(0, tc_nunknown_ids);
+	for (u32 i = 0; i < tc_nunknown_ids; i++) {
+		EXPECT_EQ(NULL, acp_find_command(tc_unknown_ids[i])) TH_LOG("command %u", tc_unknown_ids[i]);
+		EXPECT_EQ(NULL, tc_find_command(tc_unknown_ids[i]));
+	}
 }
 
 /* Spec 4.1 rule 6: command 0 eats its payload and is never answered. */
@@ -852,4 +938,4 @@ TEST_F(core, terminate_answers_then_ends_the_session)
 	EXPECT_EQ(SEP_RESERVE_OK, reserve(_metadata, self));
 }
 
-#endif /* ACA_CORE_TEST_UNIT */
+TEST_HARNESS_MAIN

@@ -6,9 +6,10 @@
  * counters, adds the final module records, waits until every data channel
  * is drained, only then answers and ends the channels. In delayed-transfer
  * mode nothing streams before STOP. Session end drops what is left.
- * Part of core_test.c (see there); compiles to nothing on its own.
+ * Its own program, build/tests/core_data_test, on the fixture every core
+ * test program shares (core_fixture.h).
  */
-#ifdef ACA_CORE_TEST_UNIT
+#include "core_fixture.h"
 
 #define MODULE_CHAN	(FAKE_NCPUS + 1)
 
@@ -568,4 +569,4 @@ TEST_F(core, target_fini_tells_the_machine_last)
 	acp_target_init(&self->t, &self->ops, &self->f);
 }
 
-#endif /* ACA_CORE_TEST_UNIT */
+TEST_HARNESS_MAIN

@@ -82,7 +82,8 @@ static u32 fake_num_cpus(void *ctx)
 
 static bool cpu_ok(const struct fake *f, int cpu)
 {
-	return cpu >= 0 && (u32)cpu < f->ncpus && cpu != f->offline_cpu;
+	return cpu >= 0 && (u32)cpu < f->ncpus && cpu != f->offline_cpu &&
+	       !(f->odd_cpus_offline && (cpu & 1));
 }
 
 static void sig(const char s[12], u32 *a, u32 *b, u32 *c)
@@ -90,6 +91,45 @@ static void sig(const char s[12], u32 *a, u32 *b, u32 *c)
 	memcpy(a, s, 4);
 	memcpy(b, s + 4, 4);
 	memcpy(c, s + 8, 4);
+}
+
+/* Leaf 4: L1d, L1i, L2, L3; then the terminator, unless endless. */
+static void fake_cache_leaf(const struct fake *f, u32 sub, u32 r[4])
+{
+	/* ways-1 << 22 | partitions-1 << 12 | line-1; ecx: sets-1 */
+	static const u32 caches[4][3] = {
+		{ 1 << 5 | 1, 7 << 22 | 63, 63 },	/* L1 data, 32 KB */
+		{ 1 << 5 | 2, 7 << 22 | 63, 63 },	/* L1 instruction, 32 KB */
+		{ 2 << 5 | 3, 3 << 22 | 63, 1023 },	/* L2 unified, 4 x 64 x 1024 */
+		{ 3 << 5 | 3, 15 << 22 | 63, 12287 },	/* L3 unified, 16 x 64 x 12288 */
+	};
+
+	if (sub >= 4 && !f->endless_leaves)
+		return;
+	memcpy(r, caches[sub & 3], sizeof(caches[0]));
+}
+
+/* Leaves 0xB and 0x1F: SMT level (shift 1, 2 threads), core level (shift 2, 4). */
+static void fake_topology_leaf(const struct fake *f, u32 sub, u32 apic, u32 r[4])
+{
+	if (f->no_topology_leaf)
+		return;
+	if (sub == 0 || (f->endless_leaves && sub & 1)) {
+		r[0] = 1;
+		r[1] = 2;
+		r[2] = 1 << 8 | sub;
+	} else if (sub == 1 || f->endless_leaves) {
+		r[0] = 2;
+		r[1] = 4;
+		r[2] = 2 << 8 | sub;
+	} else {
+		r[2] = sub;
+	}
+	if (f->odd_leaf_b && sub < 2) {
+		r[0] = f->odd_b[sub][0];
+		r[1] = f->odd_b[sub][1];
+	}
+	r[3] = apic;
 }
 
 static bool fake_cpuid(void *ctx, int cpu, u32 leaf, u32 sub, u32 r[4])
@@ -103,10 +143,26 @@ static bool fake_cpuid(void *ctx, int cpu, u32 leaf, u32 sub, u32 r[4])
 		return false;
 	apic = cpu;
 	memset(r, 0, 4 * sizeof(*r));
+	if (leaf >= 0x80000000) {
+		if (leaf == 0x80000000)
+			r[0] = f->max_ext_leaf;
+		else if (leaf == 0x80000008 && leaf <= f->max_ext_leaf)
+			r[0] = 0x3027;
+		return true;
+	}
+	if (leaf >= 0x40000000) {
+		if (leaf == 0x40000000 && f->hypervisor) {
+			r[0] = 0x40000001;
+			sig(f->hv_sig, &r[1], &r[2], &r[3]);
+		}
+		return true;
+	}
+	if (leaf > f->max_leaf)
+		return true;
 	switch (leaf) {
 	case 0:
-		r[0] = 0xb;
-		sig("GenuineIntel", &r[1], &r[3], &r[2]);
+		r[0] = f->max_leaf;
+		sig(f->vendor, &r[1], &r[3], &r[2]);
 		break;
 	case 1:
 		r[0] = f->cpuid1_eax;
@@ -115,67 +171,21 @@ static bool fake_cpuid(void *ctx, int cpu, u32 leaf, u32 sub, u32 r[4])
 		r[3] = 0xbfebfbff;
 		break;
 	case 4:
-		/* ways-1 << 22 | partitions-1 << 12 | line-1; ecx: sets-1 */
-		switch (sub) {
-		case 0:		/* L1 data, 32 KB */
-			r[0] = 1 << 5 | 1;
-			r[1] = 7 << 22 | 63;
-			r[2] = 63;
-			break;
-		case 1:		/* L1 instruction, 32 KB */
-			r[0] = 1 << 5 | 2;
-			r[1] = 7 << 22 | 63;
-			r[2] = 63;
-			break;
-		case 2:		/* L2 unified, 4 x 64 x 1024 */
-			r[0] = 2 << 5 | 3;
-			r[1] = 3 << 22 | 63;
-			r[2] = 1023;
-			break;
-		case 3:		/* L3 unified, 16 x 64 x 12288 */
-			r[0] = 3 << 5 | 3;
-			r[1] = 15 << 22 | 63;
-			r[2] = 12287;
-			break;
-		}
+		fake_cache_leaf(f, sub, r);
 		break;
 	case 7:
 		r[1] = 0x029c6fbf;
 		break;
 	case 0xa:
-		r[0] = FAKE_PERFMON_VER | FAKE_GP_COUNTERS << 8 | 48 << 16 | 7 << 24;
-		r[3] = FAKE_FIXED_COUNTERS | 48 << 5;
+		r[0] = f->perfmon_eax;
+		r[3] = f->perfmon_edx;
 		break;
 	case 0xb:
-		/* SMT level: shift 1, 2 threads; core level: shift 2, 4. */
-		if (sub == 0) {
-			r[0] = 1;
-			r[1] = 2;
-			r[2] = 1 << 8;
-		} else if (sub == 1) {
-			r[0] = 2;
-			r[1] = 4;
-			r[2] = 2 << 8 | 1;
-		} else {
-			r[2] = sub;
-		}
-		if (f->odd_leaf_b && sub < 2) {
-			r[0] = f->odd_b[sub][0];
-			r[1] = f->odd_b[sub][1];
-		}
-		r[3] = apic;
+	case 0x1f:
+		fake_topology_leaf(f, sub, apic, r);
 		break;
-	case 0x40000000:
-		if (f->hypervisor) {
-			r[0] = 0x40000001;
-			sig(f->hv_sig, &r[1], &r[2], &r[3]);
-		}
-		break;
-	case 0x80000000:
-		r[0] = FAKE_MAX_EXT_LEAF;
-		break;
-	case 0x80000008:
-		r[0] = 0x3027;
+	case 0x1a:
+		r[0] = f->core_type;
 		break;
 	}
 	return true;
@@ -446,7 +456,12 @@ void fake_init(struct fake *f, u32 ncpus)
 		abort();
 	f->ncpus = ncpus;
 	f->offline_cpu = -1;
+	memcpy(f->vendor, "GenuineIntel", 13);
+	f->max_leaf = 0xb;
+	f->max_ext_leaf = FAKE_MAX_EXT_LEAF;
 	f->cpuid1_eax = FAKE_CPUID1_EAX;
+	f->perfmon_eax = FAKE_PERFMON_VER | FAKE_GP_COUNTERS << 8 | 48 << 16 | 7 << 24;
+	f->perfmon_edx = FAKE_FIXED_COUNTERS | 48 << 5;
 	memcpy(f->hv_sig, "KVMKVMKVM\0\0\0", 13);
 	f->sysname = FAKE_SYSNAME;
 	f->release = FAKE_RELEASE;

@@ -3,6 +3,9 @@
  * A fake machine for the protocol core: struct acp_ops answered from fixed
  * tables, with recorders for everything the core does to it (allocations,
  * MSR writes, wakes, log lines, sampling calls). No test harness in here.
+ * The one machine of every core test program and of the fuzz engine
+ * (selftests/fuzz/core_fuzz.c), which sets the fields below to be other
+ * machines (a KVM guest, AMD, a hypervisor with endless CPUID leaves, ...).
  */
 #ifndef ACA_TEST_FAKE_TARGET_H
 #define ACA_TEST_FAKE_TARGET_H
@@ -72,7 +75,15 @@ struct fake {
 	/* ---- the machine (set by fake_init, tests may change it) ---- */
 	u32 ncpus;
 	int offline_cpu;		/* -1: none; CPUID/MSRs on it fail */
+	bool odd_cpus_offline;		/* and on every odd-numbered CPU */
+	char vendor[13];		/* CPUID 0: "GenuineIntel" */
+	u32 max_leaf;			/* CPUID 0.EAX: 0xb */
+	u32 max_ext_leaf;		/* CPUID 0x80000000.EAX: FAKE_MAX_EXT_LEAF */
 	u32 cpuid1_eax;			/* family, model, stepping */
+	u32 perfmon_eax, perfmon_edx;	/* CPUID 0xA: FAKE_PERFMON_* counters */
+	u32 core_type;			/* CPUID 0x1A.EAX (hybrid parts): 0 */
+	bool no_topology_leaf;		/* no CPUID 0xB / 0x1F levels */
+	bool endless_leaves;		/* CPUID 4, 0xB, 0x1F never terminate */
 	bool odd_leaf_b;		/* CPUID 0xB levels from odd_b[] */
 	u32 odd_b[2][2];		/* EAX, EBX of sub-leaves 0 and 1 */
 	bool pti;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Protocol core, handshake: hello in, status message out (spec 2).
- * Part of core_test.c (see there); compiles to nothing on its own.
+ * Its own program, build/tests/core_handshake_test, on the fixture every core
+ * test program shares (core_fixture.h).
  */
-#ifdef ACA_CORE_TEST_UNIT
+#include "core_fixture.h"
 
 TEST_F(core, hello_gets_full_status)
 {
@@ -257,4 +258,4 @@ TEST_F(core, hangup_before_hello_is_eof_without_output)
 	ASSERT_EQ(VT_SUCCESS, hello_on(_metadata, self, new_conn(self), 24, &s));
 }
 
-#endif /* ACA_CORE_TEST_UNIT */
+TEST_HARNESS_MAIN

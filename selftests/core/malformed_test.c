@@ -2,9 +2,10 @@
 /*
  * Protocol core, malformed input: bad headers, absurd sizes, payloads out of
  * bounds, peers that vanish mid-request, and allocations that fail.
- * Part of core_test.c (see there); compiles to nothing on its own.
+ * Its own program, build/tests/core_malformed_test, on the fixture every core
+ * test program shares (core_fixture.h).
  */
-#ifdef ACA_CORE_TEST_UNIT
+#include "core_fixture.h"
 
 /* Spec 4.1 rule 5: payload consumed, command skipped, status 218. */
 TEST_F(core, wrong_header_size_is_not_compatible)
@@ -127,7 +128,8 @@ TEST_F(core, reply_above_the_cap_is_refused)
 }
 
 /* Every bounded payload, one byte short and one byte long: 159. */
-TEST_F(core, payload_out_of_bounds)
+/* Every command's payload bounds: one byte outside is 159 and changes nothing. */
+TEST_F(core, payload_out_of_bounds_is_refused_and_changes_nothing)
 {
 	static const struct {
 		u32 id, min, max, out;
@@ -206,7 +208,7 @@ TEST_F(core, payload_out_of_bounds)
 }
 
 /* A reply buffer too small for the answer: 159, and the command not run. */
-TEST_F(core, reply_buffer_too_small)
+TEST_F(core, reply_buffer_too_small_is_refused_and_builds_nothing)
 {
 	static const struct { u32 id, min; } cmds[] = {
 		{ SEP_CMD_VERSION, 4 }, { SEP_CMD_GET_DRV_SETUP_INFO, 32 },
@@ -299,7 +301,7 @@ TEST_F(core, peer_vanishes_with_a_reply_unread)
 }
 
 /* Allocation failure injection: VT_NO_MEMORY, no leak, and it recovers. */
-TEST_F(core, allocation_failures)
+TEST_F(core, failed_allocation_answers_no_memory_and_recovers)
 {
 	struct sep_drv_log_control log = { .command = SEP_DRV_LOG_CMD_ADJUST_VERBOSITY };
 	struct sep_drv_topology_info topo[FAKE_NCPUS];
@@ -377,4 +379,4 @@ TEST_F(core, allocation_failures)
 	EXPECT_LE(20, failed);
 }
 
-#endif /* ACA_CORE_TEST_UNIT */
+TEST_HARNESS_MAIN

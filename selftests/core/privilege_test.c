@@ -5,9 +5,10 @@
  * Unprivileged, the handshake and the information commands work, but
  * INIT_DRIVER and START answer VT_NO_ADMIN_PRIVILEGE (213) before anything
  * is configured or allocated, and RAPL energy counters are refused (196).
- * Part of core_test.c (see there); compiles to nothing on its own.
+ * Its own program, build/tests/core_privilege_test, on the fixture every core
+ * test program shares (core_fixture.h).
  */
-#ifdef ACA_CORE_TEST_UNIT
+#include "core_fixture.h"
 
 #define PRIV_REFUSED_LOG \
 	"refused: the process that opened /dev/aca lacks CAP_PERFMON; grant it (aca-relay.service has AmbientCapabilities=CAP_PERFMON) or load aca with group_perfmon=1"
@@ -148,4 +149,4 @@ TEST_F(core, rapl_energy_counters_stay_out_of_the_ecb_allow_list)
 	}
 }
 
-#endif /* ACA_CORE_TEST_UNIT */
+TEST_HARNESS_MAIN

@@ -3,11 +3,12 @@
  * Protocol core, connection roles (spec 3, 8.3): the first connection is the
  * control channel, the next N + 2 from the same host are the data channels
  * in order, anything else is turned away with 219.
- * Part of core_test.c (see there); compiles to nothing on its own.
+ * Its own program, build/tests/core_roles_test, on the fixture every core
+ * test program shares (core_fixture.h).
  */
-#ifdef ACA_CORE_TEST_UNIT
-
 #include <sys/socket.h>
+
+#include "core_fixture.h"
 
 static inline struct acp_peer ipv4_peer(u8 last)
 {
@@ -413,4 +414,4 @@ TEST_F(core, queries_give_no_role)
 	check_data_first(_metadata, self, q, 0);
 }
 
-#endif /* ACA_CORE_TEST_UNIT */
+TEST_HARNESS_MAIN

@@ -3,9 +3,10 @@
  * Protocol core, the driver state machine (spec 8.3 [IMPL]) and the
  * configuration of a collection (spec 5, 6): RESERVE -> INIT_DRIVER ->
  * configuration -> START -> PAUSE/RESUME -> STOP -> TERMINATE.
- * Part of core_test.c (see there); compiles to nothing on its own.
+ * Its own program, build/tests/core_state_test, on the fixture every core
+ * test program shares (core_fixture.h).
  */
-#ifdef ACA_CORE_TEST_UNIT
+#include "core_fixture.h"
 
 #define ECB_SLOTS	22	/* of the core vector */
 
@@ -614,21 +615,36 @@ TEST_F(core, refused_ecb_leaves_its_group_as_it_was)
 	EXPECT_EQ(0, self->f.start_groups[1].nevents);
 }
 
-TEST_F(core, event_groups)
+TEST_F(core, em_groups_count_is_1_to_the_most_groups)
 {
-	u8 ecb[4720], big[sizeof(struct sep_event_config) + 1] = { 0 };
-	struct sep_event_config ec;
-
 	open_session(_metadata, self);
 	goto_state(_metadata, self, ACP_CONFIGURED);
 	EXPECT_EQ(VT_BAD_PARAMETER, em_groups(_metadata, self, 0));
 	EXPECT_EQ(VT_BAD_PARAMETER, em_groups(_metadata, self, ACP_MAX_GROUPS + 1));
 	EXPECT_EQ(VT_SUCCESS, em_groups(_metadata, self, ACP_MAX_GROUPS));
+}
+
+TEST_F(core, em_groups_payload_is_one_event_config)
+{
+	u8 big[sizeof(struct sep_event_config) + 1] = { 0 };
+	struct sep_event_config ec;
+
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
 	tc_event_config(&ec, false);
 	EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, SEP_CMD_EM_GROUPS, &ec, sizeof(ec) - 1, 0));
 	memcpy(big, &ec, sizeof(ec));
 	EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, SEP_CMD_EM_GROUPS, big, sizeof(big), 0));
-	/* A new EM_GROUPS replaces the old groups. */
+}
+
+/* A new EM_GROUPS replaces the old groups; START takes every group. */
+TEST_F(core, em_groups_again_replaces_the_groups)
+{
+	u8 ecb[4720];
+
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	EXPECT_EQ(VT_SUCCESS, em_groups(_metadata, self, ACP_MAX_GROUPS));
 	EXPECT_EQ(VT_SUCCESS, em_groups(_metadata, self, 2));
 	EXPECT_EQ(VT_SUCCESS, send_ecb(_metadata, self, core_ecb(_metadata, self), 4720, 0));
 	ecb_copy(_metadata, self, ecb);
@@ -642,7 +658,8 @@ TEST_F(core, event_groups)
 	EXPECT_EQ(5, started_event(self, 1, 0)->event_index);
 }
 
-TEST_F(core, descriptors)
+/* NUM_DESCRIPTOR gives the count of DESC_NEXTs; a new count starts over. */
+TEST_F(core, desc_next_beyond_the_count_is_refused)
 {
 	struct sep_event_desc d = { .sample_size = 48 };
 
@@ -654,8 +671,19 @@ TEST_F(core, descriptors)
 	/* A third of two. */
 	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_DESC_NEXT, &d, sizeof(d), 0));
 	/* A new count starts over. */
+	EXPECT_EQ(VT_SUCCESS, cmd_u32(_metadata, self, SEP_CMD_NUM_DESCRIPTOR, 1));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_DESC_NEXT, &d, sizeof(d), 0));
+	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_DESC_NEXT, &d, sizeof(d), 0));
+}
+
+/* Records smaller than a SampleRecordPC, too large, or unaligned: refused. */
+TEST_F(core, desc_next_sample_size_is_0_or_48_to_4096_by_8)
+{
+	struct sep_event_desc d = { .sample_size = 48 };
+
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
 	EXPECT_EQ(VT_SUCCESS, cmd_u32(_metadata, self, SEP_CMD_NUM_DESCRIPTOR, 3));
-	/* Records smaller than a SampleRecordPC, too large, or unaligned. */
 	d.sample_size = 40;
 	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_DESC_NEXT, &d, sizeof(d), 0));
 	d.sample_size = 4104;
@@ -669,13 +697,22 @@ TEST_F(core, descriptors)
 	d.sample_size = 56;
 	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_DESC_NEXT, &d, sizeof(d), 0));
 	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_DESC_NEXT, &d, sizeof(d), 0));
+}
+
+TEST_F(core, descriptor_payloads_are_exact_and_bounded)
+{
+	struct sep_event_desc d = { .sample_size = 48 };
+
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
 	EXPECT_EQ(VT_BAD_PARAMETER, cmd_u32(_metadata, self, SEP_CMD_NUM_DESCRIPTOR, ACP_MAX_DESCRIPTORS + 1));
 	EXPECT_EQ(VT_SUCCESS, cmd_u32(_metadata, self, SEP_CMD_NUM_DESCRIPTOR, ACP_MAX_DESCRIPTORS));
 	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_DESC_NEXT, &d, sizeof(d) - 1, 0));
 	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_NUM_DESCRIPTOR, &d, 8, 0));
 }
 
-TEST_F(core, cpu_topology)
+/* One entry per CPU, at most N; sent again, replaced, not added. */
+TEST_F(core, cpu_topology_is_replaced_not_added)
 {
 	struct sep_drv_topology_info topo[FAKE_NCPUS + 4];
 	long live;
@@ -695,7 +732,7 @@ TEST_F(core, cpu_topology)
 	EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, SEP_CMD_SET_CPU_TOPOLOGY, NULL, 0, 0));
 }
 
-TEST_F(core, init_pmu)
+TEST_F(core, init_pmu_takes_nothing_or_a_u32)
 {
 	u8 five[5] = { 0 };
 
@@ -1006,4 +1043,4 @@ TEST_F(core, collection_sequence_of_the_test_suite)
 	}
 }
 
-#endif /* ACA_CORE_TEST_UNIT */
+TEST_HARNESS_MAIN

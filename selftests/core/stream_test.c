@@ -3,9 +3,10 @@
  * Protocol core, the byte stream (spec 13): a whole session's bytes, cut
  * into fragments of any size and read back in chunks of any size, give the
  * same bytes out as the session sent in one piece.
- * Part of core_test.c (see there); compiles to nothing on its own.
+ * Its own program, build/tests/core_stream_test, on the fixture every core
+ * test program shares (core_fixture.h).
  */
-#ifdef ACA_CORE_TEST_UNIT
+#include "core_fixture.h"
 
 /* Spec 5.1 with uncore, as one stream from hello to TERMINATE. */
 static inline u32 build_collection(struct tc_stream *s, const u8 *ecb,
@@ -138,4 +139,4 @@ TEST_F_TIMEOUT(core, any_fragmentation_gives_the_same_session, 120)
 	tc_stream_free(&s);
 }
 
-#endif /* ACA_CORE_TEST_UNIT */
+TEST_HARNESS_MAIN

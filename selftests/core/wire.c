@@ -190,23 +190,6 @@ bool tc_all_zero(const void *p, size_t n)
 	return true;
 }
 
-u64 tc_rand(struct tc_rng *r)
-{
-	r->s ^= r->s >> 12;
-	r->s ^= r->s << 25;
-	r->s ^= r->s >> 27;
-	return r->s * 0x2545f4914f6cdd1dull;
-}
-
-u64 tc_range(struct tc_rng *r, u64 lo, u64 hi)
-{
-	if (hi <= lo)
-		return lo;
-	if (hi - lo == ~0ull)
-		return tc_rand(r);
-	return lo + tc_rand(r) % (hi - lo + 1);
-}
-
 static u8 *read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
@@ -240,7 +223,7 @@ u8 *tc_load_vector(const char *name, size_t *len)
 	if (env) {
 		snprintf(path, sizeof(path), "%s/%s", env, name);
 	} else {
-		/* <repo>/build/tests/core_test -> <repo>/selftests/vectors */
+		/* <repo>/build/tests/core_*_test -> <repo>/selftests/vectors */
 		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 		if (n <= 0)
 			return NULL;

@@ -90,15 +90,6 @@ int tc_parse_output(const u8 *p, size_t len, struct sep_target_status_msg *st,
 /* True if @n bytes at @p are all zero. */
 bool tc_all_zero(const void *p, size_t n);
 
-/* Deterministic xorshift64* generator. */
-struct tc_rng {
-	u64 s;
-};
-
-u64 tc_rand(struct tc_rng *r);
-/* Uniform-ish in [lo, hi]. */
-u64 tc_range(struct tc_rng *r, u64 lo, u64 hi);
-
 /*
  * Read a test vector of selftests/vectors (selftests/vectors/README.md): from
  * $ACA_VECTORS if set, else from the repository this executable was built

@@ -667,10 +667,10 @@ TEST(cpu_back_online_mid_collection_is_sampled_again)
 	ASSERT_EQ(0, write_sysfs(path, "0"));
 	usleep(300 * 1000);
 	ASSERT_EQ(0, write_sysfs(path, "1"));
-	usleep(500 * 1000);		/* the module's work item runs */
 	tsc_back = coll_tsc(&c);
 	ASSERT_NE(0, tsc_back);
-	spin_all(spinners, c.n, 700);
+	/* Long enough for the module's work item, however slow the VM. */
+	spin_all(spinners, c.n, 2000);
 	EXPECT_EQ(0, wait_all(spinners, c.n));
 	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_STOP, NULL, 0, NULL, 0));
 	for (int i = 0; i < c.n + 2; i++) {

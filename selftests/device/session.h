@@ -4,7 +4,8 @@
  * local SEP host (commands, the configuration steps of spec 5.1 with the
  * REF_TSC ECB aca-host builds), and workloads to sample. Include after
  * kselftest_harness.h; everything is static inline so each test takes
- * what it uses.
+ * what it uses. The ECB and the payloads come from build/libaca-host.a
+ * (ecb.h, payload.h), which every test including this links.
  */
 #ifndef ACA_SELFTESTS_DEVICE_SESSION_H
 #define ACA_SELFTESTS_DEVICE_SESSION_H

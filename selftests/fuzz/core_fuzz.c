@@ -1,15 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * libFuzzer target for the protocol core (driver/core/).
+ * The fuzz engine of the protocol core (driver/core/): a libFuzzer target,
+ * and, linked with replay.c instead of libFuzzer, the replay of a corpus
+ * that make check runs (README.md).
  *
  * Every input is a script that drives one struct acp_target through up to 8
  * connections, each fed and drained by the script the way aca-relay and
  * /dev/aca would: attach with a peer, write (fragmented, back-pressured),
- * read (partially), hang up, release. A model of the protocol (spec 2-5, 8.3)
- * runs alongside and every reply the core produces is checked against it:
- * the status message, each response header, payload lengths, roles and data
- * channel order, when connections end. See README.md for the script format
- * (make_seeds.c writes it too: keep both in sync).
+ * read (partially), hang up, release. The machine is the core tests' fake
+ * (selftests/core/fake_target.c), set up as one of five machines, its ops
+ * wrapped to fail at once on any misuse. A model of the protocol (spec 2-5,
+ * 8.3) runs alongside and every reply the core produces is checked against
+ * it: the status message, each response header and its status, payload
+ * lengths, roles and data channel order, when connections end; and once no
+ * connection is left, that the target is as a new host finds it. See
+ * README.md for the script format (make_seeds.c writes it too: keep both in
+ * sync).
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -18,13 +24,18 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "../../driver/core/core.h"
+#include "core_fuzz.h"
+#include "../core/cmd_table.h"
+#include "../core/fake_target.h"
 
 /*
  * Only the core is instrumented for coverage: the fuzzer's own bookkeeping
- * would slow it down and blur what "cov:" counts.
+ * would slow it down and blur what "cov:" counts (the fake machine and the
+ * command table are compiled without it, see the Makefile).
  */
+#ifdef __clang__
 #pragma clang attribute push(__attribute__((no_sanitize("coverage"))), apply_to = function)
+#endif
 
 #define MAX_CONNS	8
 #define MAX_OPS		20000
@@ -46,53 +57,75 @@ enum {
 			 * 3: write a valid hello */
 	OP_MISC,	/* arg 0: fail allocation u8+1 from now,
 			 * 1: toggle start() failure,
-			 * 2: request header: u8 id, u8 to, u8 from (tables),
+			 * 2: request header: u8 command, u8 to, u8 from (tables),
 			 * 3: the same + u8 n literal payload bytes, zero-padded */
 };
 
 static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
-/* ---- the machine: fixed answers, picked by the script's first byte ---- */
+/* ---- the machine: the fake, as one of five, picked by the first byte ---- */
 
-struct machine {
-	const char *sysname, *release, *version;
-	u32 vendor[3];		/* CPUID.0: EBX, EDX, ECX */
-	u32 max_leaf, max_ext;
-	u32 fms;		/* CPUID.1:EAX */
-	const char *hv;		/* CPUID.0x40000000 signature, or NULL */
-	bool endless;		/* leaf 4 and 0xB sub-leaves never terminate */
-	bool topo;		/* leaf 0xB present */
-	bool odd_offline;	/* odd CPUs are offline */
-	u32 perfmon_eax, perfmon_edx, core_type;
-};
-
-#define INTEL	{ 0x756e6547, 0x49656e69, 0x6c65746e }
-#define AMD	{ 0x68747541, 0x69746e65, 0x444d4163 }
+#define NMACHINES	5
 #define DEB_VERSION "#1 SMP PREEMPT_DYNAMIC Debian 6.12.117-1~deb12u1 (2026-11-01)"
 
-static const struct machine machines[] = {
-	{ "Linux", "6.12.117+deb12-amd64", DEB_VERSION, INTEL, 0x16,
-	  0x80000008, 0x000906ea, NULL, false, true, false,
-	  0x07300404, 0x00000603, 0 },
-	{ "Linux", "6.1.0-40-amd64", "#1 SMP PREEMPT_DYNAMIC Debian 6.1.153-1",
-	  INTEL, 0x20, 0x80000008, 0x000806f8, "KVMKVMKVM\0\0", false, true,
-	  false, 0x08300805, 0x00008604, 0x40000001 },
-	{ "", NULL,
-	  "#1 SMP PREEMPT_DYNAMIC a version string far longer than the sixty-four bytes of its field, "
-	  "to be cut at sixty-three characters and a NUL",
-	  INTEL, 0xffffffff, 0xffffffff, 0x000a0671, "Microsoft Hv", true, true,
-	  false, 0x07300404, 0x00000603, 0x20000000 },
-	{ "Linux", "6.12.117+deb12-amd64", DEB_VERSION, AMD, 0x10, 0x80000021,
-	  0x00a20f10, NULL, false, false, false, 0, 0, 0 },
-	{ "Linux", "6.12.117+deb12-amd64", DEB_VERSION, INTEL, 0x16,
-	  0x80000008, 0x000906ea, "VMwareVMware", false, true, true,
-	  0x07300404, 0x00000603, 0 },
-};
-
-#define NMACHINES	(sizeof(machines) / sizeof(machines[0]))
-#define TSC_HZ		2112000000ull
-
 static const u32 ncpus_choice[] = { 1, 2, 4, 24 };
+
+/* The RAPL energy counters: readable, for a privileged peer only (msr.c). */
+static const u32 rapl_energy[] = { 0x611, 0x619, 0x639, 0x641, 0x64d };
+
+/*
+ * 0: Coffee Lake on Debian 6.12; 1: a KVM guest on 6.1; 2: a hypervisor
+ * with endless CPUID sub-leaves, an empty sysname, no release and a version
+ * longer than its field; 3: AMD (no topology leaf, no perfmon leaf); 4: a
+ * VMware guest with its odd CPUs offline.
+ */
+static void set_machine(struct fake *f, u32 m)
+{
+	f->max_leaf = 0x16;
+	f->version = DEB_VERSION;
+	switch (m) {
+	case 1:
+		f->release = "6.1.0-40-amd64";
+		f->version = "#1 SMP PREEMPT_DYNAMIC Debian 6.1.153-1";
+		f->max_leaf = 0x20;
+		f->cpuid1_eax = 0x000806f8;
+		f->hypervisor = true;
+		memcpy(f->hv_sig, "KVMKVMKVM\0\0\0", 13);
+		f->perfmon_eax = 0x08300805;
+		f->perfmon_edx = 0x00008604;
+		f->core_type = 0x40000001;
+		break;
+	case 2:
+		f->sysname = "";
+		f->release = NULL;
+		f->version = "#1 SMP PREEMPT_DYNAMIC a version string far longer than the sixty-four bytes of its field, "
+			     "to be cut at sixty-three characters and a NUL";
+		f->max_leaf = 0xffffffff;
+		f->max_ext_leaf = 0xffffffff;
+		f->cpuid1_eax = 0x000a0671;
+		f->hypervisor = true;
+		memcpy(f->hv_sig, "Microsoft Hv", 13);
+		f->endless_leaves = true;
+		f->core_type = 0x20000000;
+		break;
+	case 3:
+		memcpy(f->vendor, "AuthenticAMD", 13);
+		f->max_leaf = 0x10;
+		f->max_ext_leaf = 0x80000021;
+		f->cpuid1_eax = 0x00a20f10;
+		f->no_topology_leaf = true;
+		f->perfmon_eax = 0;
+		f->perfmon_edx = 0;
+		break;
+	case 4:
+		f->hypervisor = true;
+		memcpy(f->hv_sig, "VMwareVMware", 13);
+		f->odd_cpus_offline = true;
+		break;
+	}
+	for (size_t i = 0; i < sizeof(rapl_energy) / sizeof(rapl_energy[0]); i++)
+		fake_set_msr(f, rapl_energy[i], 0x1234567 * (i + 1));
+}
 
 static const struct acp_peer peers[] = {
 	{ 0 },					/* local */
@@ -138,24 +171,19 @@ struct slot {
 };
 
 static struct {
-	const struct machine *m;
-	u32 ncpus;
+	struct fake f;			/* the machine, allocator and sampler */
 	u32 nconns, npeers;
-	bool no_sampler, start_fails, rdmsr_fails, pti, drain;
+	bool no_sampler, drain;
 	bool two_openers;		/* odd connections: another process */
 	/* Openers without CAP_PERFMON: machine field 5..7 (machines 0..2). */
 	bool unprivileged;
 
 	struct acp_target t;
+	struct acp_ops ops;
 	struct slot s[MAX_CONNS];
 
-	/* allocator */
-	long live;
-	u64 nalloc, fail_at, fails;
-	/* sampler */
-	bool running, paused;
 	bool stopped;			/* stop() ran in this input call */
-	u64 tsc, last_tsc;
+	u64 last_tsc;
 	u32 sysconfig_len;
 	/* session model */
 	int ctrl;			/* slot of the session's control, -1: none */
@@ -164,11 +192,14 @@ static struct {
 	u32 ndata;
 	u64 gen;
 	bool stop_done;			/* the session's STOP was answered */
+	bool started;			/* the session's START reached start() */
 
 	u64 calls;			/* acp_conn_input() and peek() so far */
 	int cur;			/* slot being driven, for messages */
 	size_t op;
 } fz;
+
+struct core_fuzz_stats core_fuzz_stats;
 
 static bool verbose;
 
@@ -192,170 +223,47 @@ static void fail(const char *fmt, ...)
 	abort();
 }
 
-/* ---- struct acp_ops ---- */
+/* ---- struct acp_ops: the fake's, each call checked first ---- */
 
-static const char *f_sysname(void *ctx) { return fz.m->sysname; }
-static const char *f_release(void *ctx) { return fz.m->release; }
-static const char *f_version(void *ctx) { return fz.m->version; }
-static u32 f_num_cpus(void *ctx) { return fz.ncpus; }
-static u64 f_tsc_hz(void *ctx) { return TSC_HZ; }
-static bool f_pti(void *ctx) { return fz.pti; }
-static u64 f_total_ram(void *ctx) { return 8ull << 30; }
-static u32 f_page_size(void *ctx) { return 4096; }
-
-static u64 f_tsc_now(void *ctx)
+/* What the fake only counts must not happen at all. */
+static void check_fake(void)
 {
-	fz.tsc += 12345;
-	return fz.tsc;
-}
-
-static bool online(int cpu)
-{
-	if (cpu < 0)
-		return true;	/* the current CPU */
-	if ((u32)cpu >= fz.ncpus)
-		return false;
-	return !(fz.m->odd_offline && (cpu & 1));
+	if (fz.f.misuse)
+		fail("the sampler was called out of order (%u times)", fz.f.misuse);
+	if (fz.f.bad_free)
+		fail("free() of a pointer the allocator never gave");
 }
 
 static bool f_cpuid(void *ctx, int cpu, u32 leaf, u32 sub, u32 r[4])
 {
-	const struct machine *m = fz.m;
-	u32 apic = cpu < 0 ? 0 : cpu;
-
-	memset(r, 0, 4 * sizeof(*r));
 	if (cpu < -1)
 		fail("cpuid on cpu %d", cpu);
-	if (!online(cpu))
-		return false;
-	if (leaf >= 0x80000000) {
-		if (leaf == 0x80000000)
-			r[0] = m->max_ext;
-		else if (leaf <= m->max_ext)
-			r[0] = leaf & 0xff;
-		return true;
-	}
-	if (leaf >= 0x40000000) {
-		if (leaf == 0x40000000 && m->hv) {
-			r[0] = 0x40000001;
-			memcpy(&r[1], m->hv, 12);
-		}
-		return true;
-	}
-	if (leaf > m->max_leaf)
-		return true;
-	switch (leaf) {
-	case 0:
-		r[0] = m->max_leaf;
-		r[1] = m->vendor[0];
-		r[3] = m->vendor[1];
-		r[2] = m->vendor[2];
-		break;
-	case 1:
-		r[0] = m->fms;
-		r[1] = apic << 24 | 0x00100800;
-		r[2] = 0x7ffafbff | (m->hv ? 1u << 31 : 0);
-		r[3] = 0xbfebfbff;
-		break;
-	case 4: {
-		/* L1d, L1i, L2, L3, then the terminator */
-		static const u32 c[4][3] = {
-			{ 0x121, 0x01c0003f, 63 }, { 0x122, 0x01c0003f, 63 },
-			{ 0x143, 0x00c0003f, 1023 }, { 0x163, 0x03c0003f, 12287 },
-		};
-
-		if (sub < 4 || m->endless) {
-			r[0] = c[sub & 3][0];
-			r[1] = c[sub & 3][1];
-			r[2] = c[sub & 3][2];
-		}
-		break;
-	}
-	case 0xa:
-		r[0] = m->perfmon_eax;
-		r[3] = m->perfmon_edx;
-		break;
-	case 0xb:
-	case 0x1f:
-		if (!m->topo)
-			break;
-		if (sub == 0 || (m->endless && sub & 1)) {
-			r[0] = 1;
-			r[1] = 2;
-			r[2] = 0x100 | sub;
-		} else if (sub == 1 || m->endless) {
-			r[0] = 4;
-			r[1] = 8;
-			r[2] = 0x200 | sub;
-		} else {
-			r[2] = sub;
-		}
-		r[3] = apic;
-		break;
-	case 0x1a:
-		r[0] = m->core_type;
-		break;
-	default:
-		r[0] = leaf;
-		r[1] = sub;
-	}
-	return true;
+	return fake_ops.cpuid(ctx, cpu, leaf, sub, r);
 }
 
 static bool f_rdmsr(void *ctx, int cpu, u32 msr, u64 *val)
 {
 	if (cpu < -1)
 		fail("rdmsr on cpu %d", cpu);
-	/* RAPL energy status: read only for a privileged peer (msr.c). */
-	if ((msr == 0x611 || msr == 0x619 || msr == 0x639 || msr == 0x641 ||
-	     msr == 0x64d) && fz.unprivileged)
-		fail("rdmsr 0x%x: a RAPL energy counter, unprivileged", msr);
-	if (!online(cpu) || fz.rdmsr_fails)
-		return false;
-	switch (msr) {
-	case 0x17:
-		*val = 1ull << 50;
-		break;
-	case 0xce:
-		*val = 0x80838f1012200ull;
-		break;
-	case 0x345:
-		*val = 0x33c5;
-		break;
-	case 0x606:
-		*val = 0xa0e03;
-		break;
-	default:
-		*val = msr * 0x10001ull;
-	}
-	return true;
+	for (size_t i = 0; i < sizeof(rapl_energy) / sizeof(rapl_energy[0]); i++)
+		if (msr == rapl_energy[i] && fz.unprivileged)
+			fail("rdmsr 0x%x: a RAPL energy counter, unprivileged", msr);
+	return fake_ops.rdmsr(ctx, cpu, msr, val);
 }
 
 static void *f_alloc(void *ctx, size_t size)
 {
-	void *p;
-
 	if (size > ACP_MAX_REPLY)
 		fail("allocation of %zu bytes", size);
-	fz.nalloc++;
-	if (fz.fail_at && fz.nalloc == fz.fail_at) {
-		fz.fail_at = 0;
-		fz.fails++;
-		return NULL;
-	}
-	p = calloc(1, size ? size : 1);
-	if (!p)
-		abort();
-	fz.live++;
-	return p;
+	return fake_ops.alloc(ctx, size);
 }
 
 static void f_free(void *ctx, void *p)
 {
 	if (!p)
 		fail("free(NULL) reached the allocator");
-	fz.live--;
-	free(p);
+	fake_ops.free(ctx, p);
+	check_fake();
 }
 
 /* The decoded configuration must be within the core's own bounds. */
@@ -365,7 +273,7 @@ static void check_config(const struct acp_config *cfg)
 		fail("start() without a configuration");
 	if (cfg->ngroups > ACP_MAX_GROUPS || (cfg->ngroups && !cfg->groups))
 		fail("start(): %u groups", cfg->ngroups);
-	if (cfg->ntopology > fz.ncpus || (cfg->ntopology && !cfg->topology))
+	if (cfg->ntopology > fz.f.ncpus || (cfg->ntopology && !cfg->topology))
 		fail("start(): %u topology entries", cfg->ntopology);
 	if (cfg->ndesc > ACP_MAX_DESCRIPTORS || cfg->ndesc > cfg->ndesc_expected)
 		fail("start(): %u descriptors", cfg->ndesc);
@@ -394,25 +302,30 @@ static void check_config(const struct acp_config *cfg)
 
 static int f_start(void *ctx, const struct acp_config *cfg, bool paused)
 {
-	if (fz.running)
+	int ret;
+
+	if (fz.f.running)
 		fail("start() while running");
 	if (fz.unprivileged)
 		fail("start() in a session without CAP_PERFMON");
 	check_config(cfg);
-	if (fz.start_fails)
-		return -16;
-	fz.running = true;
-	fz.paused = paused;
+	ret = fake_ops.start(ctx, cfg, paused);
+	check_fake();
+	if (!ret) {
+		fz.started = true;
+		core_fuzz_stats.starts++;
+	}
 	if (verbose)
-		fprintf(stderr, "sampler: started%s\n", paused ? " paused" : "");
-	return 0;
+		fprintf(stderr, "sampler: start%s: %d\n", paused ? " paused" : "", ret);
+	return ret;
 }
 
 static void f_stop(void *ctx)
 {
-	if (!fz.running)
+	if (!fz.f.running)
 		fail("stop() while not running");
-	fz.running = false;
+	fake_ops.stop(ctx);
+	check_fake();
 	fz.stopped = true;
 	if (verbose)
 		fprintf(stderr, "sampler: stopped\n");
@@ -421,25 +334,36 @@ static void f_stop(void *ctx)
 /* STOP's final records come after the counters stopped. */
 static void f_flush(void *ctx)
 {
-	if (fz.running)
+	if (fz.f.running)
 		fail("flush() while sampling");
+	fake_ops.flush(ctx);
+	check_fake();
 }
 
 static void f_pause(void *ctx, bool pause)
 {
-	if (!fz.running)
+	if (!fz.f.running)
 		fail("pause(%d) while not running", pause);
-	if (fz.paused == pause)
+	if (fz.f.paused == pause)
 		fail("pause(%d) twice", pause);
-	fz.paused = pause;
+	fake_ops.pause(ctx, pause);
+	check_fake();
 }
 
 static void f_sample_counts(void *ctx, u32 cpu, u64 *written, u64 *dropped)
 {
-	if (cpu >= fz.ncpus)
+	if (cpu >= fz.f.ncpus)
 		fail("sample_counts(%u)", cpu);
-	*written = cpu * 1000ull + 7;
-	*dropped = cpu == 3 ? 1ull << 33 : cpu;
+	fake_ops.sample_counts(ctx, cpu, written, dropped);
+}
+
+/* The rings go at the session's end, once sampling stopped. */
+static void f_finish(void *ctx)
+{
+	if (fz.f.running)
+		fail("finish() while sampling");
+	fake_ops.finish(ctx);
+	check_fake();
 }
 
 static void f_wake(void *ctx, void *conn_ctx)
@@ -451,34 +375,42 @@ static void f_wake(void *ctx, void *conn_ctx)
 	/* The control only when its held-back STOP answer is released. */
 	if (s->role != ACP_ROLE_DATA && !s->held)
 		fail("wake() for conn %d with role %d", (int)(s - fz.s), s->role);
+	fake_ops.wake(ctx, conn_ctx);
 }
 
 static void f_log(void *ctx, const char *fmt, va_list ap)
 {
-	char line[512];
+	if (verbose) {
+		va_list aq;
 
-	vsnprintf(line, sizeof(line), fmt, ap);
-	if (verbose)
-		fprintf(stderr, "aca: %s\n", line);
+		va_copy(aq, ap);
+		fputs("aca: ", stderr);
+		vfprintf(stderr, fmt, aq);
+		fputc('\n', stderr);
+		va_end(aq);
+	}
+	fake_ops.log(ctx, fmt, ap);
 }
 
-static const struct acp_ops full_ops = {
-	.sysname = f_sysname, .release = f_release, .version = f_version,
-	.num_cpus = f_num_cpus, .cpuid = f_cpuid, .tsc_hz = f_tsc_hz,
-	.tsc_now = f_tsc_now, .rdmsr = f_rdmsr,
-	.pti = f_pti, .total_ram = f_total_ram, .page_size = f_page_size,
-	.alloc = f_alloc, .free = f_free,
-	.start = f_start, .stop = f_stop, .pause = f_pause, .flush = f_flush,
-	.sample_counts = f_sample_counts, .wake = f_wake, .log = f_log,
-};
-
-static const struct acp_ops no_sampler_ops = {
-	.sysname = f_sysname, .release = f_release, .version = f_version,
-	.num_cpus = f_num_cpus, .cpuid = f_cpuid, .tsc_hz = f_tsc_hz,
-	.tsc_now = f_tsc_now, .rdmsr = f_rdmsr,
-	.pti = f_pti, .total_ram = f_total_ram, .page_size = f_page_size,
-	.alloc = f_alloc, .free = f_free, .wake = f_wake, .log = f_log,
-};
+/* The fake's ops (with a sampler or without), each wrapped as above. */
+static void set_ops(struct acp_ops *ops, bool sampler)
+{
+	*ops = sampler ? fake_ops : fake_ops_nosampling;
+	ops->cpuid = f_cpuid;
+	ops->rdmsr = f_rdmsr;
+	ops->alloc = f_alloc;
+	ops->free = f_free;
+	ops->wake = f_wake;
+	ops->log = f_log;
+	if (!sampler)
+		return;
+	ops->start = f_start;
+	ops->stop = f_stop;
+	ops->flush = f_flush;
+	ops->pause = f_pause;
+	ops->sample_counts = f_sample_counts;
+	ops->finish = f_finish;
+}
 
 /* ---- the model ---- */
 
@@ -507,7 +439,7 @@ static void close_data(void)
 		if (d->c && d->role == ACP_ROLE_DATA && d->gen == fz.gen)
 			d->closed = true;
 	}
-	if (fz.running)
+	if (fz.f.running)
 		fail("collection still running after STOP or the session's end");
 }
 
@@ -545,7 +477,7 @@ static void model_attach(struct slot *s, const struct acp_peer *peer,
 	}
 	if (fz.ctrl < 0) {
 		want = nomem ? ACP_ROLE_BUSY : ACP_ROLE_CONTROL;
-	} else if (fz.ndata < fz.ncpus + 2 &&
+	} else if (fz.ndata < fz.f.ncpus + 2 &&
 		   !memcmp(peer, &fz.peer, sizeof(*peer)) &&
 		   opener_of(s - fz.s) == fz.opener) {
 		/* Same address and same opener as the control channel. */
@@ -558,6 +490,8 @@ static void model_attach(struct slot *s, const struct acp_peer *peer,
 		fail("attached as role %d, want %d", s->c->role, want);
 	s->role = want;
 	if (want == ACP_ROLE_CONTROL) {
+		core_fuzz_stats.sessions++;
+		fz.started = false;
 		fz.ctrl = s - fz.s;
 		fz.peer = *peer;
 		fz.opener = opener_of(s - fz.s);
@@ -589,11 +523,11 @@ static void model_attach(struct slot *s, const struct acp_peer *peer,
 		if (fz.stop_done)
 			s->closed = true;
 		/* spec 3.1: CPU 0..N-1, then uncore, then module */
-		if (ch < fz.ncpus) {
+		if (ch < fz.f.ncpus) {
 			first.data_type = SEP_DATA_CPU;
 			first.data_id = ch;
 		} else {
-			first.data_type = ch == fz.ncpus ? SEP_DATA_UNCORE :
+			first.data_type = ch == fz.f.ncpus ? SEP_DATA_UNCORE :
 							  SEP_DATA_MODULE;
 		}
 		set_head(s, &first, sizeof(first));
@@ -687,7 +621,7 @@ static void check_status(struct slot *s, const void *d, size_t n)
 	struct sep_target_status_msg m;
 	const struct sep_remote_hardware_info *hw = &m.hardware_info;
 	s32 want = VT_SUCCESS;
-	u32 eax = fz.m->fms;
+	u32 eax = fz.f.cpuid1_eax;
 
 	if (s->hello_size != sizeof(struct sep_control_first_msg))
 		want = VT_COMM_NOT_COMPATIBLE;
@@ -705,14 +639,14 @@ static void check_status(struct slot *s, const void *d, size_t n)
 	    m.hardware_info_offset != 256 || m.hardware_info_size != 40 ||
 	    m.reserved1 || m.reserved2)
 		fail("status message: bad layout fields");
-	check_string(m.os_info.sysname, fz.m->sysname, "sysname");
-	check_string(m.os_info.release, fz.m->release, "release");
-	check_string(m.os_info.version, fz.m->version, "version");
+	check_string(m.os_info.sysname, fz.f.sysname, "sysname");
+	check_string(m.os_info.release, fz.f.release, "release");
+	check_string(m.os_info.version, fz.f.version, "version");
 	if (m.collect_switch.flags & SEP_SWITCH_UNCORE_SUPPORTED)
 		fail("status message claims uncore support");
-	if (hw->num_cpus != fz.ncpus || hw->family != ((eax >> 8) & 0xf) ||
+	if (hw->num_cpus != fz.f.ncpus || hw->family != ((eax >> 8) & 0xf) ||
 	    hw->model != ((((eax >> 16) & 0xf) << 4) | ((eax >> 4) & 0xf)) ||
-	    hw->stepping != (eax & 0xf) || hw->tsc_freq != TSC_HZ)
+	    hw->stepping != (eax & 0xf) || hw->tsc_freq != FAKE_TSC_HZ)
 		fail("status message: hardware info %u cpus, %u/%u/%u, %llu Hz",
 		     hw->num_cpus, hw->family, hw->model, hw->stepping,
 		     (unsigned long long)hw->tsc_freq);
@@ -741,10 +675,18 @@ static void check_response(struct slot *s, const void *d, size_t n)
 	    h.reserved1 || h.reserved2)
 		fail("response header: size %u, version %u, command %u (sent %u)",
 		     h.header_size, h.proto_version, h.command_id, q->command_id);
-	if ((bad || refuse) && h.status != VT_COMM_NOT_COMPATIBLE)
+	/* 218 for a bad header or an absurd payload, and for nothing else. */
+	if ((bad || refuse) != (h.status == VT_COMM_NOT_COMPATIBLE))
 		fail("command %u (header %u bytes, payload %llu) answered %d",
 		     q->command_id, q->header_size,
 		     (unsigned long long)q->to_target_data_size, h.status);
+	/* The statuses this target has; 26 only once an allocation failed. */
+	if (h.status != VT_SUCCESS && h.status != VT_DRIVER_COMM_FAILED &&
+	    h.status != VT_BAD_PARAMETER && h.status != VT_MSR_ACCESS_ERROR &&
+	    h.status != VT_COMM_NOT_COMPATIBLE && h.status != VT_NO_ADMIN_PRIVILEGE &&
+	    (h.status != VT_NO_MEMORY || !fz.f.nfailed))
+		fail("command %u answered %d, a status this target does not have",
+		     q->command_id, h.status);
 	if (h.from_target_data_size !=
 	    (h.status == VT_SUCCESS ? q->from_target_data_size : 0))
 		fail("command %u status %d: %llu bytes follow, %llu asked",
@@ -884,7 +826,7 @@ static u64 natural_size(u32 cmd)
 		return sizeof(struct sep_drv_log_control);
 	case SEP_CMD_GET_PERF_CAPAB:
 	case SEP_CMD_READ_MSR:
-		return fz.ncpus * 8ull;
+		return fz.f.ncpus * 8ull;
 	case SEP_CMD_GET_SYS_CONFIG:
 		return fz.sysconfig_len ? fz.sysconfig_len : ~0ull;
 	default:
@@ -910,7 +852,7 @@ static void check_payload(struct slot *s)
 			fail("VERSION 0x%llx", (unsigned long long)cap64(s, 4));
 		break;
 	case SEP_CMD_NUM_CORES:
-		if (asked >= 4 && cap64(s, 4) != fz.ncpus)
+		if (asked >= 4 && cap64(s, 4) != fz.f.ncpus)
 			fail("NUM_CORES %llu", (unsigned long long)cap64(s, 4));
 		break;
 	case SEP_CMD_KERNEL_CS:
@@ -1000,6 +942,7 @@ static void check_peek(struct slot *s, const void *d, size_t n)
 /* Every connection: EOF, writable and pending output as the model says. */
 static void check_all(void)
 {
+	check_fake();
 	for (int i = 0; i < MAX_CONNS; i++) {
 		struct slot *s = &fz.s[i];
 		bool out, eof, w, want_w;
@@ -1036,6 +979,25 @@ static void check_all(void)
 	fz.cur = -1;
 }
 
+/*
+ * No connection left: the target is as a new host finds it, whatever the
+ * ones before did. No session, nothing sampling, nothing allocated but the
+ * system configuration the target keeps once built.
+ */
+static void check_idle(void)
+{
+	for (int i = 0; i < MAX_CONNS; i++)
+		if (fz.s[i].c)
+			return;
+	if (fz.t.control || fz.t.data || fz.t.stop_pending || fz.t.state != ACP_IDLE)
+		fail("no connection left, yet a session is there (state %d)",
+		     fz.t.state);
+	if (fz.f.running)
+		fail("no connection left, yet sampling runs");
+	if (fz.f.live != (fz.t.sysconfig ? 1 : 0))
+		fail("no connection left, yet %ld allocations live", fz.f.live);
+}
+
 /* ---- driving a connection like the relay does ---- */
 
 static bool feed(struct slot *s)
@@ -1047,7 +1009,7 @@ static bool feed(struct slot *s)
 		size_t len = s->pend_len, n;
 		bool attached = s->role != ACP_ROLE_NONE;
 		bool dead = s->in == IN_DEAD;
-		u64 fails = fz.fails;
+		u64 fails = fz.f.nfailed;
 		bool w;
 
 		if (s->chunk && len > s->chunk)
@@ -1058,7 +1020,7 @@ static bool feed(struct slot *s)
 		if (n > len)
 			fail("input took %zu of %zu bytes", n, len);
 		if (!attached)
-			model_attach(s, &peers[0], fz.fails != fails);
+			model_attach(s, &peers[0], fz.f.nfailed != fails);
 		if (w && !n)
 			fail("writable, yet input took nothing of %zu bytes", len);
 		if (dead || s->role == ACP_ROLE_DATA) {
@@ -1085,7 +1047,7 @@ static u64 do_read(struct slot *s, u64 k, bool consume)
 	u64 done = 0;
 
 	if (s->role == ACP_ROLE_NONE) {
-		u64 fails = fz.fails;
+		u64 fails = fz.f.nfailed;
 		const void *d;
 
 		/* Peeking (poll) gives no role; a real read does. */
@@ -1094,7 +1056,7 @@ static u64 do_read(struct slot *s, u64 k, bool consume)
 		if (!consume)
 			return 0;
 		acp_conn_use(s->c);	/* attaches as a local peer */
-		model_attach(s, &peers[0], fz.fails != fails);
+		model_attach(s, &peers[0], fz.f.nfailed != fails);
 	}
 	while (done < k && fz.calls++ < MAX_CALLS) {
 		const void *d = NULL;
@@ -1203,26 +1165,6 @@ static u32 get16(struct script *sc)
 	return lo | get8(sc) << 8;
 }
 
-static const u32 cmd_ids[] = {
-	SEP_CMD_NONE, SEP_CMD_START, SEP_CMD_STOP, SEP_CMD_INIT_PMU,
-	SEP_CMD_INIT, SEP_CMD_EM_GROUPS, SEP_CMD_SET_CPU_MASK,
-	SEP_CMD_GET_NORMALIZED_TSC, SEP_CMD_EM_CONFIG_NEXT,
-	SEP_CMD_TSC_SKEW_INFO, SEP_CMD_NUM_CORES, SEP_CMD_COLLECT_SYS_CONFIG,
-	SEP_CMD_GET_SYS_CONFIG, SEP_CMD_PAUSE, SEP_CMD_RESUME,
-	SEP_CMD_TERMINATE, SEP_CMD_RESERVE, SEP_CMD_KERNEL_CS,
-	SEP_CMD_VERSION, SEP_CMD_GET_NUM_CORE_CTRS, SEP_CMD_NUM_DESCRIPTOR,
-	SEP_CMD_DESC_NEXT, SEP_CMD_GET_DRIVER_STATE, SEP_CMD_EM_GROUPS_UNC,
-	SEP_CMD_EM_CONFIG_NEXT_UNC, SEP_CMD_INIT_UNC, SEP_CMD_READ_MSR,
-	SEP_CMD_WRITE_MSR, SEP_CMD_GET_PLATFORM_INFO,
-	SEP_CMD_GET_NORMALIZED_TSC_STANDALONE, SEP_CMD_SET_CPU_TOPOLOGY,
-	SEP_CMD_INIT_NUM_DEV, SEP_CMD_GET_NUM_SAMPLES,
-	SEP_CMD_SET_DEVICE_NUM_UNITS, SEP_CMD_SET_SCAN_UNCORE_TOPOLOGY_INFO,
-	SEP_CMD_GET_SAMPLE_DROP_INFO, SEP_CMD_GET_DRV_SETUP_INFO,
-	SEP_CMD_GET_THREAD_COUNT, SEP_CMD_GET_DRIVER_LOG,
-	SEP_CMD_CONTROL_DRIVER_LOG, SEP_CMD_SET_OSID, SEP_CMD_INIT_DRIVER,
-	SEP_CMD_GET_PERF_CAPAB, SEP_CMD_PAX_INFO, 99, 0xffffffffu,
-};
-
 static const u64 sizes[] = {
 	0, 1, 4, 8, 24, 32, 48, 72, 104, 112, 144, 296, 324,
 	sizeof(struct sep_ecb), sizeof(struct sep_ecb) + 136,
@@ -1234,18 +1176,38 @@ static const u64 sizes[] = {
 
 #define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
 
-/* A request header from tables, and with @body its payload. */
+/*
+ * A size from the table above, or (its last index) the size a usual request
+ * of @c has (@to: its payload, else its reply); 0 for an unknown command.
+ */
+static u64 table_size(struct script *sc, const struct tc_command *c, bool to)
+{
+	u32 k = get8(sc) % (NELEM(sizes) + 1);
+
+	if (k < NELEM(sizes))
+		return sizes[k];
+	if (!c)
+		return 0;
+	return to ? tc_command_to(c, fz.f.ncpus) : tc_command_from(c, fz.f.ncpus);
+}
+
+/*
+ * A request header from the tests' table of commands (cmd_table.c: every
+ * command, then the unknown ids) and the sizes above, and with @body its
+ * payload.
+ */
 static void compact_request(struct slot *s, struct script *sc, bool body)
 {
 	struct sep_control_msg_header h = {
 		.header_size = sizeof(h),
 		.proto_version = SEP_PROTO_VERSION,
 	};
-	u32 lit;
+	u32 k = get8(sc) % (tc_ncommands + tc_nunknown_ids), lit;
+	const struct tc_command *c = k < tc_ncommands ? &tc_commands[k] : NULL;
 
-	h.command_id = cmd_ids[get8(sc) % NELEM(cmd_ids)];
-	h.to_target_data_size = sizes[get8(sc) % NELEM(sizes)];
-	h.from_target_data_size = sizes[get8(sc) % NELEM(sizes)];
+	h.command_id = c ? c->id : tc_unknown_ids[k - tc_ncommands];
+	h.to_target_data_size = table_size(sc, c, true);
+	h.from_target_data_size = table_size(sc, c, false);
 	append(s, (const u8 *)&h, sizeof(h));
 	if (!body || h.to_target_data_size > ACP_MAX_PAYLOAD)
 		return;
@@ -1277,12 +1239,12 @@ static void run_op(struct script *sc)
 	switch (kind) {
 	case OP_ATTACH:
 		conn_open(s);
-		fails = fz.fails;
+		fails = fz.f.nfailed;
 		/* A peer is given once: false once the role is given. */
 		if (acp_conn_attach(s->c, &peers[arg % fz.npeers]) !=
 		    (s->role == ACP_ROLE_NONE))
 			fail("attach answered wrongly for role %d", s->role);
-		model_attach(s, &peers[arg % fz.npeers], fz.fails != fails);
+		model_attach(s, &peers[arg % fz.npeers], fz.f.nfailed != fails);
 		break;
 	case OP_WRITE:
 		conn_open(s);
@@ -1350,9 +1312,9 @@ static void run_op(struct script *sc)
 		break;
 	case OP_MISC:
 		if (arg == 0) {
-			fz.fail_at = fz.nalloc + 1 + get8(sc);
+			fz.f.fail_at = fz.f.nalloc + 1 + get8(sc);
 		} else if (arg == 1) {
-			fz.start_fails = !fz.start_fails;
+			fz.f.start_ret = fz.f.start_ret ? 0 : -16;
 		} else {
 			conn_open(s);
 			compact_request(s, sc, arg == 3);
@@ -1361,10 +1323,8 @@ static void run_op(struct script *sc)
 		break;
 	}
 	check_all();
+	check_idle();
 }
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -1384,18 +1344,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	b1 = data[1];
 	fz.nconns = (b0 & 7) + 1;
 	fz.npeers = ((b0 >> 3) & 3) + 1;
-	fz.m = &machines[(b0 >> 5) % NMACHINES];
 	fz.unprivileged = (b0 >> 5) >= NMACHINES;
-	fz.ncpus = ncpus_choice[b1 & 3];
 	fz.no_sampler = b1 & 4;
-	fz.start_fails = b1 & 8;
-	fz.rdmsr_fails = b1 & 16;
 	fz.two_openers = b1 & 32;
-	fz.pti = b1 & 64;
 	fz.drain = b1 & 128;
 	fz.ctrl = -1;
 	fz.cur = -1;
-	acp_target_init(&fz.t, fz.no_sampler ? &no_sampler_ops : &full_ops, &fz);
+	fake_init(&fz.f, ncpus_choice[b1 & 3]);
+	set_machine(&fz.f, (b0 >> 5) % NMACHINES);
+	if (b1 & 8)
+		fz.f.start_ret = -16;		/* EBUSY: perf said no */
+	if (b1 & 16)
+		fz.f.nmsrs = 0;			/* every rdmsr faults */
+	fz.f.pti = b1 & 64;
+	set_ops(&fz.ops, !fz.no_sampler);
+	acp_target_init(&fz.t, &fz.ops, &fz.f);
+	core_fuzz_stats.inputs++;
 
 	for (fz.op = 0; sc.left && fz.op < MAX_OPS; fz.op++)
 		run_op(&sc);
@@ -1415,12 +1379,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_all();
 	}
 	fz.cur = -1;
+	check_idle();
+	core_fuzz_stats.last_session_started = fz.started;
 	acp_target_fini(&fz.t);
-	if (fz.running)
+	check_fake();
+	if (fz.f.running)
 		fail("collection still running after acp_target_fini()");
-	if (fz.live)
-		fail("%ld allocations leaked", fz.live);
+	if (fz.f.live)
+		fail("%ld allocations leaked", fz.f.live);
+	if (!fz.no_sampler && fz.f.nfini != 1)
+		fail("acp_target_fini() told the machine %u times", fz.f.nfini);
 	return 0;
 }
 
+#ifdef __clang__
 #pragma clang attribute pop
+#endif

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Seed corpus for core_fuzz: real SEP sessions (spec 2-5, 8.3) written in
- * the fuzzer's script format, plus the malformed ones a target must survive.
+ * the fuzzer's script format, the malformed ones a target must survive, and
+ * garbage sessions from a seeded generator (garbage-*, see below).
  *
- *	make_seeds OUTDIR [VECTORS_DIR]
+ *	make_seeds [-g GARBAGE_DIR] OUTDIR [VECTORS_DIR]
  *
  * VECTORS_DIR holds the ECB test vectors (default selftests/vectors, run
  * from the repository's top, as make does); without them make_seeds fails.
@@ -18,9 +19,9 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
-#include "../../driver/core/sep.h"
-#include "../../driver/core/sep_cmd.h"
+#include "../../driver/core/core.h"
 #include "../../tools/aca-host/payload.h"
+#include "../core/cmd_table.h"
 
 /* core_fuzz.c's script: keep in sync with it and README.md. */
 enum { OP_ATTACH, OP_WRITE, OP_READ, OP_HANGUP, OP_RELEASE, OP_OPEN, OP_PUMP,
@@ -48,6 +49,7 @@ enum { OP_ATTACH, OP_WRITE, OP_READ, OP_HANGUP, OP_RELEASE, OP_OPEN, OP_PUMP,
 static const char *outdir;
 static unsigned char script[1 << 20];
 static size_t len;
+static size_t nops;		/* of the script: core_fuzz runs MAX_OPS */
 static int nseeds;
 static unsigned int ncpus;
 
@@ -90,6 +92,7 @@ static void put16(unsigned int v)
 static void op(int kind, int arg, int conn)
 {
 	put8(kind << 5 | arg << 3 | conn);
+	nops++;
 }
 
 /* A new script: MAX_CONNS connections, @npeers peers, machine, CPUs, flags. */
@@ -98,6 +101,7 @@ static void begin(int npeers, int machine, int cpus, int flags)
 	static const unsigned int n[] = { 1, 2, 4, 24 };
 
 	len = 0;
+	nops = 0;
 	ncpus = n[cpus];
 	put8(7 | (npeers - 1) << 3 | machine << 5);
 	put8(cpus | flags);
@@ -1129,17 +1133,408 @@ static void ecb_seeds(void)
 	end("nomem-config");
 }
 
+/*
+ * ---- garbage sessions: random and half-valid streams ----
+ *
+ * A deterministic generator (seed $ACA_FUZZ_SEED, default 0x5eed) writes
+ * $ACA_FUZZ_SESSIONS (1000) sessions, as many to a script as fit: noise,
+ * a hello and random requests, or the collection of spec 5.1 spoilt here
+ * and there, fed in random pieces to a control connection with 0..N+2 data
+ * channels (which the host sends junk on) and now and then a second host;
+ * then the host goes, in some order. Each script ends with a whole
+ * collection by the next host; core_fuzz_replay fails a garbage-* script
+ * whose last collection did not start sampling. The engine checks every
+ * answer, and once every connection of a session is gone, that it left no
+ * trace.
+ */
+
+#define GARBAGE_NCPUS		4
+#define GARBAGE_MAX_DATA	(GARBAGE_NCPUS + 2)
+#define GARBAGE_MAX_PAYLOAD	8192
+/* A script ends after the session that takes it past these. */
+#define GARBAGE_MAX_OPS		8000	/* of core_fuzz's 20000 */
+#define GARBAGE_MAX_LEN		(256u << 10)
+#define BUSY			7	/* the second host's connection */
+
+static __u64 rng_state;
+
+/* xorshift64* */
+static __u64 rnd(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545f4914f6cdd1dull;
+}
+
+/* Uniform-ish in [lo, hi]. */
+static __u64 range(__u64 lo, __u64 hi)
+{
+	if (hi <= lo)
+		return lo;
+	if (hi - lo == ~0ull)
+		return rnd();
+	return lo + rnd() % (hi - lo + 1);
+}
+
+/* A client byte stream, built ahead of time. */
+static unsigned char *gs;
+static size_t gs_len, gs_cap;
+
+static void gs_add(const void *p, size_t n)
+{
+	if (gs_len + n > gs_cap) {
+		gs_cap = (gs_len + n) * 2;
+		gs = realloc(gs, gs_cap);
+		if (!gs)
+			die("out of memory");
+	}
+	memcpy(gs + gs_len, p, n);
+	gs_len += n;
+}
+
+/* A command id: every one the table has, a few it does not. */
+static __u32 any_command(void)
+{
+	__u64 k = range(0, tc_ncommands + 4 - 1);
+	static const __u32 unknown[] = { 18, 26, 89, 200 };
+
+	return k < tc_ncommands ? tc_commands[k].id : unknown[k - tc_ncommands];
+}
+
+/* The payload size a command usually has, and the reply it usually asks. */
+static void usual_sizes(__u32 id, __u64 *to, __u64 *from)
+{
+	const struct tc_command *c = tc_find_command(id);
+
+	*to = c ? tc_command_to(c, GARBAGE_NCPUS) : 0;
+	*from = c ? tc_command_from(c, GARBAGE_NCPUS) : 4;
+}
+
+/*
+ * A payload that is mostly plausible for @id: the vectors, small counts;
+ * one in @rare is pure noise, and the vectors get a bit flipped as often.
+ */
+static void garbage_payload(unsigned char *p, __u64 n, __u32 id, __u32 rare)
+{
+	for (__u64 i = 0; i < n; i++)
+		p[i] = rnd();
+	if (rnd() % rare == 0)
+		return;			/* pure noise */
+	memset(p, 0, n);
+	if (id == SEP_CMD_EM_CONFIG_NEXT || id == SEP_CMD_EM_CONFIG_NEXT_UNC) {
+		const unsigned char *v = id == SEP_CMD_EM_CONFIG_NEXT ? ecb_core : ecb_unc;
+		__u64 vlen = id == SEP_CMD_EM_CONFIG_NEXT ? ecb_core_len : ecb_unc_len;
+
+		memcpy(p, v, n < vlen ? n : vlen);
+		for (__u64 k = rnd() % rare ? 0 : range(1, 4); k && n; k--)
+			p[range(0, n - 1)] ^= 1u << range(0, 7);
+	} else if (id == SEP_CMD_INIT_DRIVER && n >= 48) {
+		__u64 cc = rnd() % rare ? 0x4400 | (rnd() & 1) : rnd() & 0x3f;
+
+		memcpy(p + 40, &cc, 8);
+	} else if (id == SEP_CMD_EM_GROUPS && n >= 4) {
+		p[0] = rnd() % rare ? range(1, 3) : 0;
+	} else if (id == SEP_CMD_DESC_NEXT && n >= 4) {
+		p[0] = rnd() % 2 ? 48 : rnd();
+	} else if (id == SEP_CMD_READ_MSR && n >= 4) {
+		static const __u32 msrs[] = { 0x38f, 0xce, 0x10, 0x2be, 0x4c1, 0x345, 0x611 };
+		__u32 m = msrs[range(0, 6)];
+
+		memcpy(p, &m, 4);
+	} else if (id == SEP_CMD_WRITE_MSR && n >= 56) {
+		__u32 m = rnd() % 2 ? 0x186 : 0x1b0;
+
+		memcpy(p + 8, &m, 4);
+	} else if (n >= 4) {
+		p[0] = range(0, 70);
+	}
+}
+
+static __u64 garbage_to(__u64 usual)
+{
+	switch (range(0, 19)) {
+	case 0 ... 5: return 0;
+	case 6 ... 11: return usual;
+	case 12 ... 14: return range(1, 300);
+	case 15 ... 16: return range(1, GARBAGE_MAX_PAYLOAD);
+	case 17: return range(ACP_MAX_PAYLOAD + 1ull, ~0ull);
+	case 18: return range(GARBAGE_MAX_PAYLOAD + 1, ACP_MAX_PAYLOAD);
+	default: return usual + range(0, 2) - 1;
+	}
+}
+
+static __u64 garbage_from(__u64 usual)
+{
+	switch (range(0, 19)) {
+	case 0 ... 7: return 0;
+	case 8 ... 13: return usual;
+	case 14 ... 17: return range(1, 20000);
+	case 18: return 1ull << 40;
+	default: return range(ACP_MAX_REPLY + 1ull, ~0ull);
+	}
+}
+
+/*
+ * Append one request, spoilt in one way or another once in @rare. Returns
+ * false once the stream must end (a payload too big to send was cut short:
+ * the host vanishes there).
+ */
+static bool garbage_request(__u32 id, __u64 to, __u64 from, __u32 rare)
+{
+	static unsigned char payload[GARBAGE_MAX_PAYLOAD];
+	struct sep_control_msg_header h = {
+		.header_size = sizeof(h), .proto_version = SEP_PROTO_VERSION,
+		.command_id = id, .to_target_data_size = to,
+		.from_target_data_size = from,
+	};
+	__u64 n = to;
+
+	if (rnd() % (8 * rare) == 0)
+		h.header_size = rnd() % 2 ? range(0, 100) : rnd();
+	if (rnd() % (8 * rare) == 0)
+		h.proto_version = rnd();
+	if (rnd() % (8 * rare) == 0)
+		h.status = rnd();
+	gs_add(&h, sizeof(h));
+	if (to > ACP_MAX_PAYLOAD)
+		return true;		/* the target stops reading here */
+	if (n > GARBAGE_MAX_PAYLOAD) {
+		/* Too big to bother: the host vanishes mid-payload. */
+		n = range(0, GARBAGE_MAX_PAYLOAD);
+		garbage_payload(payload, n, id, rare);
+		gs_add(payload, n);
+		return false;
+	}
+	/* Sometimes the payload does not match the header: out of step. */
+	if (rnd() % (10 * rare) == 0)
+		n = range(0, n + 64 < GARBAGE_MAX_PAYLOAD ? n + 64 : GARBAGE_MAX_PAYLOAD);
+	garbage_payload(payload, n, id, rare);
+	gs_add(payload, n);
+	return true;
+}
+
+/* A session the way a host runs it, each step possibly spoilt. */
+static void garbage_script(void)
+{
+	static const __u32 steps[] = {
+		SEP_CMD_SET_OSID, SEP_CMD_VERSION, SEP_CMD_GET_DRV_SETUP_INFO,
+		SEP_CMD_COLLECT_SYS_CONFIG, SEP_CMD_GET_SYS_CONFIG,
+		SEP_CMD_GET_PLATFORM_INFO, SEP_CMD_NUM_CORES, SEP_CMD_READ_MSR,
+		SEP_CMD_CONTROL_DRIVER_LOG, SEP_CMD_INIT_NUM_DEV, SEP_CMD_RESERVE,
+		SEP_CMD_INIT_DRIVER, SEP_CMD_SET_CPU_TOPOLOGY, SEP_CMD_NUM_DESCRIPTOR,
+		SEP_CMD_DESC_NEXT, SEP_CMD_DESC_NEXT, SEP_CMD_INIT, SEP_CMD_EM_GROUPS,
+		SEP_CMD_EM_CONFIG_NEXT, SEP_CMD_SET_DEVICE_NUM_UNITS, SEP_CMD_INIT_UNC,
+		SEP_CMD_EM_GROUPS_UNC, SEP_CMD_EM_CONFIG_NEXT_UNC, SEP_CMD_INIT_PMU,
+		SEP_CMD_START, SEP_CMD_PAUSE, SEP_CMD_RESUME, SEP_CMD_STOP,
+		SEP_CMD_TSC_SKEW_INFO, SEP_CMD_GET_NUM_SAMPLES,
+		SEP_CMD_GET_SAMPLE_DROP_INFO, SEP_CMD_TERMINATE,
+	};
+
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		__u32 id = steps[i];
+		__u64 to, from;
+		int reps = 1;
+
+		switch (range(0, 99)) {
+		case 0 ... 2: reps = 0; break;
+		case 3 ... 4: reps = 2; break;
+		case 5: id = any_command(); break;
+		case 6: id = rnd(); break;
+		}
+		while (reps--) {
+			usual_sizes(id, &to, &from);
+			if (rnd() % 40 == 0)
+				to = garbage_to(to);
+			if (rnd() % 20 == 0)
+				from = garbage_from(from);
+			if (!garbage_request(id, to, from, 16))
+				return;
+		}
+	}
+}
+
+static void garbage_random_requests(void)
+{
+	for (__u64 n = range(0, 24); n; n--) {
+		__u32 id = rnd() % 8 ? any_command() : (__u32)rnd();
+		__u64 to, from;
+
+		usual_sizes(id, &to, &from);
+		if (!garbage_request(id, garbage_to(to), garbage_from(from), 4))
+			return;
+	}
+}
+
+/* The stream a garbage session's host sends on its control connection. */
+static void garbage_stream(void)
+{
+	gs_len = 0;
+	if (range(0, 9) < 2) {
+		for (__u64 n = range(0, 600); n; n--) {
+			unsigned char b = rnd();
+
+			gs_add(&b, 1);
+		}
+		return;
+	}
+	{
+		struct sep_control_first_msg h = {
+			.msg_size = sizeof(h), .proto_version = SEP_PROTO_VERSION,
+		};
+
+		if (rnd() % 20 == 0)
+			h.msg_size = rnd() % 2 ? range(0, 48) : rnd();
+		gs_add(&h, sizeof(h));
+	}
+	if (range(0, 1))
+		garbage_random_requests();
+	else
+		garbage_script();
+	/* Less than a header of trailing garbage. */
+	for (__u64 i = rnd() % 4 ? 0 : range(1, 47); i; i--) {
+		unsigned char b = rnd();
+
+		gs_add(&b, 1);
+	}
+}
+
+/* One garbage session, from the first connection to the last release. */
+static void garbage_session(void)
+{
+	static const unsigned int piece[] = { 8, 100, 8192 };
+	unsigned int nd = range(0, GARBAGE_MAX_DATA);
+	unsigned int maxpiece = piece[range(0, 2)];
+	bool with_busy = rnd() % 8 == 0, released[GARBAGE_MAX_DATA] = { 0 };
+	size_t off = 0;
+
+	garbage_stream();
+	/* The connections: control first, then channels, maybe another host. */
+	attach(0, LOCAL);
+	chunk(0, maxpiece < 256 ? maxpiece : 0);
+	for (unsigned int i = 0; i < nd; i++)
+		attach(1 + i, LOCAL);
+	op(OP_OPEN, 0, BUSY);
+	if (with_busy)
+		attach(BUSY, HOST_A);
+
+	/* The stream in pieces, output read now and then, junk on channels. */
+	while (off < gs_len) {
+		size_t n = range(1, maxpiece);
+
+		if (n > gs_len - off)
+			n = gs_len - off;
+		/* A small piece in one write; a big one with its zeros packed. */
+		if (n > 0xff) {
+			write_bytes(0, gs + off, n);
+		} else {
+			op(OP_WRITE, 0, 0);
+			put8(n);
+			put(gs + off, n);
+		}
+		off += n;
+		if (rnd() % 2)
+			op(OP_READ, 2, 0);
+		if (nd && rnd() % 8 == 0) {
+			unsigned int d = 1 + range(0, nd - 1);
+			unsigned char junk[32];
+
+			for (size_t i = 0; i < sizeof(junk); i++)
+				junk[i] = rnd();
+			op(OP_WRITE, 0, d);
+			put8(sizeof(junk));
+			put(junk, sizeof(junk));
+			op(OP_READ, 2, d);
+		}
+	}
+	pump_all();
+	if (with_busy)
+		hello(BUSY);
+
+	/* The host goes, in some order. */
+	switch (range(0, 2)) {
+	case 0:
+		hangup(0);
+		op(OP_READ, 2, 0);
+		break;
+	case 1:
+		for (unsigned int i = 0; i < nd; i += 2) {
+			release(1 + i);
+			released[i] = true;
+		}
+		break;
+	}
+	release(0);
+	for (unsigned int i = 0; i < nd; i++) {
+		if (released[i])
+			continue;
+		op(OP_READ, 2, 1 + i);
+		release(1 + i);
+	}
+	release(BUSY);
+}
+
+/* After all that, the next host gets a whole collection; the script ends. */
+static void garbage_end(unsigned int file)
+{
+	char name[64];
+
+	session(LOCAL);
+	preamble(0);
+	configure(0, true, 0x4400);
+	request(0, SEP_CMD_START, NULL, 0, 0);
+	finish(0, true);
+	pump_all();
+	close_all();
+	snprintf(name, sizeof(name), "garbage-%04u", file);
+	end(name);
+}
+
+static void garbage_seeds(void)
+{
+	const char *env_seed = getenv("ACA_FUZZ_SEED");
+	const char *env_n = getenv("ACA_FUZZ_SESSIONS");
+	__u64 seed = env_seed ? strtoull(env_seed, NULL, 0) : 0x5eed;
+	unsigned long sessions = env_n ? strtoul(env_n, NULL, 0) : 1000;
+	unsigned int file = 0;
+
+	rng_state = seed * 0x9e3779b97f4a7c15ull | 1;
+	begin(2, 0, CPUS_4, DRAIN);
+	for (unsigned long sn = 0; sn < sessions; sn++) {
+		garbage_session();
+		if (nops > GARBAGE_MAX_OPS || len > GARBAGE_MAX_LEN ||
+		    sn + 1 == sessions) {
+			garbage_end(file++);
+			begin(2, 0, CPUS_4, DRAIN);
+		}
+	}
+	free(gs);
+}
+
+static void make_dir(const char *dir)
+{
+	if (mkdir(dir, 0777) && errno != EEXIST)
+		die("%s: %s", dir, strerror(errno));
+}
+
 int main(int argc, char **argv)
 {
-	const char *vectors = argc > 2 ? argv[2] : "selftests/vectors";
+	const char *vectors = "selftests/vectors", *garbage = NULL;
+	int seeds;
 
+	if (argc > 2 && !strcmp(argv[1], "-g")) {
+		garbage = argv[2];
+		argc -= 2;
+		argv += 2;
+	}
 	if (argc < 2 || argc > 3) {
-		fprintf(stderr, "usage: %s OUTDIR [VECTORS_DIR]\n", argv[0]);
+		fprintf(stderr, "usage: make_seeds [-g GARBAGE_DIR] OUTDIR [VECTORS_DIR]\n");
 		return 2;
 	}
+	if (argc > 2)
+		vectors = argv[2];
 	outdir = argv[1];
-	if (mkdir(outdir, 0777) && errno != EEXIST)
-		die("%s: %s", outdir, strerror(errno));
+	make_dir(outdir);
 	/* The collection seeds need both; the vectors are in the repository. */
 	ecb_core = load(vectors, REF_TSC_ECB, &ecb_core_len);
 	if (!ecb_core)
@@ -1153,5 +1548,13 @@ int main(int argc, char **argv)
 	collection_seeds();
 	ecb_seeds();
 	printf("make_seeds: %d seeds in %s\n", nseeds, outdir);
+	if (!garbage)
+		return 0;
+	/* Too many, and too big, to start libFuzzer with: a directory apart. */
+	outdir = garbage;
+	make_dir(outdir);
+	seeds = nseeds;
+	garbage_seeds();
+	printf("make_seeds: %d garbage scripts in %s\n", nseeds - seeds, outdir);
 	return 0;
 }

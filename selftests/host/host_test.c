@@ -5,11 +5,12 @@
  * attribution) over synthetic collection directories, some built from the
  * live spin workload's own mappings; `aca-host collect` against a scripted
  * target on a loopback port; the command line and the diagnostics of
- * build/aca-host, run as a subprocess against loopback peers.
+ * build/aca-host, run as a subprocess against loopback peers. The code
+ * under test is linked from build/libaca-host.a, through its headers.
  *
- * As in selftests/core, kselftest_harness.h allows one translation unit
- * with tests: the groups live in *_test.c files that compile to nothing on
- * their own and are included at the end with ACA_HOST_TEST_UNIT defined.
+ * kselftest_harness.h allows one translation unit with tests: the groups
+ * live in *_test.c files that compile to nothing on their own and are
+ * included at the end with ACA_HOST_TEST_UNIT defined.
  */
 #include <elf.h>
 #include <fcntl.h>
@@ -23,12 +24,12 @@
 #include "../../tools/aca-host/attrib.h"
 #include "../../tools/aca-host/ecb.h"
 #include "../../tools/aca-host/elfsym.h"
+#include "../../tools/aca-host/files.h"
 #include "../../tools/aca-host/host.h"
 #include "../../tools/aca-host/report.h"
 #include "../../tools/aca-host/session.h"
 #include "mock_target.h"
 #include "synth.h"
-#include "../../tools/aca-host/files.h"
 
 #define SAMPLE_SIZE	((uint32_t)sizeof(struct sep_sample_record_pc))
 

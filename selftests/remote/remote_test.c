@@ -7,10 +7,13 @@
  *   ACA_EXPECT_SERIES=6.12       kernel series the target must report
  *   ACA_EXPECT_CPUS=2            CPU count the target must report
  *   ACA_HOST_BIN=build/aca-host  the host tool, for the "info" test
- *   ACA_AGENT=127.0.0.1:19324    the guest agent (selftests/vm/guest-agent),
- *                                which starts a relay without capabilities
- *   ACA_RELAY2=127.0.0.1:19325   where that relay is reached, and
- *   ACA_RELAY2_GUEST_PORT=9331   the guest port it listens on
+ *
+ * The unprivileged_relay tests run in the guest instead
+ * (selftests/vm/guest-suite: remote_test -f unprivileged_relay, and the
+ * host runs the others with -F unprivileged_relay), against a relay
+ * without capabilities that guest-suite starts on loopback:
+ *   ACA_UNPRIV_RELAY=127.0.0.1:9332   where that relay listens
+ *   ACA_UNPRIV_RELAY_PID=PID          its pid, to check its capabilities
  */
 #include <errno.h>
 #include <pthread.h>
@@ -407,83 +410,42 @@ TEST(ecb_with_17_fixed_counter_slots_is_refused)
 	free(good);
 }
 
-/* One connection to the agent: its reply's length, 0 if none. */
-static size_t agent_once(const char *where, const char *cmd, char *reply, size_t size)
-{
-	size_t len = 0;
-	ssize_t n;
-	int fd = host_connect(where, 30);
-
-	if (fd < 0)
-		return 0;
-	if (!host_send(fd, cmd, strlen(cmd)) && !host_send(fd, "\n", 1))
-		while (len + 1 < size && (n = read(fd, reply + len, size - 1 - len)) > 0)
-			len += n;
-	close(fd);
-	return len;
-}
-
 /*
- * One command to the guest agent (selftests/vm/guest-agent): its reply,
- * whose last line is "ok" or "error ...", into @reply (NUL-terminated).
- * Returns 0 when the reply ends in "ok". The agent listens again only
- * after each command: a connection between two finds nobody and is
- * closed without a word, so an empty reply is tried again.
- */
-static int agent(const char *cmd, char *reply, size_t size)
-{
-	const char *where = getenv("ACA_AGENT");
-	size_t len = 0;
-
-	reply[0] = 0;
-	if (!where)
-		return -1;
-	for (int i = 0; i < 100 && !len; i++) {
-		len = agent_once(where, cmd, reply, size);
-		if (!len)
-			usleep(200 * 1000);
-	}
-	reply[len] = 0;
-	while (len && reply[len - 1] == '\n')
-		reply[--len] = 0;
-	return len >= 2 && !strcmp(reply + len - 2, "ok") &&
-	       (len == 2 || reply[len - 3] == '\n') ? 0 : -1;
-}
-
-/*
- * A second relay in the guest, started by the agent with no capability in
- * any set (setpriv --bounding-set=-all): the credentials that open
- * /dev/aca lack CAP_PERFMON, as a relay run by a group member would.
+ * A relay in the guest with no capability in any set, started by
+ * selftests/vm/guest-suite (setpriv --bounding-set=-all): the credentials
+ * that open /dev/aca lack CAP_PERFMON, as a relay run by a group member
+ * would. Before a test talks to it, its /proc/PID/status must show that
+ * process is aca-relay and that its effective and bounding sets are empty.
  */
 FIXTURE(unprivileged_relay) {
 	const char *where;
-	char port[16];
 };
 
 FIXTURE_SETUP(unprivileged_relay)
 {
-	const char *guest_port = getenv("ACA_RELAY2_GUEST_PORT");
-	char cmd[64], reply[512];
+	const char *pid = getenv("ACA_UNPRIV_RELAY_PID");
+	int is_relay = 0, no_eff = 0, no_bnd = 0;
+	char path[64], line[256];
+	FILE *f;
 
-	self->where = getenv("ACA_RELAY2");
-	ASSERT_NE(NULL, self->where) TH_LOG("ACA_RELAY2 is not set");
-	ASSERT_NE(NULL, guest_port) TH_LOG("ACA_RELAY2_GUEST_PORT is not set");
-	snprintf(self->port, sizeof(self->port), "%s", guest_port);
-	snprintf(cmd, sizeof(cmd), "relay-start %s nocaps", self->port);
-	ASSERT_EQ(0, agent(cmd, reply, sizeof(reply))) TH_LOG("agent: %s", reply);
-	/* The agent reports the relay's effective set: it must be empty. */
-	ASSERT_NE(NULL, strstr(reply, "CapEff:\t0000000000000000")) TH_LOG("%s", reply);
+	self->where = getenv("ACA_UNPRIV_RELAY");
+	ASSERT_NE(NULL, self->where) TH_LOG("ACA_UNPRIV_RELAY is not set");
+	ASSERT_NE(NULL, pid) TH_LOG("ACA_UNPRIV_RELAY_PID is not set");
+	snprintf(path, sizeof(path), "/proc/%s/status", pid);
+	f = fopen(path, "r");
+	ASSERT_NE(NULL, f) TH_LOG("%s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		is_relay |= !strcmp(line, "Name:\taca-relay\n");
+		no_eff |= !strcmp(line, "CapEff:\t0000000000000000\n");
+		no_bnd |= !strcmp(line, "CapBnd:\t0000000000000000\n");
+	}
+	fclose(f);
+	ASSERT_TRUE(is_relay) TH_LOG("pid %s is not aca-relay", pid);
+	ASSERT_TRUE(no_eff) TH_LOG("aca-relay (pid %s) has effective capabilities", pid);
+	ASSERT_TRUE(no_bnd) TH_LOG("aca-relay (pid %s) has a bounding set", pid);
 }
 
-FIXTURE_TEARDOWN(unprivileged_relay)
-{
-	char cmd[64], reply[512];
-
-	snprintf(cmd, sizeof(cmd), "relay-signal %s KILL", self->port);
-	agent(cmd, reply, sizeof(reply));
-	snprintf(cmd, sizeof(cmd), "relay-wait %s", self->port);
-	EXPECT_EQ(0, agent(cmd, reply, sizeof(reply))) TH_LOG("agent: %s", reply);
-}
+FIXTURE_TEARDOWN(unprivileged_relay) {}
 
 TEST_F(unprivileged_relay, read_msr_of_pkg_energy_status_is_refused)
 {

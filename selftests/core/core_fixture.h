@@ -1,16 +1,21 @@
-// SPDX-License-Identifier: GPL-2.0-only
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Userspace unit tests of the protocol core (driver/core/) against a fake
- * machine (fake_target.c), driven like a transport would (wire.c).
+ * The fixture every protocol-core test program shares: a fake machine
+ * (fake_target.c) behind one struct acp_target, connections driven the way
+ * a transport would (wire.c), and the helpers tests build on.
  *
- * kselftest_harness.h keeps its test list in static variables and defines
- * global symbols (_fixture_global, __active_test, __run_test, ...): a second
- * translation unit including it fails to link, and its TESTs would never be
- * run anyway. So every TEST lives in this one translation unit: the groups
- * of tests are in their own *_test.c files, which compile to nothing on
- * their own (the Makefile builds every .c file here) and are included at
- * the end of this file with ACA_CORE_TEST_UNIT defined.
+ * Each core_*_test.c is its own kselftest program: it includes this header
+ * once, before its tests, and ends with TEST_HARNESS_MAIN. The helpers are
+ * static inline here, not in a .c file of their own, because they use the
+ * harness's ASSERT/EXPECT macros: kselftest_harness.h defines global
+ * symbols (__active_test, __run_test, ...), so a program can have only one
+ * translation unit that includes it. FIXTURE_SETUP/TEARDOWN are defined
+ * here for the same reason (the harness names them core_setup and
+ * core_teardown in the program's test unit).
  */
+#ifndef ACA_TEST_CORE_FIXTURE_H
+#define ACA_TEST_CORE_FIXTURE_H
+
 #include <stdlib.h>
 
 #include "kselftest_harness.h"
@@ -320,18 +325,7 @@ static inline void expect_eof(struct __test_metadata *_metadata,
 	EXPECT_TRUE(acp_conn_eof(c));
 }
 
-/* ---- the tests ---- */
+/* RAPL energy status counters: 0x611 package, 0x619 DRAM, 0x639/0x641 PP0/1. */
+static const u32 rapl_energy[] = { 0x611, 0x619, 0x639, 0x641, 0x64d };
 
-/* The groups of tests, in the order they run (see the top of this file). */
-#define ACA_CORE_TEST_UNIT
-#include "handshake_test.c"
-#include "stream_test.c"
-#include "roles_test.c"
-#include "commands_test.c"
-#include "state_test.c"
-#include "data_test.c"
-#include "malformed_test.c"
-#include "fuzz_test.c"
-#include "privilege_test.c"
-
-TEST_HARNESS_MAIN
+#endif /* ACA_TEST_CORE_FIXTURE_H */
