@@ -97,26 +97,42 @@ static int aca_ring_woke(wait_queue_entry_t *entry, unsigned int mode,
 }
 
 /*
- * The channel streams now if ever: bind its ring. Ready to read when the
- * core has bytes for the reader (the stream's included) or says EOF.
+ * If the channel streams now, bind its ring: from then on the ring's
+ * wake-ups wake this file. Both locks held: af->ring changes only once.
  */
-static bool aca_read_ready(struct aca_file *af)
+static void aca_bind(struct aca_file *af)
 {
 	struct aca_ring *r;
 	u32 chan;
 
 	lockdep_assert_held(&af->read_lock);
-	if (!af->ring && acp_conn_stream(&af->conn, &chan)) {
-		r = aca_channel_ring(chan);
-		if (r) {
-			aca_ring_get(r);
-			init_waitqueue_func_entry(&af->ring_wait, aca_ring_woke);
-			add_wait_queue(&r->wait, &af->ring_wait);
-			/* Pairs with the acquire in aca_poll(). */
-			smp_store_release(&af->ring, r);
-		}
-	}
+	lockdep_assert_held(&aca_lock);
+	if (af->ring || !acp_conn_stream(&af->conn, &chan))
+		return;
+	r = aca_channel_ring(chan);
+	if (!r)
+		return;
+	aca_ring_get(r);
+	init_waitqueue_func_entry(&af->ring_wait, aca_ring_woke);
+	add_wait_queue(&r->wait, &af->ring_wait);
+	/* Pairs with the acquire in aca_poll(). */
+	smp_store_release(&af->ring, r);
+}
+
+/*
+ * Ready to read when the core has bytes for the reader (the stream's
+ * included) or says EOF; a channel that streams binds its ring first.
+ */
+static bool aca_read_ready(struct aca_file *af)
+{
+	aca_bind(af);
 	return aca_readable(af);
+}
+
+/* The bound ring, while its collection lasts; read_lock held or acquired. */
+static struct aca_ring *aca_live_ring(struct aca_ring *r)
+{
+	return r && !READ_ONCE(r->detached) ? r : NULL;
 }
 
 /*
@@ -127,14 +143,8 @@ static bool aca_streaming(struct aca_file *af)
 {
 	u32 chan;
 
-	return af->ring && !af->out_left && acp_conn_stream(&af->conn, &chan) &&
-	       aca_ring_pending(af->ring);
-}
-
-/* The bound ring, while its collection lasts; read_lock held or acquired. */
-static struct aca_ring *aca_live_ring(struct aca_ring *r)
-{
-	return r && !READ_ONCE(r->detached) ? r : NULL;
+	return aca_live_ring(af->ring) && !af->out_left &&
+	       acp_conn_stream(&af->conn, &chan) && aca_ring_pending(af->ring);
 }
 
 /* After a read of the ring: if it is drained for good, STOP may answer. */
@@ -409,17 +419,28 @@ static __poll_t aca_poll(struct file *file, poll_table *pt)
 	/* Pairs with the release in aca_read_ready(). */
 	struct aca_ring *r = aca_live_ring(smp_load_acquire(&af->ring));
 	__poll_t mask = 0;
+	bool bind;
 
 	poll_wait(file, &af->wait, pt);
 	/* A streaming data channel: readable when its ring is, always writable. */
 	if (r && aca_ring_pending(r))
 		return EPOLLIN | EPOLLRDNORM | EPOLLOUT | EPOLLWRNORM;
+	/*
+	 * A channel that streams but has not bound its ring yet binds it, or
+	 * the ring's wake-ups would not reach a poller; if a reader holds
+	 * read_lock, it binds it.
+	 */
+	bind = !r && mutex_trylock(&af->read_lock);
 	mutex_lock(&aca_lock);
+	if (bind)
+		aca_bind(af);
 	if (READ_ONCE(af->out_left) || aca_readable(af))
 		mask |= EPOLLIN | EPOLLRDNORM;
 	if (aca_writable(af))
 		mask |= EPOLLOUT | EPOLLWRNORM;
 	mutex_unlock(&aca_lock);
+	if (bind)
+		mutex_unlock(&af->read_lock);
 	return mask;
 }
 

@@ -92,8 +92,14 @@ struct aca_ring *aca_ring_alloc(unsigned int data_pages, int node)
 	if (!r->pages)
 		goto fail;
 	for (u32 i = 0; i < r->npages; i++) {
+		/*
+		 * Charged to the opener's memory cgroup; over its limit the
+		 * allocation fails (INIT_DRIVER answers VT_NO_MEMORY) rather
+		 * than waking the cgroup's OOM killer on the relay.
+		 */
 		r->pages[i] = alloc_pages_node(node, GFP_KERNEL_ACCOUNT |
-					       __GFP_ZERO, 0);
+					       __GFP_ZERO | __GFP_RETRY_MAYFAIL |
+					       __GFP_NOWARN, 0);
 		if (!r->pages[i])
 			goto fail;
 	}

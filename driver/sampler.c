@@ -400,6 +400,7 @@ int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
 				      ret);
 		return ret;
 	}
+	c->paused = paused;
 	if (!paused)
 		aca_enable(c, true);
 	return 0;

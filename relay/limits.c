@@ -167,10 +167,11 @@ bool limits_admit(struct relay *r, const char *peer)
 }
 
 /*
- * accept failed: out of descriptors or memory (EMFILE, ENFILE, ENOBUFS,
- * ENOMEM) is retried after a back-off, doubling up to a second, so the
- * relay does not spin; anything else (a connection reset before it was
- * accepted) at once.
+ * accept failed: a connection reset or a signal before it was accepted is
+ * retried at once; anything else (out of descriptors or memory: EMFILE,
+ * ENFILE, ENOBUFS, ENOMEM; or an error that may persist) after a back-off
+ * doubling up to a second, so the relay never spins, with one line at
+ * most every 5 s.
  */
 void limits_accept_failed(struct relay *r, unsigned int i, int err)
 {
@@ -179,7 +180,8 @@ void limits_accept_failed(struct relay *r, unsigned int i, int err)
 	struct io_uring_sqe *sqe;
 	unsigned long missed;
 
-	if (err != EMFILE && err != ENFILE && err != ENOBUFS && err != ENOMEM) {
+	if (err == ECONNABORTED || err == EINTR || err == EAGAIN ||
+	    err == EPROTO) {
 		if (r->verbose)
 			log_info("accept: %s", strerror(err));
 		relay_submit_accept(r, i);

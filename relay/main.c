@@ -491,7 +491,9 @@ int main(int argc, char **argv)
 {
 	struct relay r = { .device = ACA_DEVICE_PATH };
 	struct options o = { .port = DEFAULT_PORT, .cpu = -1 };
-	struct io_uring_params p = { .flags = IORING_SETUP_CQSIZE };
+	struct io_uring_params p = {
+		.flags = IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP,
+	};
 	int err;
 
 	limits_default(&r);

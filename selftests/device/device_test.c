@@ -691,6 +691,67 @@ TEST(cpu_back_online_mid_collection_is_sampled_again)
 	close(c.ctl);
 }
 
+/*
+ * poll() alone on a data channel that has read its first message, sleeping
+ * on an empty ring since before START, learns of its samples during the
+ * collection (the flush timer wakes it within a second), not at STOP:
+ * polling binds the channel's ring.
+ */
+struct poller {
+	int fd, n;
+	short revents;
+	double waited;
+};
+
+static void *poll_one(void *arg)
+{
+	struct poller *p = arg;
+	struct pollfd pfd = { .fd = p->fd, .events = POLLIN };
+	struct timespec t0, t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	p->n = poll(&pfd, 1, 6000);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	p->revents = pfd.revents;
+	p->waited = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	return NULL;
+}
+
+TEST(poll_on_a_data_channel_wakes_for_samples)
+{
+	static struct channel ch[MAX_CPUS + 2];
+	pid_t spinners[MAX_CPUS];
+	struct poller p;
+	pthread_t poller;
+	struct coll c;
+
+	coll_open(_metadata, &c);
+	coll_configure(_metadata, &c);
+	p = (struct poller){ .fd = c.data[0] };
+	ASSERT_EQ(0, pthread_create(&poller, NULL, poll_one, &p));
+	usleep(500 * 1000);		/* asleep in poll() on an empty ring */
+	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_START, NULL, 0, NULL, 0));
+	spin_all(spinners, c.n, 2500);
+	ASSERT_EQ(0, pthread_join(poller, NULL));
+	TH_LOG("poll returned %d after %.2f s", p.n, p.waited);
+	EXPECT_EQ(1, p.n);
+	EXPECT_TRUE(p.revents & POLLIN);
+	EXPECT_GT(4.5, p.waited);	/* START after 0.5 s, then a flush */
+	EXPECT_EQ(0, wait_all(spinners, c.n));
+	for (int i = 0; i < c.n + 2; i++) {
+		ch[i] = (struct channel){ .fd = c.data[i] };
+		ASSERT_EQ(0, pthread_create(&ch[i].thread, NULL, drain, &ch[i]));
+	}
+	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_STOP, NULL, 0, NULL, 0));
+	for (int i = 0; i < c.n + 2; i++) {
+		ASSERT_EQ(0, pthread_join(ch[i].thread, NULL));
+		free(ch[i].buf);
+		close(c.data[i]);
+	}
+	EXPECT_EQ(0, command_io(c.ctl, SEP_CMD_TERMINATE, NULL, 0, NULL, 0));
+	close(c.ctl);
+}
+
 /* The control file closed mid-collection: sampling stops, channels end. */
 TEST(collection_ends_with_control_file)
 {
