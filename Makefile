@@ -94,15 +94,16 @@ host: $(B)/aca-host
 # source of tools/aca-host. Both lists name every file (HOST_LIST_STAMP
 # notices when they change). Each source is one object, rebuilt when it,
 # a header it includes (-MMD) or the flags (UFLAGS_STAMP) change. -Werror
-# changes no output but must see every source: its objects have their own
-# directory, so make check compiles each source under it without making
-# the next plain make compile anything again.
+# changes no output, so it is not in UFLAGS_STAMP: make check (tools/check)
+# removes the objects to compile every source under it, and a later plain
+# make (make install in the install test, on a read-only tree) finds them
+# up to date.
 HOST_CLI_SRC := $(addprefix tools/aca-host/,main.c args.c hello.c info.c collect_cli.c \
 	report_cli.c)
 HOST_LIB_SRC := $(addprefix tools/aca-host/,net.c session.c payload.c ecb.c channels.c \
 	collect.c collect_out.c progress.c files.c records.c elfsym.c attrib.c tally.c \
 	report_load.c report.c)
-HOST_OBJ := $(B)/obj$(if $(strip $(WERROR)),/werror)/aca-host
+HOST_OBJ := $(B)/obj/aca-host
 HOST_CLI_OBJ := $(HOST_CLI_SRC:tools/aca-host/%.c=$(HOST_OBJ)/%.o)
 HOST_LIB_OBJ := $(HOST_LIB_SRC:tools/aca-host/%.c=$(HOST_OBJ)/%.o)
 HOST_LIB := $(B)/libaca-host.a
