@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "relay.h"
@@ -20,14 +19,6 @@
 #define BACKOFF_MIN_MS	50
 #define BACKOFF_MAX_MS	1000
 #define LOG_EVERY_MS	5000
-
-uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 /* At most one line per LOG_EVERY_MS for each kind of event. */
 struct ratelimit {

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/socket.h>
+#include <time.h>
 
 struct relay;
 
@@ -104,8 +105,16 @@ unsigned int relay_cq_entries(const struct relay *r);
 struct io_uring_sqe *relay_sqe(struct relay *r);
 void relay_submit_accept(struct relay *r, unsigned int i);
 
+/* Monotonic milliseconds: when connections opened, ended, overstayed. */
+static inline uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
 /* limits.c */
-uint64_t now_ms(void);
 void limits_default(struct relay *r);
 int limits_apply(struct relay *r);
 void limits_tick(struct relay *r);
