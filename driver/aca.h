@@ -74,6 +74,7 @@ bool aca_sampler_fallback(void *ctx);
 /* The ring of @cpu in the current collection, or NULL. */
 struct aca_ring *aca_sampler_ring(u32 cpu);
 /* For the local API (local.c). */
+struct cpumask;
 int aca_sampler_alloc(unsigned int data_pages, const struct cpumask *cpus);
 int aca_sampler_start_local(const struct acp_config *cfg, bool cpu_clock);
 bool aca_sampler_cpu_clock(void);

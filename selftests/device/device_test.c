@@ -583,6 +583,39 @@ static int write_sysfs(const char *path, const char *text)
  * One collection on every CPU channel with CPU @off offline between
  * INIT_DRIVER and START (-1: none): bytes each CPU channel received.
  */
+/* A thread per data channel of @c, draining it into @ch[]. */
+static void coll_drain(struct __test_metadata *_metadata, struct coll *c,
+		       struct channel *ch)
+{
+	for (int i = 0; i < c->n + 2; i++) {
+		ch[i] = (struct channel){ .fd = c->data[i] };
+		ASSERT_EQ(0, pthread_create(&ch[i].thread, NULL, drain, &ch[i]));
+	}
+}
+
+/* STOP: answered once every channel is read to its end, without error. */
+static void coll_stop(struct __test_metadata *_metadata, struct coll *c,
+		      struct channel *ch)
+{
+	ASSERT_EQ(0, command_io(c->ctl, SEP_CMD_STOP, NULL, 0, NULL, 0));
+	for (int i = 0; i < c->n + 2; i++) {
+		ASSERT_EQ(0, pthread_join(ch[i].thread, NULL));
+		EXPECT_EQ(0, ch[i].err);
+	}
+}
+
+/* TERMINATE, then every file of the session closed. */
+static void coll_end(struct __test_metadata *_metadata, struct coll *c,
+		     struct channel *ch)
+{
+	EXPECT_EQ(0, command_io(c->ctl, SEP_CMD_TERMINATE, NULL, 0, NULL, 0));
+	for (int i = 0; i < c->n + 2; i++) {
+		free(ch[i].buf);
+		close(c->data[i]);
+	}
+	close(c->ctl);
+}
+
 static void collect_with_offline(struct __test_metadata *_metadata, int off,
 				 size_t *bytes)
 {
@@ -594,29 +627,17 @@ static void collect_with_offline(struct __test_metadata *_metadata, int off,
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", off);
 	coll_open(_metadata, &c);
 	coll_configure(_metadata, &c);
-	for (int i = 0; i < c.n + 2; i++) {
-		ch[i] = (struct channel){ .fd = c.data[i] };
-		ASSERT_EQ(0, pthread_create(&ch[i].thread, NULL, drain, &ch[i]));
-	}
+	coll_drain(_metadata, &c, ch);
 	if (off >= 0)
 		ASSERT_EQ(0, write_sysfs(path, "0"));
 	EXPECT_EQ(0, command_io(c.ctl, SEP_CMD_START, NULL, 0, NULL, 0));
 	/* Spinners on the CPUs that are online; affinity fails on the other. */
 	spin_all(spinners, c.n, 700);
 	wait_all(spinners, c.n);
-	EXPECT_EQ(0, command_io(c.ctl, SEP_CMD_STOP, NULL, 0, NULL, 0));
-	for (int i = 0; i < c.n + 2; i++) {
-		ASSERT_EQ(0, pthread_join(ch[i].thread, NULL));
-		EXPECT_EQ(0, ch[i].err);
-	}
+	coll_stop(_metadata, &c, ch);
 	for (int cpu = 0; cpu < c.n; cpu++)
 		bytes[cpu] = ch[cpu].len;
-	EXPECT_EQ(0, command_io(c.ctl, SEP_CMD_TERMINATE, NULL, 0, NULL, 0));
-	for (int i = 0; i < c.n + 2; i++) {
-		free(ch[i].buf);
-		close(c.data[i]);
-	}
-	close(c.ctl);
+	coll_end(_metadata, &c, ch);
 	if (off >= 0)
 		ASSERT_EQ(0, write_sysfs(path, "1"));
 }
@@ -657,10 +678,7 @@ TEST(cpu_back_online_mid_collection_is_sampled_again)
 	ASSERT_LE(2, ncpus()) TH_LOG("needs a second CPU to take offline");
 	coll_open(_metadata, &c);
 	coll_configure(_metadata, &c);
-	for (int i = 0; i < c.n + 2; i++) {
-		ch[i] = (struct channel){ .fd = c.data[i] };
-		ASSERT_EQ(0, pthread_create(&ch[i].thread, NULL, drain, &ch[i]));
-	}
+	coll_drain(_metadata, &c, ch);
 	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_START, NULL, 0, NULL, 0));
 	spin_all(spinners, c.n, 300);
 	wait_all(spinners, c.n);
@@ -672,23 +690,14 @@ TEST(cpu_back_online_mid_collection_is_sampled_again)
 	/* Long enough for the module's work item, however slow the VM. */
 	spin_all(spinners, c.n, 2000);
 	EXPECT_EQ(0, wait_all(spinners, c.n));
-	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_STOP, NULL, 0, NULL, 0));
-	for (int i = 0; i < c.n + 2; i++) {
-		ASSERT_EQ(0, pthread_join(ch[i].thread, NULL));
-		EXPECT_EQ(0, ch[i].err);
-	}
+	coll_stop(_metadata, &c, ch);
 	r = (const void *)ch[1].buf;
 	nrec = ch[1].len / sizeof(*r);
 	for (size_t k = 0; k < nrec; k++)
 		after += r[k].tsc > tsc_back;
 	TH_LOG("CPU 1: %zu samples, %zu after it came back", nrec, after);
 	EXPECT_LT(0, after);
-	EXPECT_EQ(0, command_io(c.ctl, SEP_CMD_TERMINATE, NULL, 0, NULL, 0));
-	for (int i = 0; i < c.n + 2; i++) {
-		free(ch[i].buf);
-		close(c.data[i]);
-	}
-	close(c.ctl);
+	coll_end(_metadata, &c, ch);
 }
 
 /*
@@ -738,18 +747,9 @@ TEST(poll_on_a_data_channel_wakes_for_samples)
 	EXPECT_TRUE(p.revents & POLLIN);
 	EXPECT_GT(4.5, p.waited);	/* START after 0.5 s, then a flush */
 	EXPECT_EQ(0, wait_all(spinners, c.n));
-	for (int i = 0; i < c.n + 2; i++) {
-		ch[i] = (struct channel){ .fd = c.data[i] };
-		ASSERT_EQ(0, pthread_create(&ch[i].thread, NULL, drain, &ch[i]));
-	}
-	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_STOP, NULL, 0, NULL, 0));
-	for (int i = 0; i < c.n + 2; i++) {
-		ASSERT_EQ(0, pthread_join(ch[i].thread, NULL));
-		free(ch[i].buf);
-		close(c.data[i]);
-	}
-	EXPECT_EQ(0, command_io(c.ctl, SEP_CMD_TERMINATE, NULL, 0, NULL, 0));
-	close(c.ctl);
+	coll_drain(_metadata, &c, ch);
+	coll_stop(_metadata, &c, ch);
+	coll_end(_metadata, &c, ch);
 }
 
 /* The control file closed mid-collection: sampling stops, channels end. */
