@@ -149,21 +149,39 @@ static int pump_init(struct pump *p, struct conn *c, int in, int out)
 
 /*
  * A host that vanishes without a FIN (cable, crash) would hold the target's
- * one session forever; keepalive turns that into an error within ~2 min.
+ * one session forever; keepalive turns that into an error (--keepalive SEC):
+ * TCP_KEEPIDLE = max(1, SEC/2), TCP_KEEPINTVL = max(1, SEC/12),
+ * TCP_KEEPCNT = 6, so idle + cnt * intvl ~= SEC (at most 6 s under it, from
+ * the whole seconds; 7 to 11 s for SEC below 12).
  * One that stops reading (a zero window) would keep ring pages pinned in
  * the socket: TCP_USER_TIMEOUT ends a connection whose sent data stays
  * unacknowledged that long (--user-timeout).
+ *
+ * The two meet: with TCP_USER_TIMEOUT set, which it always is here, Linux
+ * ignores TCP_KEEPCNT (tcp(7); tcp_keepalive_timer() in tcp_timer.c, 6.12).
+ * Probes start after idle and go on every intvl; at each one the connection
+ * is ended if a probe is out and the host has sent nothing for the user
+ * timeout. So a silent host goes after max(idle + intvl, user-timeout),
+ * rounded up to the next probe: about SEC when the two options are equal
+ * (the defaults), about --user-timeout when that is longer, and from
+ * idle + intvl (~7/12 SEC) on when it is shorter; not max(SEC, user-timeout).
+ * While data is unacknowledged no probe is sent: the user timeout alone
+ * decides. The values are in range (parse_limit()), so setsockopt cannot
+ * refuse them on a TCP socket.
  */
-static void keepalive(int sock, unsigned int user_timeout_ms)
+static void keepalive(int sock, const struct limits *lim)
 {
-	int on = 1, idle = 60, intvl = 10, cnt = 6;
+	unsigned int sec = lim->keepalive_s;
+	int on = 1, cnt = 6;
+	int idle = sec / 2 > 1 ? (int)(sec / 2) : 1;
+	int intvl = sec / 12 > 1 ? (int)(sec / 12) : 1;
 
 	setsockopt(sock, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof(on));
 	setsockopt(sock, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle));
 	setsockopt(sock, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof(intvl));
 	setsockopt(sock, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
-	setsockopt(sock, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_timeout_ms,
-		   sizeof(user_timeout_ms));
+	setsockopt(sock, IPPROTO_TCP, TCP_USER_TIMEOUT, &lim->user_timeout_ms,
+		   sizeof(lim->user_timeout_ms));
 }
 
 /* The module gives each connection its role by the host's address. */
@@ -228,7 +246,7 @@ void conn_open(struct relay *r, int sock, const struct sockaddr *peer)
 	}
 	/* Control replies are small and latency-bound. */
 	setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	keepalive(sock, r->lim.user_timeout_ms);
+	keepalive(sock, &r->lim);
 	c->up.pipe[0] = c->up.pipe[1] = c->down.pipe[0] = c->down.pipe[1] = -1;
 	if (pump_init(&c->up, c, sock, c->dev) ||
 	    pump_init(&c->down, c, c->dev, sock)) {

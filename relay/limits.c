@@ -55,6 +55,7 @@ void limits_default(struct relay *r)
 	r->lim.max_conns = 2 * session_conns() + 8;
 	r->lim.hello_timeout_ms = 10000;
 	r->lim.user_timeout_ms = 120000;
+	r->lim.keepalive_s = 120;
 	r->lim.eof_grace_ms = 10000;
 }
 

@@ -47,6 +47,10 @@ static void usage(FILE *f)
 		"      --user-timeout SEC\n"
 		"                      TCP_USER_TIMEOUT: close a connection whose data stays\n"
 		"                      unacknowledged that long (default 120)\n"
+		"      --keepalive SEC probe a host that has sent nothing for SEC/2 s, then\n"
+		"                      every SEC/12 s; it is closed once silent for\n"
+		"                      --user-timeout, but not before the second probe: after\n"
+		"                      about SEC when the two are equal (default 120)\n"
 		"      --eof-grace SEC close a connection this long after the device ended\n"
 		"                      it, if the host has not closed it (default 10)\n"
 		"  -v, --verbose       log every connection\n"
@@ -159,7 +163,10 @@ static int parse_bind(struct options *o, const char *arg)
 	return 0;
 }
 
-/* --max-conns and the timeouts: whole numbers, seconds for the timeouts. */
+/*
+ * --max-conns and the timeouts: whole numbers, seconds for the timeouts.
+ * --keepalive's SEC/2 is TCP_KEEPIDLE, at most 32767 in Linux.
+ */
 static int parse_limit(struct relay *r, int opt, const char *arg)
 {
 	static const struct {
@@ -170,11 +177,13 @@ static int parse_limit(struct relay *r, int opt, const char *arg)
 		{ 'M', "--max-conns", 1, 1000000, 1 },
 		{ 'H', "--hello-timeout", 1, 3600, 1000 },
 		{ 'U', "--user-timeout", 1, 86400, 1000 },
+		{ 'K', "--keepalive", 1, 65535, 1 },
 		{ 'G', "--eof-grace", 0, 3600, 1000 },
 	};
 	unsigned int *field[] = {
 		&r->lim.max_conns, &r->lim.hello_timeout_ms,
-		&r->lim.user_timeout_ms, &r->lim.eof_grace_ms,
+		&r->lim.user_timeout_ms, &r->lim.keepalive_s,
+		&r->lim.eof_grace_ms,
 	};
 	unsigned long v;
 
@@ -198,6 +207,7 @@ static int parse_opt(struct relay *r, struct options *o, int opt)
 	case 'M':
 	case 'H':
 	case 'U':
+	case 'K':
 	case 'G':
 		return parse_limit(r, opt, optarg);
 	case 'p':
@@ -240,6 +250,7 @@ static int parse_args(struct relay *r, struct options *o, int argc, char **argv)
 		{ "max-conns", required_argument, NULL, 'M' },
 		{ "hello-timeout", required_argument, NULL, 'H' },
 		{ "user-timeout", required_argument, NULL, 'U' },
+		{ "keepalive", required_argument, NULL, 'K' },
 		{ "eof-grace", required_argument, NULL, 'G' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },

@@ -59,6 +59,7 @@ struct limits {
 	unsigned int max_conns;		/* 0 until set: from the CPU count */
 	unsigned int hello_timeout_ms;	/* until the device first answers */
 	unsigned int user_timeout_ms;	/* TCP_USER_TIMEOUT */
+	unsigned int keepalive_s;	/* probes after SEC/2, every SEC/12 */
 	unsigned int eof_grace_ms;	/* after the device's EOF */
 };
 
