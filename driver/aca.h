@@ -96,9 +96,11 @@ void aca_collection_exit(void);
 /*
  * Module records (modrec.c, spec 7.3): one ring, streamed by the module
  * data channel. configure() at INIT_DRIVER writes the kernel image and
- * modules and hooks process exits, execs and munmap(); stop() at STOP
- * writes every live process's mappings and unhooks; finish() at session
- * end frees. All under aca_lock.
+ * modules and hooks process exits, execs and munmap(), whose records a
+ * worker writes; stop() at STOP has the worker write every live process's
+ * mappings, unhook and finalize the ring, and returns once it has;
+ * finish() at session end cancels the worker and frees. All under
+ * aca_lock.
  */
 int aca_modrec_configure(void);
 void aca_modrec_stop(void);

@@ -129,16 +129,17 @@ int aca_collection_configure(void *ctx, const struct acp_config *cfg)
 }
 
 /*
- * STOP, counters stopped: the module records of every live process, after
- * which no ring gets anything more; a reader that empties its ring now
- * tells the session (aca_ring_drained()).
+ * STOP, counters stopped: the CPU rings get nothing more, and the module
+ * records finalize their ring themselves once the last is written
+ * (modrec.c); a reader that empties a final ring tells the session
+ * (aca_ring_drained()).
  */
 void aca_collection_flush(void *ctx)
 {
 	struct aca_ring *r;
 
 	aca_modrec_stop();
-	for (u32 chan = 0; chan <= aca_cpu_chans + 1; chan++) {
+	for (u32 chan = 0; chan < aca_cpu_chans; chan++) {
 		r = aca_channel_ring(chan);
 		if (r)
 			aca_ring_finalize(r);

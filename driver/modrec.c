@@ -6,16 +6,14 @@
  *  - INIT_DRIVER: the kernel image ("vmlinux") and every loaded module;
  *  - from then until STOP: the executable mappings of a process when it
  *    exits or execs, and a mapping when munmap() removes it (dlclose()),
- *    each with unloadTsc = now;
+ *    each with unloadTsc = when it went;
  *  - STOP: every executable mapping of every live process, vDSO included,
  *    still loaded (unloadTsc ~0), and one record per kernel thread.
  * So a process started, or a library dlopen()ed, during a collection is
  * described at STOP if it is still there, or when it goes.
  *
  * Hooks: kprobes, which a module can use on both kernels (6.1 and 6.12
- * have CONFIG_KPROBES and put them on ftrace at function entry; handlers
- * run with preemption disabled, so they only trylock the mm and format
- * paths into a per-CPU buffer, d_path() does not sleep):
+ * have CONFIG_KPROBES and put them on ftrace at function entry):
  *  - acct_collect(code, group_dead), or taskstats_exit(task, group_dead)
  *    where BSD process accounting is not built in. do_exit() calls both
  *    before exit_mm() on 6.1 and on 6.12, so current->mm is still whole,
@@ -27,12 +25,50 @@
  *  - __x64_sys_munmap and __ia32_sys_munmap: the syscall wrappers exist
  *    under these names on both kernels, while the mm functions behind
  *    them do not (6.1 do_mas_munmap(), 6.12 do_vmi_munmap()). Their one
- *    argument is the caller's user pt_regs. The record is written before
- *    the unmap, so an munmap() that then fails leaves a spurious unload.
- * A probe that cannot be registered is logged; the collection goes on
- * without those records. Hooks are registered at INIT_DRIVER and removed
- * at STOP or at session end (unregister_kprobes() waits for running
- * handlers), whichever comes first, so rmmod finds none.
+ *    argument is the caller's user pt_regs. What goes is taken before the
+ *    unmap, so an munmap() that then fails leaves a spurious unload.
+ * A handler runs with preemption off, and any local user decides how
+ * often and on how many mappings, so it takes only what it must, in
+ * bounded time, and leaves the rest to a worker: an item from a pool
+ * preallocated per session (ACA_MR_ITEMS; a raw spinlock guards its lists
+ * for O(1) moves; nothing is allocated and no sleeping lock is taken),
+ * filled with the TSC, tgid, ppid and word size, and queued in order:
+ *  - exit (group_dead) and exec: a reference on the mm (mmget_not_zero()),
+ *    which keeps every mapping in it until the worker is done;
+ *  - munmap(): the mappings are gone once the syscall runs, so under
+ *    mmap_read_trylock() the handler visits at most ACA_MR_UNMAP_VMAS
+ *    mappings of the range and takes at most ACA_MR_UNMAP_CODE code ones
+ *    (a file reference, the unmapped part's addresses and file offset,
+ *    whether it is the main executable, or the vDSO); no path.
+ * Counted as missed, once each, and logged at STOP: an exit, exec or
+ * munmap() a handler could not take (no free item, the mm busy) or not
+ * wholly (an munmap() of more mappings than those bounds), a handler
+ * kprobes could not run (nmissed), a mapping whose path d_path() cannot
+ * write, and a process STOP could not list or lock.
+ *
+ * The worker, a work item on system_unbound_wq, never takes aca_lock. It
+ * writes the queued items oldest first, a batch of those queued when it
+ * looks at a time, so it keeps up or items run out, never both: an mm's
+ * code mappings under mmap_read_lock_killable(), then mmput(); an
+ * munmap()'s with d_path(), then fput(). Paths are as the worker sees
+ * them, from the root kernel threads share. STOP asks it for the rest:
+ * it describes every live process (one batch of the queue between two;
+ * it gives up when finish() cancels), removes the hooks
+ * (unregister_kprobes() waits for running handlers), writes what they
+ * queued last and finalizes the ring, so the module channel ends only
+ * after its last record. STOP waits for that, holding aca_lock: the core
+ * answers STOP once every channel's ring is empty, and cannot be told
+ * later that one still grows. A probe that cannot be registered is
+ * logged; the collection goes on without those records. finish(), at
+ * session end, cancels the worker, removes the hooks if STOP did not, and
+ * drops the references of items never written, so rmmod finds none.
+ *
+ * Producers of the ring: INIT_DRIVER, before any hook exists, then only
+ * the worker (a work item never runs twice at once), so aca_ring_write()
+ * has its one producer at a time without a lock. The ring is
+ * 4 x ring_pages, at least 4 MiB, enough for a STOP's records even when
+ * the channel reads none before STOP (delayed transfer). What does not fit
+ * is dropped, counted by the ring and logged at STOP.
  *
  * Where the kernel is: _text is not exported, kallsyms is. The image is
  * the range of addresses sprint_symbol() attributes to vmlinux, found by
@@ -46,29 +82,24 @@
  * while this code runs; the list head, the one entry that is no module,
  * lies outside the module area and is skipped. Core text: core_layout on
  * 6.1, mem[MOD_TEXT] from 6.4 on.
- *
- * Producers are the hooks, on any CPU, and INIT_DRIVER and STOP, in
- * process context under aca_lock. aca_ring_write() admits one
- * producer, so they are serialised by a spinlock; the ring's counters are
- * then only changed under it. The ring is 4 x ring_pages, at least 4 MiB:
- * STOP describes every process while holding aca_lock, so its
- * records must fit before the channel can read any. What does not fit is
- * dropped, counted by the ring and logged at STOP.
  */
+#include <linux/completion.h>
 #include <linux/dcache.h>
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
+#include <linux/list.h>
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
 #include <linux/module.h>
-#include <linux/percpu.h>
 #include <linux/rculist.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <asm/mmu_context.h>
 #include <asm/ptrace.h>
@@ -76,6 +107,9 @@
 #include "aca.h"
 
 #define ACA_MR_MIN_PAGES	(SZ_4M >> PAGE_SHIFT)
+#define ACA_MR_ITEMS		1024	/* hook events queued at once */
+#define ACA_MR_UNMAP_VMAS	16	/* mappings an munmap() hook visits */
+#define ACA_MR_UNMAP_CODE	4	/* code mappings it takes of those */
 
 /* One record being built: the fixed part, then its path. */
 struct aca_mr_buf {
@@ -99,13 +133,43 @@ struct aca_mr_hook {
 	bool on;
 };
 
+/* Whose mappings a record describes, and when they went. */
+struct aca_mr_who {
+	u64 unload;		/* TSC, or SEP_MR_UNLOAD_TSC_LOADED */
+	u32 tgid, ppid;
+	bool is64;
+};
+
+/* A code mapping an munmap() removes, as its hook took it. */
+struct aca_mr_map {
+	struct file *file;	/* a reference; NULL: the vDSO */
+	unsigned long start, end;
+	u64 off;
+	bool exe;
+};
+
+/* What one hook took for the worker: an mm, or the maps of an munmap(). */
+struct aca_mr_item {
+	struct list_head node;	/* on the free list or the queue */
+	struct aca_mr_who who;
+	struct mm_struct *mm;	/* exit, exec: a reference on mm_users */
+	u32 nmaps;		/* munmap(): maps[] taken */
+	struct aca_mr_map maps[ACA_MR_UNMAP_CODE];
+};
+
 struct aca_modrec {
 	struct aca_ring *ring;
-	spinlock_t lock;			/* the ring's producers */
-	struct aca_mr_buf __percpu *hook_buf;	/* hooks, preemption off */
-	struct aca_mr_buf *buf;			/* under aca_lock */
-	struct aca_mr_hook hooks[ACA_NHOOKS];
-	atomic64_t missed;			/* mm busy, path too long */
+	struct aca_mr_buf *buf;			/* the producer's */
+	struct aca_mr_hook hooks[ACA_NHOOKS];	/* the worker or finish() unhooks */
+	raw_spinlock_t lock;			/* free and queued */
+	struct list_head free, queued;
+	struct aca_mr_item *items;
+	struct work_struct work;
+	struct completion stopped;		/* STOP's records are written */
+	bool stop;				/* STOP asked, under aca_lock */
+	bool done;				/* the worker's: STOP's work is */
+	bool cancel;				/* finish(): the worker gives up */
+	atomic64_t missed;			/* see the top */
 };
 
 /* The session's records, under aca_lock. */
@@ -121,9 +185,7 @@ static void aca_mr_put(struct aca_modrec *mr, struct aca_mr_buf *b)
 	b->path[plen - 1] = 0;
 	b->rec.path_length = plen;
 	b->rec.rec_length = ALIGN(len, SEP_MR_ALIGN);
-	spin_lock(&mr->lock);
 	aca_ring_write(mr->ring, b, len, b->rec.rec_length);
-	spin_unlock(&mr->lock);
 }
 
 static u32 aca_mr_ppid(struct task_struct *p)
@@ -150,19 +212,13 @@ static void aca_mr_kernel_rec(struct aca_mr_buf *b, const char *name,
 	strscpy(b->path, name, sizeof(b->path));
 }
 
-/* What every record of process @p's mappings shares. */
-static void aca_mr_process(struct aca_mr_buf *b, struct task_struct *p,
-			   struct mm_struct *mm, u64 unload)
+static void aca_mr_who(struct aca_mr_who *w, struct task_struct *p,
+		       struct mm_struct *mm, u64 unload)
 {
-	bool is64 = is_64bit_mm(mm);
-
-	memset(&b->rec, 0, sizeof(b->rec));
-	b->rec.segment_bits = is64 ? SEP_MODE_64BIT : SEP_MODE_32BIT;
-	b->rec.selector = is64 ? SEP_MR_SELECTOR_USER64 : SEP_MR_SELECTOR_USER32;
-	b->rec.segment_number = 1;
-	b->rec.pid_rec_index = task_tgid_nr(p);
-	b->rec.parent_pid = aca_mr_ppid(p);
-	b->rec.unload_tsc = unload;
+	w->unload = unload;
+	w->tgid = task_tgid_nr(p);
+	w->ppid = aca_mr_ppid(p);
+	w->is64 = is_64bit_mm(mm);
 }
 
 /* The main executable's inode: only compared, never dereferenced. */
@@ -179,103 +235,253 @@ static const struct inode *aca_mr_exe(struct mm_struct *mm)
 	return inode;
 }
 
-/* Put @vma's name in @b->path: its file's full path, or "[vdso]". */
-static bool aca_mr_vma_path(struct aca_modrec *mr, struct aca_mr_buf *b,
-			    struct vm_area_struct *vma)
+static bool aca_mr_is_vdso(struct vm_area_struct *vma)
 {
-	char *path;
-
-	if (!vma->vm_file) {
-		if (vma->vm_start != (unsigned long)vma->vm_mm->context.vdso)
-			return false;	/* anonymous code (a JIT): no name */
-		strscpy(b->path, "[vdso]", sizeof(b->path));
-		return true;
-	}
-	path = d_path(&vma->vm_file->f_path, b->path, sizeof(b->path));
-	if (IS_ERR(path)) {
-		atomic64_inc(&mr->missed);
-		return false;
-	}
-	memmove(b->path, path, strlen(path) + 1);
-	return true;
+	return !vma->vm_file &&
+	       vma->vm_start == (unsigned long)vma->vm_mm->context.vdso;
 }
 
-static void aca_mr_vma(struct aca_modrec *mr, struct aca_mr_buf *b,
-		       struct vm_area_struct *vma, const struct inode *exe)
+/*
+ * @w's code at [@start, @end), mapped from @path at @off, or the vDSO
+ * (@path NULL). d_path() may fail (a path too long): missed.
+ */
+static void aca_mr_code(struct aca_modrec *mr, const struct aca_mr_who *w,
+			const struct path *path, unsigned long start,
+			unsigned long end, u64 off, bool exe)
 {
-	u64 off = vma->vm_file ? (u64)vma->vm_pgoff << PAGE_SHIFT : 0;
-	bool is_exe = vma->vm_file && exe && file_inode(vma->vm_file) == exe;
+	struct aca_mr_buf *b = mr->buf;
+	char *name;
 
-	if (!aca_mr_vma_path(mr, b, vma))
-		return;
+	memset(&b->rec, 0, sizeof(b->rec));
+	b->rec.segment_bits = w->is64 ? SEP_MODE_64BIT : SEP_MODE_32BIT;
+	b->rec.selector = w->is64 ? SEP_MR_SELECTOR_USER64 :
+				    SEP_MR_SELECTOR_USER32;
+	b->rec.segment_number = 1;
+	b->rec.pid_rec_index = w->tgid;
+	b->rec.parent_pid = w->ppid;
+	b->rec.unload_tsc = w->unload;
 	b->rec.flags = SEP_MR_PID_REC_INDEX_RAW | SEP_MR_TSC_USED |
-		       (is_exe ? SEP_MR_EXE : 0);
-	b->rec.length64 = vma->vm_end - vma->vm_start;
-	b->rec.load_addr64 = vma->vm_start;
+		       (exe ? SEP_MR_EXE : 0);
+	b->rec.length64 = end - start;
+	b->rec.load_addr64 = start;
 	b->rec.page_offset_high = upper_32_bits(off);
 	b->rec.page_offset_low = lower_32_bits(off);
+	if (path) {
+		name = d_path(path, b->path, sizeof(b->path));
+		if (IS_ERR(name)) {
+			atomic64_inc(&mr->missed);
+			return;
+		}
+		memmove(b->path, name, strlen(name) + 1);
+	} else {
+		strscpy(b->path, "[vdso]", sizeof(b->path));
+	}
 	aca_mr_put(mr, b);
 }
 
-/* @p's executable mappings in [@start, @end); @mm's lock held. */
-static void aca_mr_mm(struct aca_modrec *mr, struct aca_mr_buf *b,
-		      struct task_struct *p, struct mm_struct *mm,
-		      unsigned long start, unsigned long end, u64 unload)
+/* @mm's code mappings, its lock held; anonymous code (a JIT) has no name. */
+static void aca_mr_mm(struct aca_modrec *mr, const struct aca_mr_who *w,
+		      struct mm_struct *mm)
 {
 	const struct inode *exe = aca_mr_exe(mm);
 	struct vma_iterator vmi;
 	struct vm_area_struct *vma;
 
 	mmap_assert_locked(mm);
-	vma_iter_init(&vmi, mm, start);
-	aca_mr_process(b, p, mm, unload);
-	for_each_vma_range(vmi, vma, end)
-		if (vma->vm_flags & VM_EXEC)
-			aca_mr_vma(mr, b, vma, exe);
+	vma_iter_init(&vmi, mm, 0);
+	for_each_vma(vmi, vma) {
+		if (!(vma->vm_flags & VM_EXEC))
+			continue;
+		if (vma->vm_file)
+			aca_mr_code(mr, w, &vma->vm_file->f_path,
+				    vma->vm_start, vma->vm_end,
+				    (u64)vma->vm_pgoff << PAGE_SHIFT,
+				    file_inode(vma->vm_file) == exe);
+		else if (aca_mr_is_vdso(vma))
+			aca_mr_code(mr, w, NULL, vma->vm_start, vma->vm_end,
+				    0, false);
+		cond_resched();
+	}
 }
 
-/* ---- hooks: preemption is off, nothing may sleep ---- */
+/* ---- the item pool: O(1) list moves under a raw spinlock ---- */
 
-/* current's executable mappings in [@start, @end) go away now. */
-static void aca_mr_going(struct kprobe *kp, unsigned long start,
-			 unsigned long end)
+static struct aca_mr_item *aca_mr_pop(struct aca_modrec *mr,
+				      struct list_head *list)
 {
-	struct aca_modrec *mr = container_of(kp, struct aca_mr_hook, kp)->mr;
-	struct mm_struct *mm = current->mm;
+	struct aca_mr_item *it;
+	unsigned long flags;
 
-	if (!mm || (current->flags & PF_KTHREAD))
-		return;
-	if (!mmap_read_trylock(mm)) {
+	raw_spin_lock_irqsave(&mr->lock, flags);
+	it = list_first_entry_or_null(list, struct aca_mr_item, node);
+	if (it)
+		list_del(&it->node);
+	raw_spin_unlock_irqrestore(&mr->lock, flags);
+	return it;
+}
+
+static void aca_mr_push(struct aca_modrec *mr, struct aca_mr_item *it,
+			struct list_head *list)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&mr->lock, flags);
+	list_add_tail(&it->node, list);
+	raw_spin_unlock_irqrestore(&mr->lock, flags);
+}
+
+/* Drop the references @it holds; @async: mm teardown left to a kworker. */
+static void aca_mr_unref(struct aca_mr_item *it, bool async)
+{
+	if (it->mm) {
+		if (async)
+			mmput_async(it->mm);
+		else
+			mmput(it->mm);
+		it->mm = NULL;
+	}
+	for (u32 i = 0; i < it->nmaps; i++)
+		if (it->maps[i].file)
+			fput(it->maps[i].file);
+	it->nmaps = 0;
+}
+
+/* ---- hooks: preemption is off; take, queue, nothing more ---- */
+
+static struct aca_modrec *aca_mr_of(struct kprobe *kp)
+{
+	return container_of(kp, struct aca_mr_hook, kp)->mr;
+}
+
+/* A free item, about @mm of current, or NULL: missed. */
+static struct aca_mr_item *aca_mr_take(struct aca_modrec *mr,
+				       struct mm_struct *mm)
+{
+	struct aca_mr_item *it = aca_mr_pop(mr, &mr->free);
+
+	if (!it) {
 		atomic64_inc(&mr->missed);
+		return NULL;
+	}
+	aca_mr_who(&it->who, current, mm, aca_tsc_now());
+	it->mm = NULL;
+	it->nmaps = 0;
+	return it;
+}
+
+static void aca_mr_queue(struct aca_modrec *mr, struct aca_mr_item *it)
+{
+	aca_mr_push(mr, it, &mr->queued);
+	queue_work(system_unbound_wq, &mr->work);
+}
+
+/* A user process, not a kernel thread borrowing an mm. */
+static struct mm_struct *aca_mr_user_mm(void)
+{
+	return current->flags & PF_KTHREAD ? NULL : current->mm;
+}
+
+/* current's whole mm goes away now: keep it for the worker. */
+static void aca_mr_mm_going(struct kprobe *kp)
+{
+	struct aca_modrec *mr = aca_mr_of(kp);
+	struct mm_struct *mm = aca_mr_user_mm();
+	struct aca_mr_item *it;
+
+	if (!mm)
+		return;
+	it = aca_mr_take(mr, mm);
+	if (!it)
+		return;
+	if (!mmget_not_zero(mm)) {
+		aca_mr_push(mr, it, &mr->free);
 		return;
 	}
-	aca_mr_mm(mr, this_cpu_ptr(mr->hook_buf), current, mm, start, end,
-		  aca_tsc_now());
-	mmap_read_unlock(mm);
+	it->mm = mm;
+	aca_mr_queue(mr, it);
 }
 
 /* acct_collect(code, group_dead) / taskstats_exit(task, group_dead). */
 static int aca_mr_on_exit(struct kprobe *kp, struct pt_regs *regs)
 {
 	if ((int)regs_get_kernel_argument(regs, 1))
-		aca_mr_going(kp, 0, ULONG_MAX);
+		aca_mr_mm_going(kp);
 	return 0;
 }
 
 static int aca_mr_on_exec(struct kprobe *kp, struct pt_regs *regs)
 {
-	aca_mr_going(kp, 0, ULONG_MAX);
+	aca_mr_mm_going(kp);
 	return 0;
+}
+
+/*
+ * Take code @vma's part in [@start, @end) into @it, taking an item first
+ * if @it is NULL. False: no more can be taken (missed).
+ */
+static bool aca_mr_take_map(struct aca_modrec *mr, struct aca_mr_item **it,
+			    struct vm_area_struct *vma, const struct inode *exe,
+			    unsigned long start, unsigned long end)
+{
+	struct aca_mr_map *map;
+
+	if (!*it)
+		*it = aca_mr_take(mr, vma->vm_mm);
+	if (!*it)
+		return false;
+	if ((*it)->nmaps == ACA_MR_UNMAP_CODE) {
+		atomic64_inc(&mr->missed);
+		return false;
+	}
+	map = &(*it)->maps[(*it)->nmaps++];
+	map->start = max(start, vma->vm_start);
+	map->end = min(end, vma->vm_end);
+	map->file = vma->vm_file ? get_file(vma->vm_file) : NULL;
+	map->off = map->file ? ((u64)vma->vm_pgoff << PAGE_SHIFT) +
+			       (map->start - vma->vm_start) : 0;
+	map->exe = map->file && file_inode(map->file) == exe;
+	return true;
 }
 
 /* munmap(@addr, @len) is about to run: nonsense fails there, not here. */
 static void aca_mr_unmap(struct kprobe *kp, unsigned long addr,
 			 unsigned long len)
 {
-	if (!len || offset_in_page(addr) || len > TASK_SIZE_MAX ||
-	    addr > TASK_SIZE_MAX - len)
+	struct aca_modrec *mr = aca_mr_of(kp);
+	struct mm_struct *mm = aca_mr_user_mm();
+	struct aca_mr_item *it = NULL;
+	const struct inode *exe;
+	struct vm_area_struct *vma;
+	struct vma_iterator vmi;
+	unsigned long end;
+	u32 seen = 0;
+
+	if (!mm || !len || offset_in_page(addr) || len > TASK_SIZE_MAX)
 		return;
-	aca_mr_going(kp, addr, addr + len);
+	len = PAGE_ALIGN(len);	/* as munmap() rounds it */
+	if (addr > TASK_SIZE_MAX - len)
+		return;
+	end = addr + len;
+	if (!mmap_read_trylock(mm)) {
+		atomic64_inc(&mr->missed);
+		return;
+	}
+	exe = aca_mr_exe(mm);
+	vma_iter_init(&vmi, mm, addr);
+	for_each_vma_range(vmi, vma, end) {
+		if (++seen > ACA_MR_UNMAP_VMAS) {
+			atomic64_inc(&mr->missed);
+			break;
+		}
+		if (!(vma->vm_flags & VM_EXEC) ||
+		    (!vma->vm_file && !aca_mr_is_vdso(vma)))
+			continue;
+		if (!aca_mr_take_map(mr, &it, vma, exe, addr, end))
+			break;
+	}
+	mmap_read_unlock(mm);
+	if (it)
+		aca_mr_queue(mr, it);
 }
 
 static const struct pt_regs *aca_mr_user_regs(struct pt_regs *regs)
@@ -327,7 +533,11 @@ static void aca_mr_hook(struct aca_modrec *mr, int i)
 				      aca_mr_hook_defs[i].sym[0], ret);
 }
 
-/* After this no handler runs, nor will: unregister_kprobes() waits. */
+/*
+ * After this no handler runs, nor will: unregister_kprobes() waits, so
+ * whatever they took is queued. The worker at STOP, or finish() with the
+ * worker idle.
+ */
 static void aca_mr_unhook(struct aca_modrec *mr)
 {
 	struct kprobe *kps[ACA_NHOOKS];
@@ -435,7 +645,61 @@ static void aca_mr_kernel(struct aca_modrec *mr)
 	rcu_read_unlock();
 }
 
-/* ---- STOP: every process ---- */
+/* ---- the worker: process context, never aca_lock ---- */
+
+/* The code mappings of an exit's or exec's mm. */
+static void aca_mr_write_mm(struct aca_modrec *mr, struct aca_mr_item *it)
+{
+	if (!mmap_read_lock_killable(it->mm)) {
+		aca_mr_mm(mr, &it->who, it->mm);
+		mmap_read_unlock(it->mm);
+	} else {
+		atomic64_inc(&mr->missed);
+	}
+}
+
+static void aca_mr_write_maps(struct aca_modrec *mr, struct aca_mr_item *it)
+{
+	for (u32 i = 0; i < it->nmaps; i++) {
+		struct aca_mr_map *m = &it->maps[i];
+
+		aca_mr_code(mr, &it->who, m->file ? &m->file->f_path : NULL,
+			    m->start, m->end, m->off, m->exe);
+	}
+}
+
+/*
+ * What the hooks had queued when called, oldest first: a bounded batch,
+ * however fast they queue more. Cancelled, the rest goes back for
+ * finish() to drop.
+ */
+static void aca_mr_drain(struct aca_modrec *mr)
+{
+	struct aca_mr_item *it;
+	unsigned long flags;
+	LIST_HEAD(batch);
+
+	raw_spin_lock_irqsave(&mr->lock, flags);
+	list_splice_init(&mr->queued, &batch);
+	raw_spin_unlock_irqrestore(&mr->lock, flags);
+	while (!list_empty(&batch)) {
+		if (READ_ONCE(mr->cancel)) {
+			raw_spin_lock_irqsave(&mr->lock, flags);
+			list_splice(&batch, &mr->queued);
+			raw_spin_unlock_irqrestore(&mr->lock, flags);
+			return;
+		}
+		it = list_first_entry(&batch, struct aca_mr_item, node);
+		list_del(&it->node);
+		if (it->mm)
+			aca_mr_write_mm(mr, it);
+		else
+			aca_mr_write_maps(mr, it);
+		aca_mr_unref(it, false);
+		aca_mr_push(mr, it, &mr->free);
+		cond_resched();
+	}
+}
 
 /* A kernel thread: one record named after it, address 0, length 0. */
 static void aca_mr_kthread(struct aca_modrec *mr, struct task_struct *p,
@@ -456,6 +720,7 @@ static void aca_mr_kthread(struct aca_modrec *mr, struct task_struct *p,
 
 static void aca_mr_task(struct aca_modrec *mr, struct task_struct *p, u64 now)
 {
+	struct aca_mr_who who;
 	struct mm_struct *mm;
 
 	if (p->flags & PF_KTHREAD) {
@@ -464,10 +729,10 @@ static void aca_mr_task(struct aca_modrec *mr, struct task_struct *p, u64 now)
 	}
 	mm = get_task_mm(p);
 	if (!mm)
-		return;		/* exiting: its exit hook described it */
+		return;		/* exiting: its exit hook took it */
 	if (!mmap_read_lock_killable(mm)) {
-		aca_mr_mm(mr, mr->buf, p, mm, 0, ULONG_MAX,
-			  SEP_MR_UNLOAD_TSC_LOADED);
+		aca_mr_who(&who, p, mm, SEP_MR_UNLOAD_TSC_LOADED);
+		aca_mr_mm(mr, &who, mm);
 		mmap_read_unlock(mm);
 	} else {
 		atomic64_inc(&mr->missed);
@@ -519,6 +784,7 @@ static struct task_struct **aca_mr_tasks(struct aca_modrec *mr, u32 *n)
 	return tasks;
 }
 
+/* Every live process, the queue drained between two; finish() cancels. */
 static void aca_mr_walk(struct aca_modrec *mr)
 {
 	u64 now = aca_tsc_now();
@@ -531,7 +797,10 @@ static void aca_mr_walk(struct aca_modrec *mr)
 		return;
 	}
 	for (u32 i = 0; i < n; i++) {
-		aca_mr_task(mr, tasks[i], now);
+		if (!READ_ONCE(mr->cancel)) {
+			aca_mr_task(mr, tasks[i], now);
+			aca_mr_drain(mr);
+		}
 		put_task_struct(tasks[i]);
 		cond_resched();
 	}
@@ -544,8 +813,32 @@ static void aca_mr_report(struct aca_modrec *mr)
 
 	aca_ring_counts(mr->ring, &written, &lost);
 	if (lost || missed)
-		pr_notice("module records: %llu sent, %llu dropped (ring full: raise ring_pages), %llu missed (mm busy or path too long)\n",
+		pr_notice("module records: %llu sent, %llu dropped (ring full: raise ring_pages), %llu missed (exits, execs, munmap()s or processes not wholly described: queue full, mm busy, too many mappings, path too long)\n",
 			  written, lost, missed);
+}
+
+/*
+ * The queue, then, once STOP asked: every live process, the hooks
+ * removed, what they queued last, the ring finalized. Once only.
+ */
+static void aca_mr_work(struct work_struct *work)
+{
+	struct aca_modrec *mr = container_of(work, struct aca_modrec, work);
+
+	aca_mr_drain(mr);
+	if (!READ_ONCE(mr->stop) || mr->done)
+		return;
+	aca_mr_walk(mr);
+	if (READ_ONCE(mr->cancel))
+		return;
+	aca_mr_unhook(mr);
+	aca_mr_drain(mr);
+	if (READ_ONCE(mr->cancel))
+		return;
+	mr->done = true;
+	aca_mr_report(mr);
+	aca_ring_finalize(mr->ring);
+	complete_all(&mr->stopped);
 }
 
 static void aca_mr_free(struct aca_modrec *mr)
@@ -554,7 +847,7 @@ static void aca_mr_free(struct aca_modrec *mr)
 		aca_ring_detach(mr->ring);
 		aca_ring_put(mr->ring);
 	}
-	free_percpu(mr->hook_buf);
+	kvfree(mr->items);
 	kfree(mr->buf);
 	kfree(mr);
 }
@@ -572,19 +865,25 @@ int aca_modrec_configure(void)
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
 	if (!mr)
 		return -ENOMEM;
-	spin_lock_init(&mr->lock);
+	raw_spin_lock_init(&mr->lock);
+	INIT_LIST_HEAD(&mr->free);
+	INIT_LIST_HEAD(&mr->queued);
+	INIT_WORK(&mr->work, aca_mr_work);
+	init_completion(&mr->stopped);
 	atomic64_set(&mr->missed, 0);
 	mr->ring = aca_ring_alloc(pages, NUMA_NO_NODE);
 	mr->buf = kmalloc(sizeof(*mr->buf), GFP_KERNEL);
 	/* Failing is reported below; no stack dump for it. */
-	mr->hook_buf = alloc_percpu_gfp(struct aca_mr_buf,
-					GFP_KERNEL | __GFP_NOWARN);
-	if (!mr->ring || !mr->buf || !mr->hook_buf) {
+	mr->items = kvcalloc(ACA_MR_ITEMS, sizeof(*mr->items),
+			     GFP_KERNEL | __GFP_NOWARN);
+	if (!mr->ring || !mr->buf || !mr->items) {
 		pr_notice_ratelimited("cannot allocate the %u-page module record ring\n",
 				      pages);
 		aca_mr_free(mr);
 		return -ENOMEM;
 	}
+	for (u32 i = 0; i < ACA_MR_ITEMS; i++)
+		list_add_tail(&mr->items[i].node, &mr->free);
 	aca_mr = mr;
 	aca_mr_kernel(mr);
 	for (int i = 0; i < ACA_NHOOKS; i++)
@@ -593,8 +892,11 @@ int aca_modrec_configure(void)
 }
 
 /*
- * STOP, after the counters stopped: describe every live process while the
- * hooks still catch those that go meanwhile, then remove the hooks.
+ * STOP, after the counters stopped: the worker describes every live
+ * process while the hooks still catch those that go meanwhile, removes
+ * the hooks, writes what they took and finalizes the ring (see the top).
+ * A caller killed meanwhile stops waiting; its session ends, and finish()
+ * cancels the rest.
  */
 void aca_modrec_stop(void)
 {
@@ -603,19 +905,32 @@ void aca_modrec_stop(void)
 	lockdep_assert_held(&aca_lock);
 	if (!mr)
 		return;
-	aca_mr_walk(mr);
-	aca_mr_unhook(mr);
-	aca_mr_report(mr);
+	WRITE_ONCE(mr->stop, true);
+	queue_work(system_unbound_wq, &mr->work);
+	if (wait_for_completion_killable(&mr->stopped))
+		pr_notice_ratelimited("module records: STOP interrupted; the module channel may end early\n");
 }
 
+/*
+ * Session end: the worker cancelled, the hooks removed, and every item
+ * still queued dropped with its references (mm teardown left to a kworker,
+ * not done under aca_lock).
+ */
 void aca_modrec_finish(void)
 {
 	struct aca_modrec *mr = aca_mr;
+	struct aca_mr_item *it;
 
 	lockdep_assert_held(&aca_lock);
 	if (!mr)
 		return;
+	WRITE_ONCE(mr->cancel, true);
+	cancel_work_sync(&mr->work);
 	aca_mr_unhook(mr);
+	/* A handler that ran before the unhook may have queued it again. */
+	cancel_work_sync(&mr->work);
+	while ((it = aca_mr_pop(mr, &mr->queued)))
+		aca_mr_unref(it, true);
 	aca_mr = NULL;
 	aca_mr_free(mr);
 }
@@ -625,4 +940,3 @@ struct aca_ring *aca_modrec_ring(void)
 	lockdep_assert_held(&aca_lock);
 	return aca_mr ? aca_mr->ring : NULL;
 }
-

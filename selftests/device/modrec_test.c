@@ -8,6 +8,11 @@
  * libraries, the vDSO and the kernel threads, in well-formed records. STOP
  * must be answered only once every data channel has been read to its end
  * (spec 13), and in delayed-transfer mode nothing may flow before STOP.
+ * The hooks only take what they must and a worker writes the records: a
+ * process with thousands of code mappings is wholly described when it
+ * exits, an munmap() unloads exactly what it unmapped, STOP ends while
+ * processes map and unmap code without pause, and a session's end lets go
+ * of whatever the hooks took.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -22,6 +27,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,6 +45,9 @@
 #define KEPT_LIB	"libm.so.6"	/* dlopen()ed, kept */
 #define CLOSED_LIB	"libz.so.1"	/* dlopen()ed, then dlclose()d */
 #define DELAYED_PARAM	"/sys/module/aca/parameters/delayed_transfer"
+#define MANY_MAPS	5000	/* code mappings of one process */
+#define PAGE		4096UL
+#define DEEP_DIRS	500	/* levels above the looped code file */
 
 
 
@@ -103,6 +114,34 @@ static uint64_t coll_tsc(struct coll *c)
 	uint64_t tsc = 0;
 
 	return command_io(c->ctl, SEP_CMD_GET_NORMALIZED_TSC, NULL, 0, &tsc, 8) ? 0 : tsc;
+}
+
+static size_t stop_after_drain(struct __test_metadata *_metadata,
+			       struct coll *c);
+
+/* A collection started: open, configured, sampling; its first TSC. */
+static uint64_t coll_begin(struct __test_metadata *_metadata, struct coll *c)
+{
+	uint64_t tsc0;
+
+	coll_open(_metadata, c);
+	coll_configure(_metadata, c);
+	tsc0 = coll_tsc(c);
+	ASSERT_NE(0, tsc0);
+	ASSERT_EQ(0, command_io(c->ctl, SEP_CMD_START, NULL, 0, NULL, 0));
+	return tsc0;
+}
+
+/* STOP, every channel read to its end, then TERMINATE; the last TSC. */
+static uint64_t coll_end(struct __test_metadata *_metadata, struct coll *c)
+{
+	uint64_t tsc1;
+
+	stop_after_drain(_metadata, c);
+	tsc1 = coll_tsc(c);
+	ASSERT_NE(0, tsc1);
+	EXPECT_EQ(0, command_io(c->ctl, SEP_CMD_TERMINATE, NULL, 0, NULL, 0));
+	return tsc1;
 }
 
 /*
@@ -246,6 +285,23 @@ static const struct sep_module_record *find(const struct mrec *recs, size_t n,
 
 		if ((pid < 0 || r->pid_rec_index == pid) &&
 		    (!path || !strcmp(recs[i].path, path)) &&
+		    loaded == (r->unload_tsc == SEP_MR_UNLOAD_TSC_LOADED))
+			return r;
+	}
+	return NULL;
+}
+
+/* The record of @pid's @path mapped at @addr, loaded or not. */
+static const struct sep_module_record *find_at(const struct mrec *recs,
+					       size_t n, int64_t pid,
+					       const char *path, uint64_t addr,
+					       bool loaded)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct sep_module_record *r = recs[i].r;
+
+		if (r->pid_rec_index == pid && r->load_addr64 == addr &&
+		    !strcmp(recs[i].path, path) &&
 		    loaded == (r->unload_tsc == SEP_MR_UNLOAD_TSC_LOADED))
 			return r;
 	}
@@ -547,6 +603,332 @@ TEST(control_closed_while_stop_waits)
 	}
 	/* The next host gets a fresh session. */
 	coll_open(_metadata, &c);
+	coll_close(&c);
+}
+
+/* @path's size in pages (at least one), opened read-only in *@fd. */
+static size_t code_file(struct __test_metadata *_metadata, const char *path,
+			int *fd)
+{
+	struct stat st;
+
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, *fd) TH_LOG("%s: %s", path, strerror(errno));
+	ASSERT_EQ(0, fstat(*fd, &st));
+	return st.st_size > PAGE ? st.st_size / PAGE : 1;
+}
+
+/*
+ * Maps page i % @pages of @fd, executable, at @base + 2i pages for each i
+ * < @n; the pages between stay PROT_NONE, so no two mappings merge.
+ */
+static int map_apart(int fd, size_t pages, uint8_t *base, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (mmap(base + 2 * (size_t)i * PAGE, PAGE, PROT_READ | PROT_EXEC,
+			 MAP_PRIVATE | MAP_FIXED, fd, (i % pages) * PAGE) == MAP_FAILED)
+			return -1;
+	return 0;
+}
+
+/*
+ * A process with thousands of code mappings exits during a collection:
+ * its exit hook only keeps the mm, the worker describes every mapping.
+ */
+TEST(exit_describes_every_one_of_many_mappings)
+{
+	uint64_t tsc0, tsc1;
+	char path[PATH_MAX];
+	uint8_t *base, *seen;
+	struct mrec *recs;
+	size_t pages, nrec, found = 0, twice = 0;
+	int fd, status, ready[2], mod;
+	struct coll c;
+	pid_t child;
+	char x;
+
+	ASSERT_NE(NULL, realpath(CHILD_BIN, path));
+	pages = code_file(_metadata, path, &fd);
+	/* Reserved here, so the parent knows every address the child maps. */
+	base = mmap(NULL, 2 * (size_t)MANY_MAPS * PAGE, PROT_NONE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, base);
+	ASSERT_EQ(0, pipe(ready));
+	tsc0 = coll_begin(_metadata, &c);
+	mod = c.n + 1;
+
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		x = map_apart(fd, pages, base, MANY_MAPS) ? 'E' : 'R';
+		_exit(write(ready[1], &x, 1) == 1 && x == 'R' ? 0 : 1);
+	}
+	ASSERT_EQ(1, read(ready[0], &x, 1));
+	ASSERT_EQ('R', x) TH_LOG("the child could not map %d pages", MANY_MAPS);
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	take_all(_metadata, &c);
+	tsc1 = coll_end(_metadata, &c);
+
+	nrec = parse_records(_metadata, c.buf[mod], c.len[mod], &recs);
+	seen = calloc(MANY_MAPS, 1);
+	ASSERT_NE(NULL, seen);
+	for (size_t k = 0; k < nrec; k++) {
+		const struct sep_module_record *r = recs[k].r;
+		uint64_t at = r->load_addr64 - (uintptr_t)base;
+		size_t i = at / (2 * PAGE);
+		uint64_t off = (uint64_t)r->page_offset_high << 32 | r->page_offset_low;
+
+		if (r->pid_rec_index != child || strcmp(recs[k].path, path) ||
+		    r->load_addr64 < (uintptr_t)base || i >= MANY_MAPS)
+			continue;
+		EXPECT_EQ(0, at % (2 * PAGE));
+		EXPECT_EQ(PAGE, r->length64);
+		EXPECT_EQ((i % pages) * PAGE, off);
+		EXPECT_EQ(getpid(), r->parent_pid);
+		EXPECT_NE(SEP_MR_UNLOAD_TSC_LOADED, r->unload_tsc);
+		EXPECT_LE(tsc0, r->unload_tsc);
+		EXPECT_GE(tsc1, r->unload_tsc);
+		twice += seen[i];
+		found += !seen[i];
+		seen[i] = 1;
+	}
+	TH_LOG("%zu of %d mappings described at exit", found, MANY_MAPS);
+	EXPECT_EQ(MANY_MAPS, found);
+	EXPECT_EQ(0, twice);
+	free(seen);
+	free(recs);
+	munmap(base, 2 * (size_t)MANY_MAPS * PAGE);
+	close(ready[0]);
+	close(ready[1]);
+	close(fd);
+	coll_close(&c);
+}
+
+/*
+ * munmap() of the middle of a code mapping during a collection: that part
+ * is unloaded then, and what is left is still loaded at STOP.
+ */
+TEST(munmap_unloads_the_unmapped_part_of_code)
+{
+	const struct sep_module_record *r;
+	uint64_t tsc0, tsc1, off;
+	char path[PATH_MAX];
+	struct mrec *recs;
+	size_t nrec;
+	uint8_t *p;
+	struct coll c;
+	int fd, mod;
+
+	ASSERT_NE(NULL, realpath(CHILD_BIN, path));
+	code_file(_metadata, path, &fd);
+	tsc0 = coll_begin(_metadata, &c);
+	mod = c.n + 1;
+	p = mmap(NULL, 4 * PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, munmap(p + PAGE, 2 * PAGE));
+	take_all(_metadata, &c);
+	tsc1 = coll_end(_metadata, &c);
+
+	nrec = parse_records(_metadata, c.buf[mod], c.len[mod], &recs);
+	r = find_at(recs, nrec, getpid(), path, (uintptr_t)p + PAGE, false);
+	ASSERT_NE(NULL, r) TH_LOG("no unload record of %s at %p", path, p + PAGE);
+	off = (uint64_t)r->page_offset_high << 32 | r->page_offset_low;
+	EXPECT_EQ(2 * PAGE, r->length64);
+	EXPECT_EQ(PAGE, off);
+	EXPECT_LE(tsc0, r->unload_tsc);
+	EXPECT_GE(tsc1, r->unload_tsc);
+	EXPECT_EQ(NULL, find_at(recs, nrec, getpid(), path, (uintptr_t)p, false));
+	/* The pages left: loaded at STOP, one page each. */
+	r = find_at(recs, nrec, getpid(), path, (uintptr_t)p, true);
+	ASSERT_NE(NULL, r);
+	EXPECT_EQ(PAGE, r->length64);
+	r = find_at(recs, nrec, getpid(), path, (uintptr_t)p + 3 * PAGE, true);
+	ASSERT_NE(NULL, r);
+	EXPECT_EQ(PAGE, r->length64);
+	off = (uint64_t)r->page_offset_high << 32 | r->page_offset_low;
+	EXPECT_EQ(3 * PAGE, off);
+	free(recs);
+	munmap(p, PAGE);
+	munmap(p + 3 * PAGE, PAGE);
+	close(fd);
+	coll_close(&c);
+}
+
+/*
+ * A file @depth directories down a new directory in /tmp, one page long:
+ * naming it (d_path()) costs far more than mapping it. Its path in @path,
+ * the top directory in @top, opened read-only in *@fd.
+ */
+static void deep_code_file(struct __test_metadata *_metadata, int depth,
+			   char *top, char *path, int *fd)
+{
+	int dir, sub;
+	size_t len;
+
+	strcpy(top, "/tmp/aca-deep-XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(top));
+	dir = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ASSERT_LE(0, dir);
+	len = strlen(strcpy(path, top));
+	for (int i = 0; i < depth; i++) {
+		ASSERT_EQ(0, mkdirat(dir, "a", 0700));
+		sub = openat(dir, "a", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		ASSERT_LE(0, sub);
+		close(dir);
+		dir = sub;
+		ASSERT_GT(PATH_MAX - 16, len + 2);
+		len += strlen(strcpy(path + len, "/a"));
+	}
+	strcpy(path + len, "/code");
+	*fd = openat(dir, "code", O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
+	ASSERT_LE(0, *fd);
+	ASSERT_EQ(0, ftruncate(*fd, PAGE));
+	close(dir);
+}
+
+/* Remove what deep_code_file() made below directory @dir, @depth down. */
+static void deep_remove(int dir, int depth)
+{
+	int sub;
+
+	if (!depth) {
+		unlinkat(dir, "code", 0);
+		return;
+	}
+	sub = openat(dir, "a", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (sub < 0)
+		return;
+	deep_remove(sub, depth - 1);
+	close(sub);
+	unlinkat(dir, "a", AT_REMOVEDIR);
+}
+
+/*
+ * STOP is answered, every channel ends, while processes map and unmap
+ * code in a loop throughout, code whose deep path makes each record cost
+ * the worker more than each munmap() costs them: however fast the hooks
+ * queue, STOP's work ends.
+ */
+TEST(stop_answers_while_code_is_mapped_and_unmapped)
+{
+	char top[PATH_MAX], path[PATH_MAX];
+	pid_t loopers[MAX_CPUS];
+	size_t nrec, unloads = 0;
+	struct mrec *recs;
+	struct coll c;
+	int fd, mod;
+	void *p;
+
+	deep_code_file(_metadata, DEEP_DIRS, top, path, &fd);
+	p = mmap(NULL, PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	if (p == MAP_FAILED)
+		SKIP(return, "no executable mapping in /tmp: %s", strerror(errno));
+	munmap(p, PAGE);
+	coll_begin(_metadata, &c);
+	mod = c.n + 1;
+	for (int i = 0; i < c.n; i++) {
+		loopers[i] = fork();
+		ASSERT_LE(0, loopers[i]);
+		if (!loopers[i]) {
+			for (;;) {
+				p = mmap(NULL, PAGE, PROT_READ | PROT_EXEC,
+					 MAP_PRIVATE, fd, 0);
+				if (p == MAP_FAILED || munmap(p, PAGE))
+					_exit(1);
+			}
+		}
+	}
+	usleep(300 * 1000);
+	take_all(_metadata, &c);
+	coll_end(_metadata, &c);
+	for (int i = 0; i < c.n; i++) {
+		int status;
+
+		kill(loopers[i], SIGKILL);
+		ASSERT_EQ(loopers[i], waitpid(loopers[i], &status, 0));
+		/* Killed while looping: no mmap() or munmap() failed. */
+		EXPECT_TRUE(WIFSIGNALED(status));
+	}
+
+	nrec = parse_records(_metadata, c.buf[mod], c.len[mod], &recs);
+	for (size_t k = 0; k < nrec; k++)
+		unloads += recs[k].r->pid_rec_index == loopers[0] &&
+			   !strcmp(recs[k].path, path) &&
+			   recs[k].r->unload_tsc != SEP_MR_UNLOAD_TSC_LOADED;
+	TH_LOG("%zu unload records of the first looper", unloads);
+	EXPECT_LT(0, unloads);
+	free(recs);
+	close(fd);
+	fd = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		deep_remove(fd, DEEP_DIRS);
+		close(fd);
+	}
+	rmdir(top);
+	coll_close(&c);
+}
+
+/*
+ * A session that ends without STOP while processes map and unmap code:
+ * whatever the hooks took and the worker had not written yet is let go,
+ * so the file's last reference goes once the processes and the test's
+ * own descriptor do (inotify reports that last close).
+ */
+TEST(session_end_lets_go_of_what_the_hooks_took)
+{
+	char top[PATH_MAX], path[PATH_MAX];
+	pid_t loopers[MAX_CPUS];
+	struct inotify_event *ev;
+	char evbuf[4096];
+	struct coll c;
+	int fd, in;
+	void *p;
+
+	deep_code_file(_metadata, DEEP_DIRS, top, path, &fd);
+	close(fd);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	p = mmap(NULL, PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	if (p == MAP_FAILED)
+		SKIP(return, "no executable mapping in /tmp: %s", strerror(errno));
+	munmap(p, PAGE);
+	in = inotify_init1(IN_CLOEXEC);
+	ASSERT_LE(0, in);
+	ASSERT_LE(0, inotify_add_watch(in, path, IN_CLOSE));
+	coll_begin(_metadata, &c);
+	for (int i = 0; i < c.n; i++) {
+		loopers[i] = fork();
+		ASSERT_LE(0, loopers[i]);
+		if (!loopers[i]) {
+			for (;;) {
+				p = mmap(NULL, PAGE, PROT_READ | PROT_EXEC,
+					 MAP_PRIVATE, fd, 0);
+				if (p == MAP_FAILED || munmap(p, PAGE))
+					_exit(1);
+			}
+		}
+	}
+	usleep(300 * 1000);
+	EXPECT_EQ(0, command_io(c.ctl, SEP_CMD_TERMINATE, NULL, 0, NULL, 0));
+	for (int i = 0; i < c.n; i++) {
+		kill(loopers[i], SIGKILL);
+		ASSERT_EQ(loopers[i], waitpid(loopers[i], NULL, 0));
+	}
+	close(fd);
+	/* The one open file of it is closed: its last reference went. */
+	ASSERT_TRUE(readable(in, 5000)) TH_LOG("the file under %s is still referenced", top);
+	ASSERT_LT(0, read(in, evbuf, sizeof(evbuf)));
+	ev = (struct inotify_event *)evbuf;
+	EXPECT_TRUE(ev->mask & IN_CLOSE_NOWRITE);
+	close(in);
+	fd = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		deep_remove(fd, DEEP_DIRS);
+		close(fd);
+	}
+	rmdir(top);
 	coll_close(&c);
 }
 
