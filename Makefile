@@ -46,7 +46,7 @@ TESTS := $(CORE_TESTS) $(B)/tests/device_test $(B)/tests/local_test \
 	 $(B)/tests/modrec_test \
 	 $(B)/tests/remote_test
 
-.PHONY: all module modules relay host tests demo deps check checkpatch uapi-check vm-test clean
+.PHONY: all module modules relay host tests demo deps check checkpatch uapi-check vm-test soak clean
 .DELETE_ON_ERROR:
 
 all: module relay host tests
@@ -210,6 +210,16 @@ uapi-check:
 vm-test: relay host tests $(B)/spin
 	@$(MAKE) --no-print-directory module KVER=$(or $(KVER),6.12)
 	@tools/vm-selftests $(or $(KVER),6.12)
+
+# The long fault runs (tools/soak): make soak [KVER=6.1|6.12|6.12-rt|debug]
+# [ACA_SOAK_SECONDS=3600]. Never part of make check.
+soak: relay host tests $(B)/spin
+	@if [ "$(or $(KVER),6.12)" = debug ]; then \
+		tools/build-module "$$(tools/debug-kernel/build)" $(B)/kernel-6.12-debug; \
+	else \
+		tools/build-module "$$(tools/kernel-headers $(or $(KVER),6.12))" $(B)/kernel-$(or $(KVER),6.12); \
+	fi
+	@ACA_SOAK_KERNEL=$(or $(KVER),6.12) tools/soak
 
 # See it work: boot a VM with aca and aca-relay, hand-shake from the host.
 demo: deps

@@ -238,8 +238,8 @@ static int aca_create_events(struct aca_collection *c,
 		return ret;
 	}
 	if (offline)
-		pr_notice("START: %u CPU(s) offline since INIT_DRIVER, the first CPU %u: not sampled\n",
-			  offline, first);
+		pr_notice_ratelimited("START: %u CPU(s) offline since INIT_DRIVER, the first CPU %u: not sampled\n",
+				      offline, first);
 	c->counting = true;
 	return 0;
 }
@@ -390,8 +390,8 @@ int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
 	if (ret && !c->sw && aca_sw_clock) {
 		/* Without any PMU, the load-time probe has said it once. */
 		if (aca_pmu_ok)
-			pr_notice("the PMU refused event 0x%llx (%d): sampling with cpu-clock at the requested rate instead\n",
-				  g->events[0].config, ret);
+			pr_notice_ratelimited("the PMU refused event 0x%llx (%d): sampling with cpu-clock at the requested rate instead\n",
+					      g->events[0].config, ret);
 		c->sw = true;
 		ret = aca_create_events(c, g, true);
 	}
