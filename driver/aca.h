@@ -87,6 +87,7 @@ bool aca_sampler_cpu_clock(void);
 struct aca_ring *aca_channel_ring(u32 chan);
 size_t aca_collection_peek(void *ctx, u32 chan, const void **p);
 void aca_collection_consume(void *ctx, u32 chan, size_t n);
+bool aca_collection_final(void *ctx, u32 chan);
 int aca_collection_configure(void *ctx, const struct acp_config *cfg);
 void aca_collection_flush(void *ctx);
 void aca_collection_finish(void *ctx);
@@ -97,10 +98,10 @@ void aca_collection_exit(void);
  * Module records (modrec.c, spec 7.3): one ring, streamed by the module
  * data channel. configure() at INIT_DRIVER writes the kernel image and
  * modules and hooks process exits, execs and munmap(), whose records a
- * worker writes; stop() at STOP has the worker write every live process's
- * mappings, unhook and finalize the ring, and returns once it has;
+ * worker writes; stop() at STOP asks the worker to write every live
+ * process's mappings, unhook and finalize the ring, and returns at once;
  * finish() at session end cancels the worker and frees. All under
- * aca_lock.
+ * aca_lock; the worker never takes it.
  */
 int aca_modrec_configure(void);
 void aca_modrec_stop(void);

@@ -109,6 +109,18 @@ void aca_collection_consume(void *ctx, u32 chan, size_t n)
 		aca_ring_consume(r, n);
 }
 
+/*
+ * Whether a channel's ring will get nothing more: for the CPU rings from
+ * STOP on (flush below), for the module records once their worker has
+ * written STOP's (modrec.c), which is later. No ring: nothing to wait for.
+ */
+bool aca_collection_final(void *ctx, u32 chan)
+{
+	struct aca_ring *r = aca_channel_ring(chan);
+
+	return !r || aca_ring_final(r);
+}
+
 /* INIT_DRIVER: the sample rings, then the module records. */
 int aca_collection_configure(void *ctx, const struct acp_config *cfg)
 {
@@ -129,15 +141,18 @@ int aca_collection_configure(void *ctx, const struct acp_config *cfg)
 }
 
 /*
- * STOP, counters stopped: the CPU rings get nothing more, and the module
- * records finalize their ring themselves once the last is written
- * (modrec.c); a reader that empties a final ring tells the session
- * (aca_ring_drained()).
+ * STOP, counters stopped: the CPU rings get nothing more. The module
+ * records' worker is asked for STOP's records and finalizes their ring
+ * once the last is written (modrec.c), after this returns: until then the
+ * core holds STOP's answer (aca_collection_final()). Whoever sees a final
+ * ring empty tells the session: its reader after a read, or its file on
+ * the finalize's wake-up (device.c).
  */
 void aca_collection_flush(void *ctx)
 {
 	struct aca_ring *r;
 
+	lockdep_assert_held(&aca_lock);
 	aca_modrec_stop();
 	for (u32 chan = 0; chan < aca_cpu_chans; chan++) {
 		r = aca_channel_ring(chan);

@@ -8,12 +8,21 @@
  * says the channel streams, its file binds the channel's ring (holding a
  * reference, and subscribing its wait queue to the ring's wake-ups) and
  * reads, splices and polls it directly, under the file's own read lock
- * only. It takes aca_lock again to wait for the stream to begin, and when
- * it empties a ring that will get nothing more (STOP), to tell the core.
+ * only. It takes aca_lock again to wait for the stream to begin, and to
+ * tell the core when the ring is drained for good (final and empty, after
+ * STOP), which STOP's answer waits for: when its reader empties a final
+ * ring; when a read or poll finds it so; and when the ring is finalized,
+ * from a work item the ring's wake-up queues (the module records' worker
+ * finalizes their ring after STOP returned, and never takes aca_lock).
  *
- * Lock order: a file's read_lock, then aca_lock (then the sampler's and
- * the module records' locks, taken by the core's calls). A pipe's lock,
- * held around splice_read, comes before both.
+ * Lock order: a file's read_lock, then aca_lock, then what the core's
+ * calls take under it: the sampler's aca_sampler_lock and the module
+ * records' item lock (a raw spinlock), and finish()'s waits for the module
+ * records' worker, which takes neither the file's locks nor aca_lock. A
+ * pipe's lock, held around splice_read, comes before both. A ring's wait
+ * queue lock (its wake-ups) is innermost: under it a file only wakes its
+ * own waiters and queues its work item, which takes aca_lock and which
+ * release() waits for without holding it.
  */
 #include <linux/capability.h>
 #include <linux/fs.h>
@@ -29,6 +38,7 @@
 #include <linux/uaccess.h>
 #include <linux/uio.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include "aca.h"
 #include "../uapi/aca.h"
@@ -42,6 +52,7 @@ struct aca_file {
 	struct mutex read_lock;
 	struct aca_ring *ring;
 	wait_queue_entry_t ring_wait;	/* on ring->wait: wakes ours */
+	struct work_struct ring_end;	/* the bound ring is final: tell STOP */
 	/*
 	 * Reply bytes taken from the core under aca_lock and given to the
 	 * reader after it, so no user copy (which may fault and sleep for
@@ -86,14 +97,47 @@ static bool aca_readable(struct aca_file *af)
 	return acp_conn_peek(&af->conn, &data) || acp_conn_eof(&af->conn);
 }
 
-/* The bound ring's producer (or its end) woke it: wake this file. */
+/*
+ * The bound ring's producer (or its end) woke it: wake this file, and if
+ * the ring is final, have the core told if it is drained, even when
+ * nobody reads or polls this file now. The ring's wait queue lock is
+ * held, maybe in hard IRQ: no more than that here.
+ */
 static int aca_ring_woke(wait_queue_entry_t *entry, unsigned int mode,
 			 int sync, void *key)
 {
 	struct aca_file *af = container_of(entry, struct aca_file, ring_wait);
+	/* Pairs with the release in aca_bind(); NULL: the binder checks. */
+	struct aca_ring *r = smp_load_acquire(&af->ring);
 
+	if (r && aca_ring_final(r))
+		schedule_work(&af->ring_end);
 	wake_up_interruptible(&af->wait);
 	return 0;
+}
+
+/*
+ * Under aca_lock: if the bound ring will never give another byte, STOP
+ * may answer. Whoever checks this after subscribing to the ring's
+ * wake-ups (under aca_lock, binding first) cannot miss its finalize:
+ * either it sees final here, or the finalize's wake-up comes after and
+ * checks again (ring.c).
+ */
+static void aca_ring_check(struct aca_file *af)
+{
+	lockdep_assert_held(&aca_lock);
+	if (af->ring && aca_ring_drained(af->ring))
+		acp_conn_drained(&af->conn);
+}
+
+/* The bound ring was finalized (aca_ring_woke()): STOP may answer. */
+static void aca_ring_end(struct work_struct *work)
+{
+	struct aca_file *af = container_of(work, struct aca_file, ring_end);
+
+	mutex_lock(&aca_lock);
+	aca_ring_check(af);
+	mutex_unlock(&aca_lock);
 }
 
 /*
@@ -115,17 +159,19 @@ static void aca_bind(struct aca_file *af)
 	aca_ring_get(r);
 	init_waitqueue_func_entry(&af->ring_wait, aca_ring_woke);
 	add_wait_queue(&r->wait, &af->ring_wait);
-	/* Pairs with the acquire in aca_poll(). */
+	/* Pairs with the acquires in aca_poll() and aca_ring_woke(). */
 	smp_store_release(&af->ring, r);
 }
 
 /*
  * Ready to read when the core has bytes for the reader (the stream's
- * included) or says EOF; a channel that streams binds its ring first.
+ * included) or says EOF; a channel that streams binds its ring first, and
+ * a drained final ring ends STOP's wait (then the channel is at EOF).
  */
 static bool aca_read_ready(struct aca_file *af)
 {
 	aca_bind(af);
+	aca_ring_check(af);
 	return aca_readable(af);
 }
 
@@ -153,7 +199,7 @@ static void aca_ring_read(struct aca_file *af)
 	if (!aca_ring_drained(af->ring))
 		return;
 	mutex_lock(&aca_lock);
-	acp_conn_drained(&af->conn);
+	aca_ring_check(af);
 	mutex_unlock(&aca_lock);
 }
 
@@ -434,6 +480,7 @@ static __poll_t aca_poll(struct file *file, poll_table *pt)
 	mutex_lock(&aca_lock);
 	if (bind)
 		aca_bind(af);
+	aca_ring_check(af);
 	if (READ_ONCE(af->out_left) || aca_readable(af))
 		mask |= EPOLLIN | EPOLLRDNORM;
 	if (aca_writable(af))
@@ -511,6 +558,7 @@ static int aca_open(struct inode *inode, struct file *file)
 	}
 	init_waitqueue_head(&af->wait);
 	mutex_init(&af->read_lock);
+	INIT_WORK(&af->ring_end, aca_ring_end);
 	af->opener = get_pid(task_tgid(current));
 	/* The core wakes a connection's waiters by its ctx (machine.c). */
 	acp_conn_init(&af->conn, &aca_target, &af->wait, af->opener);
@@ -525,13 +573,15 @@ static int aca_release(struct inode *inode, struct file *file)
 	struct aca_file *af = file->private_data;
 
 	aca_local_release(file);
+	if (af->ring) {
+		/* No wake-up queues ring_end after this; it takes aca_lock. */
+		remove_wait_queue(&af->ring->wait, &af->ring_wait);
+		cancel_work_sync(&af->ring_end);
+	}
 	mutex_lock(&aca_lock);
 	acp_conn_release(&af->conn);
 	mutex_unlock(&aca_lock);
-	if (af->ring) {
-		remove_wait_queue(&af->ring->wait, &af->ring_wait);
-		aca_ring_put(af->ring);
-	}
+	aca_ring_put(af->ring);
 	put_pid(af->opener);
 	kfree(af->out);
 	kfree(af);

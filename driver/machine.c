@@ -155,6 +155,7 @@ const struct acp_ops aca_kernel_ops = {
 	.sample_counts = aca_sampler_counts,
 	.data_peek = aca_collection_peek,
 	.data_consume = aca_collection_consume,
+	.data_final = aca_collection_final,
 	.delayed_transfer = aca_collection_delayed,
 	.finish = aca_collection_finish,
 	.wake = aca_wake,

@@ -56,12 +56,16 @@
  * it gives up when finish() cancels), removes the hooks
  * (unregister_kprobes() waits for running handlers), writes what they
  * queued last and finalizes the ring, so the module channel ends only
- * after its last record. STOP waits for that, holding aca_lock: the core
- * answers STOP once every channel's ring is empty, and cannot be told
- * later that one still grows. A probe that cannot be registered is
- * logged; the collection goes on without those records. finish(), at
- * session end, cancels the worker, removes the hooks if STOP did not, and
- * drops the references of items never written, so rmmod finds none.
+ * after its last record. STOP only asks: it returns at once, and aca_lock
+ * is never held across the walk. The core holds STOP's answer until the
+ * module ring is final as well as read to its end (data_final(),
+ * collection.c); the finalize wakes the ring's reader, and the channel's
+ * file then tells the core (device.c). A probe that cannot be registered
+ * is logged; the collection goes on without those records. finish(), at
+ * session end, cancels the worker (waiting, under aca_lock, only for the
+ * step it is in: one process, one queued item, or the unhooking), removes
+ * the hooks if STOP did not, and drops the references of items never
+ * written, so rmmod finds none.
  *
  * Producers of the ring: INIT_DRIVER, before any hook exists, then only
  * the worker (a work item never runs twice at once), so aca_ring_write()
@@ -83,7 +87,6 @@
  * lies outside the module area and is skipped. Core text: core_layout on
  * 6.1, mem[MOD_TEXT] from 6.4 on.
  */
-#include <linux/completion.h>
 #include <linux/dcache.h>
 #include <linux/file.h>
 #include <linux/fs.h>
@@ -165,7 +168,6 @@ struct aca_modrec {
 	struct list_head free, queued;
 	struct aca_mr_item *items;
 	struct work_struct work;
-	struct completion stopped;		/* STOP's records are written */
 	bool stop;				/* STOP asked, under aca_lock */
 	bool done;				/* the worker's: STOP's work is */
 	bool cancel;				/* finish(): the worker gives up */
@@ -837,8 +839,8 @@ static void aca_mr_work(struct work_struct *work)
 		return;
 	mr->done = true;
 	aca_mr_report(mr);
+	/* The last record is written: the reader's wake-up tells STOP. */
 	aca_ring_finalize(mr->ring);
-	complete_all(&mr->stopped);
 }
 
 static void aca_mr_free(struct aca_modrec *mr)
@@ -869,7 +871,6 @@ int aca_modrec_configure(void)
 	INIT_LIST_HEAD(&mr->free);
 	INIT_LIST_HEAD(&mr->queued);
 	INIT_WORK(&mr->work, aca_mr_work);
-	init_completion(&mr->stopped);
 	atomic64_set(&mr->missed, 0);
 	mr->ring = aca_ring_alloc(pages, NUMA_NO_NODE);
 	mr->buf = kmalloc(sizeof(*mr->buf), GFP_KERNEL);
@@ -892,11 +893,11 @@ int aca_modrec_configure(void)
 }
 
 /*
- * STOP, after the counters stopped: the worker describes every live
- * process while the hooks still catch those that go meanwhile, removes
- * the hooks, writes what they took and finalizes the ring (see the top).
- * A caller killed meanwhile stops waiting; its session ends, and finish()
- * cancels the rest.
+ * STOP, after the counters stopped: the worker, asked here and not waited
+ * for, describes every live process while the hooks still catch those
+ * that go meanwhile, removes the hooks, writes what they took and
+ * finalizes the ring (see the top). A session that ends first has
+ * finish() cancel the rest.
  */
 void aca_modrec_stop(void)
 {
@@ -907,8 +908,6 @@ void aca_modrec_stop(void)
 		return;
 	WRITE_ONCE(mr->stop, true);
 	queue_work(system_unbound_wq, &mr->work);
-	if (wait_for_completion_killable(&mr->stopped))
-		pr_notice_ratelimited("module records: STOP interrupted; the module channel may end early\n");
 }
 
 /*

@@ -2,9 +2,10 @@
 /*
  * Data channel rings: a CPU's samples, or the module records. One producer
  * at a time (the perf overflow handler of that CPU, in NMI or hard-IRQ
- * context; or a module-record hook under its spinlock) and one consumer
- * (the reader of the data channel bound to the ring, process context, under
- * its file's read lock; or a local trace's mapping).
+ * context; or, for the module records, INIT_DRIVER and then only their
+ * worker, in process context) and one consumer (the reader of the data
+ * channel bound to the ring, process context, under its file's read lock;
+ * or a local trace's mapping).
  *
  * Layout: one header page, then a power-of-two number of data pages,
  * allocated one by one (pages[]) and vmap()ed contiguously for the kernel,
@@ -23,18 +24,24 @@
  *  - Wake-ups are batched, to disturb the sampled CPU as little as
  *    possible: the producer queues the ring's irq_work, which wakes the
  *    reader, each time head crosses a quarter of the ring, and the
- *    sampler's flush timer wakes the reader of any ring with unread bytes
- *    every ACA_FLUSH_MS (sampler.c). A record is therefore read within one
- *    flush period, and a busy ring well before it fills.
+ *    collection's flush timer wakes the reader of any ring with unread
+ *    bytes every ACA_FLUSH_MS (collection.c). A record is therefore read
+ *    within one flush period, and a busy ring well before it fills.
  *  - lost and written are only ever changed by the producer (local64
  *    operations on the ring's CPU, safe against an interrupting producer);
  *    other CPUs read them as snapshots, exact once sampling has stopped.
- *  - End of a collection: after the last producer is gone, final is set
- *    and then a full barrier; a reader, after publishing tail, has a full
- *    barrier and then reads final. Whichever of the two comes second sees
- *    the other's store, so either the reader sees final with an empty ring
- *    and reports the channel drained, or the session's own check (under
- *    aca_lock, after aca_ring_finalize()) sees the empty ring.
+ *  - End of a collection: after the last producer is gone (or by the last
+ *    producer itself, the module-record worker), final is set with a
+ *    release, so whoever reads it with an acquire and sees it set also
+ *    sees every record (head) before it; then a full barrier, then the
+ *    reader is woken. A reader, after publishing tail, has a full barrier
+ *    and then reads final. Whichever of the two comes second sees the
+ *    other's store, so either the reader sees final with an empty ring and
+ *    reports the channel drained, or the check that follows the finalize
+ *    sees the empty ring: the session's own (under aca_lock, STOP
+ *    finalizing the CPU rings), or the bound file's, on the finalize's
+ *    wake-up (the module records' worker, which never takes aca_lock;
+ *    device.c).
  *
  * Pages handed out by reference (splice.c gives ring pages to a pipe, and
  * from there the network stack keeps them until the peer ACKs): consuming
@@ -247,13 +254,24 @@ void aca_ring_wake(struct aca_ring *r)
 	wake_up_interruptible(&r->wait);
 }
 
-/* The last producer is gone: a reader that empties the ring says so. */
+/*
+ * The last producer is gone, or is the caller and is done: a reader that
+ * empties the ring says so, and the wake-up tells those who sleep on it.
+ */
 void aca_ring_finalize(struct aca_ring *r)
 {
-	WRITE_ONCE(r->final, true);
+	/* The records before: pairs with the acquire in aca_ring_final(). */
+	smp_store_release(&r->final, true);
 	/* Pairs with the barrier in aca_ring_drained() (see the top). */
 	smp_mb();
 	aca_ring_wake(r);
+}
+
+/* Nothing will be written any more: asked before the ring is peeked. */
+bool aca_ring_final(struct aca_ring *r)
+{
+	/* Pairs with the release in aca_ring_finalize(): its records too. */
+	return smp_load_acquire(&r->final);
 }
 
 /* The collection is over: whoever still reads the ring stops. */
@@ -263,10 +281,10 @@ void aca_ring_detach(struct aca_ring *r)
 	aca_ring_wake(r);
 }
 
-/* After a consume: the ring is empty and nothing more will come. */
+/* After a consume, or woken: the ring is empty and nothing more will come. */
 bool aca_ring_drained(struct aca_ring *r)
 {
 	/* Pairs with the barrier in aca_ring_finalize() (see the top). */
 	smp_mb();
-	return READ_ONCE(r->final) && !aca_ring_pending(r);
+	return aca_ring_final(r) && !aca_ring_pending(r);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A data channel's ring (ring.c): one producer (a CPU's overflow handler,
- * or the module-record hooks under their spinlock), one consumer (the
+ * or INIT_DRIVER and then the module-record worker), one consumer (the
  * reader of the data channel bound to it, or a local trace's mapping).
  * The ring owns its reader's wait queue and wake-up, and its header page
  * is struct aca_mmap_header of uapi/aca.h, mappable as is.
@@ -33,9 +33,11 @@ struct aca_ring {
 	wait_queue_head_t wait;		/* the reader of the ring */
 	struct irq_work wake;		/* the producer's wake-up, NMI-safe */
 	/*
-	 * final: nothing will be written any more (STOP came), so a reader
-	 * that empties the ring tells the session it is drained. detached:
-	 * its collection is over; the channel reads no more of it.
+	 * final: nothing will be written any more (STOP came and, for the
+	 * module records, their worker is done), so whoever sees it empty
+	 * tells the session it is drained; set once, with a release
+	 * (aca_ring_final()). detached: its collection is over; the channel
+	 * reads no more of it.
 	 */
 	bool final;
 	bool detached;
@@ -55,10 +57,15 @@ bool aca_ring_pending(struct aca_ring *r);
 void aca_ring_counts(struct aca_ring *r, u64 *written, u64 *lost);
 /* Wake the reader now (the flush timer, STOP). */
 void aca_ring_wake(struct aca_ring *r);
-/* The ends of a collection (process context, writers stopped / gone). */
+/*
+ * The ends of a collection (process context, writers stopped / gone, or
+ * the last one finalizing after its last record). Both wake the reader.
+ */
 void aca_ring_finalize(struct aca_ring *r);
 void aca_ring_detach(struct aca_ring *r);
-/* The reader emptied a ring that will get nothing more. */
+/* Anyone: the ring will get nothing more (acquire: its records are seen). */
+bool aca_ring_final(struct aca_ring *r);
+/* Final, and the reader emptied it. */
 bool aca_ring_drained(struct aca_ring *r);
 
 /* Unread ring bytes to a pipe by page reference (splice.c). */

@@ -256,21 +256,30 @@ bool acp_conn_stream(struct acp_conn *c, u32 *chan)
 	return out_empty(c) && stream_chan(c, chan);
 }
 
-/* Everything @c has for its reader now was read: replies and stream. */
+/*
+ * Everything @c will ever have for its reader was read: replies, and a
+ * stream that is final (asked first: then its last bytes are seen) and
+ * empty.
+ */
 static bool drained(const struct acp_conn *c)
 {
+	const struct acp_ops *ops = c->t->ops;
 	const void *p;
 	u32 chan;
 
 	if (!out_empty(c))
 		return false;
-	return !stream_chan(c, &chan) || !c->t->ops->data_peek(c->t->ctx, chan, &p);
+	if (!stream_chan(c, &chan))
+		return true;
+	if (ops->data_final && !ops->data_final(c->t->ctx, chan))
+		return false;
+	return !ops->data_peek(c->t->ctx, chan, &p);
 }
 
 /*
  * STOP answers once every data channel still attached has been read to the
- * end (channels never connected, or closed, count as drained), then the
- * channels end (spec 3.4, 13). True if that happened.
+ * end of its final stream (channels never connected, or closed, count as
+ * drained), then the channels end (spec 3.4, 13). True if that happened.
  */
 static bool stop_answer(struct acp_target *t)
 {
@@ -287,13 +296,16 @@ void acp_stop_wait(struct acp_target *t)
 	t->stop_pending = true;
 	if (stop_answer(t))
 		return;
-	/* Delayed transfer starts now; the final records just came. */
+	/* Delayed transfer starts now; the final records came, or will. */
 	for (u32 i = 0; i < t->ndata; i++)
 		if (t->data[i] && !drained(t->data[i]))
 			t->ops->wake(t->ctx, t->data[i]->ctx);
 }
 
-/* A data channel was read or went away: maybe STOP can answer now. */
+/*
+ * A data channel was read, went away or became final: maybe STOP can
+ * answer now.
+ */
 static void stop_progress(struct acp_target *t)
 {
 	if (t->stop_pending && stop_answer(t))

@@ -54,8 +54,8 @@ struct acp_ops {
 	void (*pause)(void *ctx, bool pause);
 	/*
 	 * STOP, right after stop(): add what ends a collection to the data
-	 * channels (the module records of every live process) before they
-	 * are drained. Optional.
+	 * channels (the module records of every live process), or have it
+	 * added later to a stream not final yet (data_final()). Optional.
 	 */
 	void (*flush)(void *ctx);
 	/*
@@ -70,11 +70,21 @@ struct acp_ops {
 	 * module N+1) not yet read: returns how many are contiguous at *@p
 	 * (0: none now). data_consume() takes @n of them. A data channel
 	 * streams these after its first message; after STOP the response
-	 * waits until every channel has given them all, then the channels
-	 * reach EOF. Optional, together.
+	 * waits until every channel has given them all and is final (below),
+	 * then the channels reach EOF. Optional, together.
 	 */
 	size_t (*data_peek)(void *ctx, u32 chan, const void **p);
 	void (*data_consume)(void *ctx, u32 chan, size_t n);
+	/*
+	 * Data channel @chan's stream is final: nothing will ever be added
+	 * to it again. After STOP a channel counts as drained only once its
+	 * stream is final and empty; one that becomes final after flush()
+	 * returned (the kernel's module records) is reported then, with
+	 * acp_conn_drained() on its connection. Asked before data_peek(), so
+	 * the bytes added before it became final are seen. Optional: without
+	 * it every stream is final once flush() returned.
+	 */
+	bool (*data_final)(void *ctx, u32 chan);
 	/*
 	 * Delayed transfer (spec 3.3): data channels stream nothing before
 	 * STOP. Asked when a session begins; optional (immediate transfer).
@@ -169,10 +179,12 @@ void acp_conn_consume(struct acp_conn *c, size_t n);
 bool acp_conn_stream(struct acp_conn *c, u32 *chan);
 
 /*
- * Whoever reads a data channel's stream without acp_conn_peek() and
- * acp_conn_consume() (the kernel reads its bound ring directly) says so
- * here when the stream is drained and will get nothing more: a pending
- * STOP may answer now.
+ * A data channel's stream may be drained for good now (empty, and final:
+ * data_final()): a pending STOP may answer. Whoever reads the stream
+ * without acp_conn_peek() and acp_conn_consume() (the kernel reads its
+ * bound ring directly) calls it when it empties a final stream, and so
+ * does whoever sees a stream become final after STOP (the kernel's module
+ * records). Harmless when it is not drained, or on any other connection.
  */
 void acp_conn_drained(struct acp_conn *c);
 

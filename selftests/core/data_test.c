@@ -165,6 +165,101 @@ TEST_F(core, stop_answers_once_a_stream_read_outside_the_core_is_drained)
 }
 
 /*
+ * A stream that may still grow after STOP (the kernel's module records,
+ * written by a worker after flush() returned) holds the answer while it
+ * is empty, however often its reader asks, and until its last bytes are
+ * read once it is final.
+ */
+TEST_F(core, stop_waits_for_a_stream_that_is_not_final)
+{
+	const void *p;
+
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_RUNNING);
+	self->f.growing[MODULE_CHAN] = true;
+	self->f.nwoken = 0;
+	stop_pending(_metadata, self);
+	EXPECT_LT(0, self->f.nfinal);
+	/* Empty but not final: not drained, so woken to read what comes. */
+	EXPECT_EQ(1, fake_woken(&self->f, self->data[MODULE_CHAN]));
+	for (u32 cpu = 0; cpu < FAKE_NCPUS; cpu++)
+		EXPECT_EQ(0, fake_woken(&self->f, self->data[cpu]));
+	expect_samples(_metadata, self, self->data[MODULE_CHAN], 0, 0, 0);
+	acp_conn_drained(self->data[MODULE_CHAN]);
+	EXPECT_TRUE(self->t.stop_pending);
+	EXPECT_FALSE(acp_conn_eof(self->data[MODULE_CHAN]));
+	EXPECT_EQ(0, acp_conn_peek(self->ctl, &p));
+
+	/* Records come and are read; the stream is still not final. */
+	fake_add_samples(&self->f, MODULE_CHAN, 64, 5);
+	expect_samples(_metadata, self, self->data[MODULE_CHAN], 64, 5, 9);
+	EXPECT_TRUE(self->t.stop_pending);
+	EXPECT_FALSE(acp_conn_eof(self->data[MODULE_CHAN]));
+
+	/* The last records, then final: the answer waits for their bytes. */
+	fake_add_samples(&self->f, MODULE_CHAN, 24, 69);
+	self->f.growing[MODULE_CHAN] = false;
+	acp_conn_drained(self->data[MODULE_CHAN]);
+	EXPECT_TRUE(self->t.stop_pending);
+	EXPECT_EQ(0, fake_woken(&self->f, self->ctl));
+	expect_samples(_metadata, self, self->data[MODULE_CHAN], 24, 69, 0);
+	EXPECT_FALSE(self->t.stop_pending);
+	EXPECT_EQ(1, fake_woken(&self->f, self->ctl));
+	expect_response(_metadata, self, SEP_CMD_STOP, 0);
+	for (u32 i = 0; i < self->ndata; i++) {
+		EXPECT_TRUE(acp_conn_eof(self->data[i])) TH_LOG("channel %u", i);
+	}
+}
+
+/*
+ * A stream read outside the core (a bound ring) that is empty when it
+ * becomes final: nobody reads another byte, so whoever sees it become
+ * final says so, and STOP answers then.
+ */
+TEST_F(core, stop_answers_when_an_empty_stream_becomes_final)
+{
+	const void *p;
+
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_RUNNING);
+	self->f.growing[MODULE_CHAN] = true;
+	stop_pending(_metadata, self);
+	/* Records come and are read past the core, as a bound ring is. */
+	fake_add_samples(&self->f, MODULE_CHAN, 40, 1);
+	self->f.sample_off[MODULE_CHAN] += 40;
+	acp_conn_drained(self->data[MODULE_CHAN]);
+	EXPECT_TRUE(self->t.stop_pending);
+	EXPECT_EQ(0, acp_conn_peek(self->ctl, &p));
+
+	self->f.growing[MODULE_CHAN] = false;
+	self->f.nwoken = 0;
+	EXPECT_TRUE(self->t.stop_pending);	/* the core cannot know */
+	acp_conn_drained(self->ctl);		/* a control has no stream */
+	EXPECT_TRUE(self->t.stop_pending);
+	acp_conn_drained(self->data[MODULE_CHAN]);
+	EXPECT_FALSE(self->t.stop_pending);
+	EXPECT_EQ(1, fake_woken(&self->f, self->ctl));
+	expect_response(_metadata, self, SEP_CMD_STOP, 0);
+	for (u32 i = 0; i < self->ndata; i++) {
+		EXPECT_TRUE(acp_conn_eof(self->data[i])) TH_LOG("channel %u", i);
+	}
+}
+
+/* Without data_final() every stream is final once flush() returned. */
+TEST_F(core, streams_are_final_at_stop_without_data_final)
+{
+	self->ops.data_final = NULL;
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_RUNNING);
+	self->f.growing[MODULE_CHAN] = true;	/* nobody asks */
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_STOP, NULL, 0, 0));
+	EXPECT_FALSE(self->t.stop_pending);
+	EXPECT_EQ(0, self->f.nfinal);
+	for (u32 i = 0; i < self->ndata; i++)
+		EXPECT_TRUE(acp_conn_eof(self->data[i]));
+}
+
+/*
  * INIT_DRIVER creates the streams: readers that waited for one before look
  * again (the kernel's bind the channel's ring then).
  */

@@ -339,6 +339,18 @@ static void fake_data_consume(void *ctx, u32 chan, size_t n)
 	f->sample_off[chan] += n;
 }
 
+static bool fake_data_final(void *ctx, u32 chan)
+{
+	struct fake *f = ctx;
+
+	f->nfinal++;
+	if (chan >= f->ncpus + 2) {
+		f->misuse++;
+		return true;
+	}
+	return !f->growing[chan];
+}
+
 u32 fake_unread(const struct fake *f, u32 chan)
 {
 	return f->nsample_bytes[chan] - f->sample_off[chan];
@@ -378,6 +390,7 @@ static void fake_finish(void *ctx)
 		f->misuse++;
 	memset(f->nsample_bytes, 0, sizeof(f->nsample_bytes));
 	memset(f->sample_off, 0, sizeof(f->sample_off));
+	memset(f->growing, 0, sizeof(f->growing));
 }
 
 void fake_add_samples(struct fake *f, u32 chan, u32 len, u8 seed)
@@ -440,6 +453,7 @@ const struct acp_ops fake_ops = {
 	.flush = fake_flush,
 	.data_peek = fake_data_peek,
 	.data_consume = fake_data_consume,
+	.data_final = fake_data_final,
 	.delayed_transfer = fake_delayed_transfer,
 	.finish = fake_finish,
 	.fini = fake_fini,

@@ -125,6 +125,13 @@ struct fake {
 	u8 samples[FAKE_MAX_CPUS + 2][FAKE_SAMPLE_BYTES];
 	u32 nsample_bytes[FAKE_MAX_CPUS + 2];	/* bytes ever added */
 	u32 sample_off[FAKE_MAX_CPUS + 2];	/* bytes consumed */
+	/*
+	 * Streams that may still grow: data_final() says no for them, as
+	 * the kernel's for the module records until its worker is done.
+	 * Tests set it; finish() clears it. data_final() calls, counted.
+	 */
+	bool growing[FAKE_MAX_CPUS + 2];
+	u32 nfinal;
 	u32 nfinish;
 	u32 nfini;
 	/* flush(): calls, and module-record bytes it adds (seed flush_seed). */

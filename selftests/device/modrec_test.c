@@ -11,8 +11,9 @@
  * The hooks only take what they must and a worker writes the records: a
  * process with thousands of code mappings is wholly described when it
  * exits, an munmap() unloads exactly what it unmapped, STOP ends while
- * processes map and unmap code without pause, and a session's end lets go
- * of whatever the hooks took.
+ * processes map and unmap code without pause, STOP's walk of every live
+ * process leaves the device's lock free for other files meanwhile, and a
+ * session's end lets go of whatever the hooks took.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -22,6 +23,7 @@
 #include <limits.h>
 #include <link.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -29,6 +31,7 @@
 #include <string.h>
 #include <sys/inotify.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -48,6 +51,10 @@
 #define MANY_MAPS	5000	/* code mappings of one process */
 #define PAGE		4096UL
 #define DEEP_DIRS	500	/* levels above the looped code file */
+#define LOCK_HOLDERS	200	/* processes alive across STOP's walk */
+#define LOCK_HOLDER_MAPS	200	/* code mappings of each */
+#define LOCK_PROBE_DELAY_MS	100	/* STOP sent, then aca_lock taken */
+#define LOCK_PROBE_MAX_MS	200	/* for that, at most */
 
 
 
@@ -190,6 +197,39 @@ static bool readable(int fd, int ms)
 	return poll(&p, 1, ms) == 1 && (p.revents & POLLIN);
 }
 
+static double now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/*
+ * After STOP: read every channel as its records come (STOP's walk writes
+ * the module channel's after STOP returned) until the answer is readable,
+ * within @ms; false if it is not by then.
+ */
+static bool take_until_answer(struct __test_metadata *_metadata,
+			      struct coll *c, int ms)
+{
+	struct pollfd p[MAX_CPUS + 3];
+	double end = now_ms() + ms;
+
+	p[0] = (struct pollfd){ .fd = c->ctl, .events = POLLIN };
+	for (int i = 0; i < c->n + 2; i++)
+		p[1 + i] = (struct pollfd){ .fd = c->data[i], .events = POLLIN };
+	for (;;) {
+		take_all(_metadata, c);
+		if (poll(p, c->n + 3, 1000) < 0)
+			return false;
+		if (p[0].revents & POLLIN)
+			return true;
+		if (now_ms() > end)
+			return false;
+	}
+}
+
 
 
 /*
@@ -210,9 +250,8 @@ static size_t stop_after_drain(struct __test_metadata *_metadata,
 	ASSERT_EQ(sizeof(h), write(c->ctl, &h, sizeof(h)));
 	/* Nothing read yet: the module channel at least has records. */
 	EXPECT_FALSE(readable(c->ctl, 300));
-	take_all(_metadata, c);
-	/* All read: now the answer comes, and then every channel ends. */
-	EXPECT_TRUE(readable(c->ctl, 5000));
+	/* All read, STOP's records too: the answer comes, then every end. */
+	EXPECT_TRUE(take_until_answer(_metadata, c, 60000));
 	ASSERT_EQ(sizeof(h), read_full(c->ctl, &h, sizeof(h)));
 	EXPECT_EQ(SEP_CMD_STOP, h.command_id);
 	EXPECT_EQ(0, h.status);
@@ -860,6 +899,167 @@ TEST(stop_answers_while_code_is_mapped_and_unmapped)
 	TH_LOG("%zu unload records of the first looper", unloads);
 	EXPECT_LT(0, unloads);
 	free(recs);
+	close(fd);
+	fd = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		deep_remove(fd, DEEP_DIRS);
+		close(fd);
+	}
+	rmdir(top);
+	coll_close(&c);
+}
+
+/*
+ * @n processes that hold @maps code mappings of @fd each, say so on
+ * @ready, and live until pipe @hold is closed: the first maps them, then
+ * forks the others, which copy its mappings (far cheaper than mapping
+ * them anew), and waits for them before it exits. Its pid.
+ */
+static pid_t holders(int fd, int n, int maps, int ready, const int hold[2])
+{
+	pid_t pid = fork();
+	char x = 'R';
+
+	if (pid)
+		return pid;
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	close(hold[1]);
+	for (int i = 0; i < maps && x == 'R'; i++)
+		if (mmap(NULL, PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd,
+			 0) == MAP_FAILED)
+			x = 'E';
+	for (int i = 1; i < n && x == 'R'; i++) {
+		pid = fork();
+		if (pid < 0)
+			x = 'E';
+		if (!pid) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			break;
+		}
+	}
+	if (write(ready, &x, 1) != 1 || x != 'R')
+		_exit(1);
+	while (read(hold[0], &x, 1) > 0)
+		;
+	while (pid && wait(NULL) > 0)
+		;
+	_exit(0);
+}
+
+/* What the prober saw: how long a call that takes aca_lock waited. */
+struct lock_probe {
+	int go;			/* readable: STOP is about to be sent */
+	double took, end;	/* ms: the call, and when it returned */
+	int polled;
+};
+
+/*
+ * A fresh /dev/aca file's poll() takes aca_lock (and gives no role):
+ * LOCK_PROBE_DELAY_MS after STOP went, so well inside STOP's walk.
+ */
+static void *probe_lock(void *arg)
+{
+	struct lock_probe *p = arg;
+	struct pollfd pfd = { .events = POLLIN };
+	double t0;
+	char x;
+
+	p->polled = -1;
+	if (read(p->go, &x, 1) != 1)
+		return NULL;
+	usleep(LOCK_PROBE_DELAY_MS * 1000);
+	t0 = now_ms();
+	pfd.fd = open_dev();
+	if (pfd.fd >= 0) {
+		p->polled = poll(&pfd, 1, 0);
+		close(pfd.fd);
+	}
+	p->end = now_ms();
+	p->took = p->end - t0;
+	return NULL;
+}
+
+/*
+ * STOP's walk does not hold the device's lock: while it describes
+ * LOCK_HOLDERS processes of LOCK_HOLDER_MAPS code mappings each, of a file
+ * whose deep path makes each record cost, another file's call that takes
+ * aca_lock (poll() of a fresh file) returns at once, long before STOP is
+ * answered. (Before, STOP waited for the walk holding aca_lock, and so
+ * did every other file of the device.)
+ */
+TEST(stop_walk_leaves_the_device_lock_free)
+{
+	struct sep_control_msg_header h = {
+		.header_size = sizeof(h), .proto_version = SEP_PROTO_VERSION,
+		.command_id = SEP_CMD_STOP,
+	};
+	char top[PATH_MAX], path[PATH_MAX], x = 'G';
+	int fd, mod, status, ready[2], hold[2], go[2];
+	size_t nrec, described = 0;
+	double t_stop, t_answer;
+	struct lock_probe probe;
+	struct mrec *recs;
+	pthread_t prober;
+	struct coll c;
+	pid_t first;
+	void *p;
+
+	deep_code_file(_metadata, DEEP_DIRS, top, path, &fd);
+	p = mmap(NULL, PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	if (p == MAP_FAILED)
+		SKIP(return, "no executable mapping in /tmp: %s", strerror(errno));
+	munmap(p, PAGE);
+	ASSERT_EQ(0, pipe2(ready, O_CLOEXEC));
+	ASSERT_EQ(0, pipe2(hold, O_CLOEXEC));
+	first = holders(fd, LOCK_HOLDERS, LOCK_HOLDER_MAPS, ready[1], hold);
+	ASSERT_LE(0, first);
+	close(hold[0]);
+	ASSERT_EQ(0, pipe2(go, O_CLOEXEC));
+	for (int i = 0; i < LOCK_HOLDERS; i++) {
+		ASSERT_EQ(1, read(ready[0], &x, 1));
+		ASSERT_EQ('R', x) TH_LOG("no %d holders of %d mappings",
+					 LOCK_HOLDERS, LOCK_HOLDER_MAPS);
+	}
+	coll_begin(_metadata, &c);
+	mod = c.n + 1;
+	take_all(_metadata, &c);
+
+	probe = (struct lock_probe){ .go = go[0] };
+	ASSERT_EQ(0, pthread_create(&prober, NULL, probe_lock, &probe));
+	t_stop = now_ms();
+	ASSERT_EQ(1, write(go[1], &x, 1));
+	ASSERT_EQ(sizeof(h), write(c.ctl, &h, sizeof(h)));
+	EXPECT_TRUE(take_until_answer(_metadata, &c, 60000));
+	t_answer = now_ms();
+	ASSERT_EQ(0, pthread_join(prober, NULL));
+	TH_LOG("STOP answered after %.0f ms; the probe, %d ms in, took %.1f ms",
+	       t_answer - t_stop, LOCK_PROBE_DELAY_MS, probe.took);
+	EXPECT_EQ(0, probe.polled);
+	EXPECT_GT(LOCK_PROBE_MAX_MS, probe.took);
+	/* The answer comes once the walk is done: it still ran then. */
+	EXPECT_LT(probe.end, t_answer);
+
+	ASSERT_EQ(sizeof(h), read_full(c.ctl, &h, sizeof(h)));
+	EXPECT_EQ(SEP_CMD_STOP, h.command_id);
+	EXPECT_EQ(0, h.status);
+	EXPECT_EQ(c.n + 2, take_all(_metadata, &c));
+	EXPECT_EQ(0, command_io(c.ctl, SEP_CMD_TERMINATE, NULL, 0, NULL, 0));
+	nrec = parse_records(_metadata, c.buf[mod], c.len[mod], &recs);
+	for (size_t k = 0; k < nrec; k++)
+		described += recs[k].r->unload_tsc == SEP_MR_UNLOAD_TSC_LOADED &&
+			     !strcmp(recs[k].path, path);
+	TH_LOG("%zu of %d mappings described at STOP", described,
+	       LOCK_HOLDERS * LOCK_HOLDER_MAPS);
+	EXPECT_LT(0, described);
+	free(recs);
+
+	close(hold[1]);
+	ASSERT_EQ(first, waitpid(first, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	close(ready[0]);
+	close(ready[1]);
+	close(go[0]);
+	close(go[1]);
 	close(fd);
 	fd = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd >= 0) {
