@@ -674,7 +674,15 @@ static int map_apart(int fd, size_t pages, uint8_t *base, int n)
  * A process with thousands of code mappings exits during a collection:
  * its exit hook only keeps the mm, the worker describes every mapping.
  */
-TEST(exit_describes_every_one_of_many_mappings)
+/*
+ * Thousands of mappings and processes: seconds on Debian's kernels under
+ * TCG, minutes on the debug kernel (KASAN, lockdep, kmemleak).
+ */
+FIXTURE(heavy) {};
+FIXTURE_SETUP(heavy) {}
+FIXTURE_TEARDOWN(heavy) {}
+
+TEST_F_TIMEOUT(heavy, exit_describes_every_one_of_many_mappings, 600)
 {
 	uint64_t tsc0, tsc1;
 	char path[PATH_MAX];
@@ -850,7 +858,7 @@ static void deep_remove(int dir, int depth)
  * the worker more than each munmap() costs them: however fast the hooks
  * queue, STOP's work ends.
  */
-TEST(stop_answers_while_code_is_mapped_and_unmapped)
+TEST_F_TIMEOUT(heavy, stop_answers_while_code_is_mapped_and_unmapped, 600)
 {
 	char top[PATH_MAX], path[PATH_MAX];
 	pid_t loopers[MAX_CPUS];
@@ -987,7 +995,7 @@ static void *probe_lock(void *arg)
  * answered. (Before, STOP waited for the walk holding aca_lock, and so
  * did every other file of the device.)
  */
-TEST(stop_walk_leaves_the_device_lock_free)
+TEST_F_TIMEOUT(heavy, stop_walk_leaves_the_device_lock_free, 600)
 {
 	struct sep_control_msg_header h = {
 		.header_size = sizeof(h), .proto_version = SEP_PROTO_VERSION,
@@ -1076,7 +1084,7 @@ TEST(stop_walk_leaves_the_device_lock_free)
  * so the file's last reference goes once the processes and the test's
  * own descriptor do (inotify reports that last close).
  */
-TEST(session_end_lets_go_of_what_the_hooks_took)
+TEST_F_TIMEOUT(heavy, session_end_lets_go_of_what_the_hooks_took, 600)
 {
 	char top[PATH_MAX], path[PATH_MAX];
 	pid_t loopers[MAX_CPUS];
