@@ -37,10 +37,16 @@ static void pump_next(struct pump *p)
 		pump_splice(p, p->in, p->pipe[1], PUMP_CHUNK);
 }
 
+static void park_remove(struct relay *r, struct conn *c);
+
 static void conn_free(struct conn *c)
 {
 	struct pump *pumps[] = { &c->up, &c->down };
 
+	if (c->parked)
+		park_remove(c->relay, c);
+	/* One a parked connection waited for may be this one. */
+	c->relay->park_check = true;
 	if (c->prev)
 		c->prev->next = c->next;
 	else if (c->relay->conns == c)
@@ -89,6 +95,8 @@ static void pump_eof(struct pump *p)
 			conn_close(c);
 			return;
 		}
+		/* Its end is the device's now: a parked one may go on. */
+		c->relay->park_check = true;
 	} else {
 		/*
 		 * The device is done: pass the end on, keep draining the host
@@ -184,33 +192,220 @@ static void keepalive(int sock, const struct limits *lim)
 		   sizeof(lim->user_timeout_ms));
 }
 
-/* The module gives each connection its role by the host's address. */
-static int set_peer(int dev, const struct sockaddr *sa)
+/* The host's address, as ACA_IOC_SET_PEER takes it. */
+static int peer_addr(struct aca_peer *p, const struct sockaddr *sa)
 {
-	struct aca_peer p = { 0 };
-
+	memset(p, 0, sizeof(*p));
 	if (sa->sa_family == AF_INET) {
 		const struct sockaddr_in *in = (const void *)sa;
 
-		p.family = AF_INET;
-		p.port = ntohs(in->sin_port);
-		memcpy(p.addr, &in->sin_addr, 4);
+		p->family = AF_INET;
+		p->port = ntohs(in->sin_port);
+		memcpy(p->addr, &in->sin_addr, 4);
 	} else if (sa->sa_family == AF_INET6) {
 		const struct sockaddr_in6 *in6 = (const void *)sa;
 
-		p.port = ntohs(in6->sin6_port);
+		p->port = ntohs(in6->sin6_port);
 		if (IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr)) {
-			p.family = AF_INET;
-			memcpy(p.addr, &in6->sin6_addr.s6_addr[12], 4);
+			p->family = AF_INET;
+			memcpy(p->addr, &in6->sin6_addr.s6_addr[12], 4);
 		} else {
-			p.family = AF_INET6;
-			memcpy(p.addr, &in6->sin6_addr, 16);
+			p->family = AF_INET6;
+			memcpy(p->addr, &in6->sin6_addr, 16);
 		}
 	} else {
 		errno = EAFNOSUPPORT;
 		return -1;
 	}
-	return ioctl(dev, ACA_IOC_SET_PEER, &p);
+	return 0;
+}
+
+/*
+ * Reconnects. The module gives each connection its role when the relay
+ * names its peer (ACA_IOC_SET_PEER), from the session as it stands then: a
+ * control channel while there is none, else a data channel of the session
+ * if it comes from the same address and still lacks some, else a second
+ * host (Documentation/protocol.md 8.3). A host that closes its control
+ * connection and at once connects again (aca-host hello, then collect)
+ * must find its old session ended; but the relay may accept the new
+ * connection before it has read the old one's EOF and said ACA_IOC_HANGUP,
+ * and the module would make the new control connection a data channel of
+ * the session that is ending.
+ *
+ * So a new connection gets its role only once no connection from the same
+ * address (any port) is still being ended: one the relay is closing, or
+ * one whose host has closed it (TCP holds its FIN or a reset: CLOSE_WAIT,
+ * LAST_ACK, CLOSING, CLOSE) and that has not been read to its EOF, which
+ * the relay answers with ACA_IOC_HANGUP (pump_eof()). The host closed
+ * the old connection before it connected again, so TCP holds that FIN by
+ * the time the new one is accepted. Until then the new one is parked
+ * (accepted, its device open, nothing read or written): the old one's
+ * last bytes reach the device (a final TERMINATE), then its hangup, then
+ * the parked one gets its role. Connections from one address get their
+ * roles in the order they were accepted: one that arrives while another of
+ * its address is parked parks behind it. A parked connection waits at most
+ * PARK_MAX_MS; then those it waited for are waited for no more (a line
+ * logged, at most every 5 s) and it goes on. Nothing blocks the loop: the
+ * end of a connection (its hangup, or its file closed) and the bound's
+ * timeout (RELAY_TAG_PARK) set park_check, and run() then calls
+ * conn_unpark(). Only connections from the parked one's address are
+ * looked at, and only while one is parked.
+ */
+#define PARK_MAX_MS	2000
+
+static bool same_addr(const struct conn *a, const struct conn *b)
+{
+	return a->addr.family == b->addr.family &&
+	       !memcmp(a->addr.addr, b->addr.addr,
+		       a->addr.family == AF_INET ? 4 : 16);
+}
+
+/* Has the host closed its side (TCP holds its FIN, or a reset)? */
+static bool host_closed(int sock)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+
+	if (getsockopt(sock, IPPROTO_TCP, TCP_INFO, &ti, &len))
+		return false;
+	switch (ti.tcpi_state) {
+	case TCP_CLOSE_WAIT:
+	case TCP_LAST_ACK:
+	case TCP_CLOSING:
+	case TCP_TIME_WAIT:
+	case TCP_CLOSE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Is @c, from @p's address, being ended, so that @p must wait for it? */
+static bool ending(const struct conn *c, const struct conn *p)
+{
+	if (c == p || c->parked || c->overdue || !same_addr(c, p))
+		return false;
+	return c->closing || (!c->up.eof && host_closed(c->sock));
+}
+
+/* Must @p wait? @give_up: no longer wait for those it waits for. */
+static bool must_wait(struct relay *r, struct conn *p, bool give_up)
+{
+	bool wait = false;
+
+	for (struct conn *c = r->conns; c; c = c->next) {
+		if (!ending(c, p))
+			continue;
+		wait = true;
+		if (!give_up)
+			break;
+		c->overdue = true;
+	}
+	return wait;
+}
+
+/* An older connection of @p's address is parked (@p is, or is to be). */
+static bool parked_before(const struct relay *r, const struct conn *p)
+{
+	for (const struct conn *q = r->parked; q && q != p; q = q->park_next)
+		if (same_addr(q, p))
+			return true;
+	return false;
+}
+
+/* The bound's timeout, for the oldest parked connection, if none is due. */
+static void park_arm(struct relay *r)
+{
+	struct io_uring_sqe *sqe;
+	uint64_t now = now_ms(), ms = 1;
+
+	if (r->park_armed || !r->parked)
+		return;
+	if (r->parked->parked_ms + PARK_MAX_MS > now)
+		ms = r->parked->parked_ms + PARK_MAX_MS - now;
+	r->park_ts.tv_sec = (long long)(ms / 1000);
+	r->park_ts.tv_nsec = (long long)(ms % 1000) * 1000000;
+	sqe = relay_sqe(r);
+	io_uring_prep_timeout(sqe, &r->park_ts, 0, 0);
+	io_uring_sqe_set_data64(sqe, RELAY_TAG_PARK);
+	r->park_armed = true;
+}
+
+static void park(struct relay *r, struct conn *c)
+{
+	c->parked = true;
+	c->parked_ms = now_ms();
+	c->park_next = NULL;
+	if (!r->parked)
+		r->parked_tail = &r->parked;
+	*r->parked_tail = c;
+	r->parked_tail = &c->park_next;
+	if (r->verbose)
+		log_info("%s: waits until the connections its host closed have ended",
+			 c->peer);
+	park_arm(r);
+}
+
+static void park_remove(struct relay *r, struct conn *c)
+{
+	struct conn **pp = &r->parked;
+
+	while (*pp && *pp != c)
+		pp = &(*pp)->park_next;
+	if (!*pp)
+		return;
+	*pp = c->park_next;
+	if (r->parked_tail == &c->park_next)
+		r->parked_tail = pp;
+	c->parked = false;
+}
+
+/* Its role, then its bytes: the connection starts. */
+static void conn_start(struct conn *c)
+{
+	if (ioctl(c->dev, ACA_IOC_SET_PEER, &c->addr)) {
+		log_err("%s: cannot register the peer with %s: %s", c->peer,
+			c->relay->device, strerror(errno));
+		conn_close(c);
+		return;
+	}
+	c->opened_ms = now_ms();
+	pump_next(&c->up);
+	pump_next(&c->down);
+}
+
+/* Start the parked connections that need wait no more, oldest first. */
+void conn_unpark(struct relay *r)
+{
+	static struct ratelimit rl;
+	struct conn **pp = &r->parked, *p;
+	unsigned long missed;
+	uint64_t now = now_ms();
+	bool late;
+
+	r->park_check = false;
+	while ((p = *pp)) {
+		late = now - p->parked_ms >= PARK_MAX_MS;
+		if (parked_before(r, p) ||
+		    (!late && must_wait(r, p, false))) {
+			pp = &p->park_next;
+			continue;
+		}
+		if (late && must_wait(r, p, true) &&
+		    (r->verbose || ratelimit_ok(&rl, &missed)))
+			log_info("%s: a connection its host had closed did not end within %u ms; role given anyway; %lu more since the last line",
+				 p->peer, PARK_MAX_MS, r->verbose ? 0 : missed);
+		park_remove(r, p);	/* *pp is the next one now */
+		conn_start(p);
+	}
+	park_arm(r);
+}
+
+/* The bound's timeout: whoever waited too long goes on. */
+void conn_park_timeout(struct relay *r)
+{
+	r->park_armed = false;
+	r->park_check = true;
 }
 
 void conn_open(struct relay *r, int sock, const struct sockaddr *peer)
@@ -226,20 +421,19 @@ void conn_open(struct relay *r, int sock, const struct sockaddr *peer)
 	addr_format(peer, c->peer, sizeof(c->peer));
 	c->relay = r;
 	c->sock = sock;
+	if (peer_addr(&c->addr, peer)) {
+		log_err("%s: cannot register the peer with %s: %s", c->peer,
+			r->device, strerror(errno));
+		close(sock);
+		free(c);
+		return;
+	}
 	c->dev = open(r->device, O_RDWR | O_CLOEXEC);
 	if (c->dev < 0) {
 		char why[512];
 
 		dev_explain(why, sizeof(why), r->device, errno);
 		log_err("%s: %s", c->peer, why);
-		close(sock);
-		free(c);
-		return;
-	}
-	if (set_peer(c->dev, peer)) {
-		log_err("%s: cannot register the peer with %s: %s", c->peer,
-			r->device, strerror(errno));
-		close(c->dev);
 		close(sock);
 		free(c);
 		return;
@@ -256,13 +450,15 @@ void conn_open(struct relay *r, int sock, const struct sockaddr *peer)
 		return;
 	}
 	r->nconns++;
-	c->opened_ms = now_ms();
 	c->next = r->conns;
 	if (c->next)
 		c->next->prev = c;
 	r->conns = c;
 	if (r->verbose)
 		log_info("%s: connected", c->peer);
-	pump_next(&c->up);
-	pump_next(&c->down);
+	/* Reconnects (above): after the ends its host has already made. */
+	if (must_wait(r, c, false) || parked_before(r, c))
+		park(r, c);
+	else
+		conn_start(c);
 }

@@ -21,12 +21,7 @@
 #define LOG_EVERY_MS	5000
 
 /* At most one line per LOG_EVERY_MS for each kind of event. */
-struct ratelimit {
-	uint64_t last_ms;
-	unsigned long missed;
-};
-
-static bool ratelimit_ok(struct ratelimit *rl, unsigned long *missed)
+bool ratelimit_ok(struct ratelimit *rl, unsigned long *missed)
 {
 	uint64_t now = now_ms();
 
@@ -98,7 +93,10 @@ int limits_apply(struct relay *r)
 /* Every operation in flight has room for its completion. */
 unsigned int relay_cq_entries(const struct relay *r)
 {
-	/* Per connection two splices and two cancels; per listener two. */
+	/*
+	 * Per connection two splices and two cancels; per listener two; the
+	 * tick and the parking bound.
+	 */
 	unsigned int want = 4 * r->lim.max_conns + 2 * RELAY_MAX_LISTEN + 8;
 	unsigned int n = 512;
 
@@ -127,7 +125,7 @@ void limits_tick(struct relay *r)
 
 	for (c = r->conns; c; c = next) {
 		next = c->next;
-		if (c->closing)
+		if (c->closing || c->parked)
 			continue;
 		if (!c->spoke && now - c->opened_ms >= r->lim.hello_timeout_ms) {
 			if (r->verbose || ratelimit_ok(&rl, &missed))

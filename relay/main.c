@@ -491,10 +491,15 @@ static void run(struct relay *r)
 				relay_submit_accept(r, (unsigned int)(tag - RELAY_TAG_RETRY));
 			else if (tag == RELAY_TAG_TICK)
 				limits_tick(r);
+			else if (tag == RELAY_TAG_PARK)
+				conn_park_timeout(r);
 			else if (tag != RELAY_TAG_CANCEL)
 				pump_complete(io_uring_cqe_get_data(cqe), cqe->res);
 		}
 		io_uring_cq_advance(&r->ring, seen);
+		/* What parked connections waited for may have ended. */
+		if (r->park_check)
+			conn_unpark(r);
 	}
 }
 

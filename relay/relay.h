@@ -12,6 +12,8 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "../uapi/aca.h"
+
 struct relay;
 
 /* One direction of a connection: in -> pipe -> out. */
@@ -32,8 +34,13 @@ struct conn {
 	struct pump down;	/* device -> socket */
 	bool closing;
 	bool spoke;		/* the device has answered (a hello was whole) */
-	uint64_t opened_ms;	/* when accepted (now_ms()) */
+	bool parked;		/* accepted, waiting for its role (conn.c) */
+	bool overdue;		/* a parked one gave up waiting for its end */
+	struct conn *park_next;	/* relay->parked, oldest first */
+	uint64_t parked_ms;	/* when parked (now_ms()) */
+	uint64_t opened_ms;	/* when started: its role given (now_ms()) */
 	uint64_t eof_ms;	/* when the device ended, 0: not yet */
+	struct aca_peer addr;	/* for ACA_IOC_SET_PEER */
 	char peer[64];
 };
 
@@ -74,6 +81,11 @@ struct relay {
 	struct allow *allow;		/* NULL: everyone may connect */
 	struct limits lim;
 	struct __kernel_timespec tick;	/* the sweep's timeout */
+	/* Connections waiting for their role, oldest first (conn.c). */
+	struct conn *parked, **parked_tail;
+	bool park_check;		/* something they wait for ended */
+	bool park_armed;		/* the bound's timeout is in flight */
+	struct __kernel_timespec park_ts;
 };
 
 /* log.c */
@@ -93,11 +105,13 @@ void addr_format(const struct sockaddr *sa, char *buf, size_t len);
 /*
  * uring.c: SQE helpers. The user_data of a pump's splice is the pump pointer;
  * pointers are aligned, so small integers tag the other operations: a
- * cancel, the sweep's tick, the accept of listener i (RELAY_TAG_ACCEPT + i)
- * and its retry after a back-off (RELAY_TAG_RETRY + i).
+ * cancel, the sweep's tick, the bound on parked connections' wait, the
+ * accept of listener i (RELAY_TAG_ACCEPT + i) and its retry after a
+ * back-off (RELAY_TAG_RETRY + i).
  */
 #define RELAY_TAG_CANCEL	1
 #define RELAY_TAG_TICK		2
+#define RELAY_TAG_PARK		3
 #define RELAY_TAG_ACCEPT	4
 #define RELAY_TAG_RETRY		(RELAY_TAG_ACCEPT + RELAY_MAX_LISTEN)
 
@@ -116,6 +130,11 @@ static inline uint64_t now_ms(void)
 }
 
 /* limits.c */
+struct ratelimit {		/* at most one line per 5 s for a kind of event */
+	uint64_t last_ms;
+	unsigned long missed;
+};
+bool ratelimit_ok(struct ratelimit *rl, unsigned long *missed);
 void limits_default(struct relay *r);
 int limits_apply(struct relay *r);
 void limits_tick(struct relay *r);
@@ -131,6 +150,8 @@ void dev_explain(char *buf, size_t len, const char *path, int err);
 /* conn.c */
 void conn_open(struct relay *r, int sock, const struct sockaddr *peer);
 void conn_close(struct conn *c);
+void conn_unpark(struct relay *r);
+void conn_park_timeout(struct relay *r);
 void pump_complete(struct pump *p, int res);
 
 #endif /* ACA_RELAY_H */
