@@ -808,6 +808,28 @@ TEST(munmap_unloads_the_unmapped_part_of_code)
  * naming it (d_path()) costs far more than mapping it. Its path in @path,
  * the top directory in @top, opened read-only in *@fd.
  */
+/*
+ * @n children that each map and unmap a page of code of @fd for ever,
+ * until killed; one that exits 1 saw an mmap() or munmap() fail.
+ */
+static void start_loopers(struct __test_metadata *_metadata, int fd,
+			  pid_t *loopers, int n)
+{
+	for (int i = 0; i < n; i++) {
+		loopers[i] = fork();
+		ASSERT_LE(0, loopers[i]);
+		if (!loopers[i]) {
+			for (;;) {
+				void *p = mmap(NULL, PAGE, PROT_READ | PROT_EXEC,
+					       MAP_PRIVATE, fd, 0);
+
+				if (p == MAP_FAILED || munmap(p, PAGE))
+					_exit(1);
+			}
+		}
+	}
+}
+
 static void deep_code_file(struct __test_metadata *_metadata, int depth,
 			   char *top, char *path, int *fd)
 {
@@ -875,18 +897,7 @@ TEST_F_TIMEOUT(heavy, stop_answers_while_code_is_mapped_and_unmapped, 600)
 	munmap(p, PAGE);
 	coll_begin(_metadata, &c);
 	mod = c.n + 1;
-	for (int i = 0; i < c.n; i++) {
-		loopers[i] = fork();
-		ASSERT_LE(0, loopers[i]);
-		if (!loopers[i]) {
-			for (;;) {
-				p = mmap(NULL, PAGE, PROT_READ | PROT_EXEC,
-					 MAP_PRIVATE, fd, 0);
-				if (p == MAP_FAILED || munmap(p, PAGE))
-					_exit(1);
-			}
-		}
-	}
+	start_loopers(_metadata, fd, loopers, c.n);
 	usleep(300 * 1000);
 	take_all(_metadata, &c);
 	coll_end(_metadata, &c);
@@ -1106,18 +1117,7 @@ TEST_F_TIMEOUT(heavy, session_end_lets_go_of_what_the_hooks_took, 600)
 	ASSERT_LE(0, in);
 	ASSERT_LE(0, inotify_add_watch(in, path, IN_CLOSE));
 	coll_begin(_metadata, &c);
-	for (int i = 0; i < c.n; i++) {
-		loopers[i] = fork();
-		ASSERT_LE(0, loopers[i]);
-		if (!loopers[i]) {
-			for (;;) {
-				p = mmap(NULL, PAGE, PROT_READ | PROT_EXEC,
-					 MAP_PRIVATE, fd, 0);
-				if (p == MAP_FAILED || munmap(p, PAGE))
-					_exit(1);
-			}
-		}
-	}
+	start_loopers(_metadata, fd, loopers, c.n);
 	usleep(300 * 1000);
 	EXPECT_EQ(0, command_io(c.ctl, SEP_CMD_TERMINATE, NULL, 0, NULL, 0));
 	for (int i = 0; i < c.n; i++) {
