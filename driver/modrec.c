@@ -49,7 +49,9 @@
  * The worker, a work item on system_unbound_wq, never takes aca_lock. It
  * writes the queued items oldest first, a batch of those queued when it
  * looks at a time, so it keeps up or items run out, never both: an mm's
- * code mappings under mmap_read_lock_killable(), then mmput(); an
+ * code mappings under its mmap lock for reading (tried for at most
+ * ACA_MR_LOCK_TRIES x 10-20 ms, then counted missed: a writer that never
+ * lets go must not stall the worker), then mmput(); an
  * munmap()'s with d_path(), then fput(). Paths are as the worker sees
  * them, from the root kernel threads share. STOP asks it for the rest:
  * it describes every live process (one batch of the queue between two;
@@ -63,7 +65,8 @@
  * file then tells the core (device.c). A probe that cannot be registered
  * is logged; the collection goes on without those records. finish(), at
  * session end, cancels the worker (waiting, under aca_lock, only for the
- * step it is in: one process, one queued item, or the unhooking), removes
+ * step it is in: one mapping, one try of an mmap lock, or the unhooking;
+ * the worker looks for the cancel between two of each), removes
  * the hooks if STOP did not, and drops the references of items never
  * written, so rmmod finds none.
  *
@@ -88,6 +91,7 @@
  * 6.1, mem[MOD_TEXT] from 6.4 on.
  */
 #include <linux/dcache.h>
+#include <linux/delay.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/kallsyms.h>
@@ -292,6 +296,8 @@ static void aca_mr_mm(struct aca_modrec *mr, const struct aca_mr_who *w,
 	mmap_assert_locked(mm);
 	vma_iter_init(&vmi, mm, 0);
 	for_each_vma(vmi, vma) {
+		if (READ_ONCE(mr->cancel))
+			return;
 		if (!(vma->vm_flags & VM_EXEC))
 			continue;
 		if (vma->vm_file)
@@ -649,14 +655,26 @@ static void aca_mr_kernel(struct aca_modrec *mr)
 
 /* ---- the worker: process context, never aca_lock ---- */
 
+#define ACA_MR_LOCK_TRIES	25
+
+/* @mm's mmap lock for reading, or false (counted missed) after the tries. */
+static bool aca_mr_lock_mm(struct aca_modrec *mr, struct mm_struct *mm)
+{
+	for (int i = 0; i < ACA_MR_LOCK_TRIES && !READ_ONCE(mr->cancel); i++) {
+		if (mmap_read_trylock(mm))
+			return true;
+		usleep_range(10000, 20000);
+	}
+	atomic64_inc(&mr->missed);
+	return false;
+}
+
 /* The code mappings of an exit's or exec's mm. */
 static void aca_mr_write_mm(struct aca_modrec *mr, struct aca_mr_item *it)
 {
-	if (!mmap_read_lock_killable(it->mm)) {
+	if (aca_mr_lock_mm(mr, it->mm)) {
 		aca_mr_mm(mr, &it->who, it->mm);
 		mmap_read_unlock(it->mm);
-	} else {
-		atomic64_inc(&mr->missed);
 	}
 }
 
@@ -732,12 +750,10 @@ static void aca_mr_task(struct aca_modrec *mr, struct task_struct *p, u64 now)
 	mm = get_task_mm(p);
 	if (!mm)
 		return;		/* exiting: its exit hook took it */
-	if (!mmap_read_lock_killable(mm)) {
+	if (aca_mr_lock_mm(mr, mm)) {
 		aca_mr_who(&who, p, mm, SEP_MR_UNLOAD_TSC_LOADED);
 		aca_mr_mm(mr, &who, mm);
 		mmap_read_unlock(mm);
-	} else {
-		atomic64_inc(&mr->missed);
 	}
 	mmput(mm);
 }

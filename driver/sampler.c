@@ -15,7 +15,9 @@
  */
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
-#include <linux/cpu.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/kstrtox.h>
 #include <linux/kobject.h>
 #include <linux/math64.h>
 #include <linux/module.h>
@@ -47,6 +49,7 @@ struct aca_sev {
 	u32 size;		/* record size on the wire */
 	u32 osid;
 	s32 target_pid;		/* > 0: only this process */
+	bool sw;		/* cpu-clock, the PMU event having failed here */
 };
 
 struct aca_collection {
@@ -59,6 +62,7 @@ struct aca_collection {
 	bool paused;
 	struct acp_event *events;	/* the group sampled, from START */
 	u32 nevents;
+	u32 *errors;			/* by CPU: events found not sampling */
 };
 
 static DEFINE_MUTEX(aca_sampler_lock);
@@ -170,6 +174,7 @@ static void aca_collection_free(struct aca_collection *c)
 		aca_ring_put(c->rings[cpu]);
 	}
 	kfree(c->rings);
+	kfree(c->errors);
 	kfree(c->sevs);
 	kfree(c->events);
 	kfree(c);
@@ -331,7 +336,8 @@ int aca_sampler_alloc(unsigned int data_pages, const struct cpumask *cpus)
 	if (!c)
 		return -ENOMEM;
 	c->rings = kcalloc(nr_cpu_ids, sizeof(*c->rings), GFP_KERNEL);
-	if (!c->rings)
+	c->errors = kcalloc(nr_cpu_ids, sizeof(*c->errors), GFP_KERNEL);
+	if (!c->rings || !c->errors)
 		goto fail;
 	for_each_cpu(cpu, cpus) {
 		c->rings[cpu] = aca_ring_alloc(data_pages, cpu_to_node(cpu));
@@ -357,6 +363,217 @@ int aca_sampler_configure(void *ctx, const struct acp_config *cfg)
 	 */
 	return aca_sampler_alloc(READ_ONCE(aca_ring_pages), cpu_present_mask);
 }
+
+/*
+ * Under aca_lock and cpus_read_lock() (whose lockdep assertion modules
+ * cannot call): @cpu's events made anew.
+ */
+static int aca_recreate_cpu(struct aca_collection *c, u32 cpu)
+{
+	struct aca_sev *s;
+	int ret = 0;
+
+	lockdep_assert_held(&aca_lock);
+	for (s = c->sevs; s < c->sevs + c->nsev; s++) {
+		if (s->cpu != cpu)
+			continue;
+		if (s->pe)
+			perf_event_release_kernel(s->pe);
+		s->pe = NULL;
+		if (ret || !cpu_online(cpu))
+			continue;
+		ret = aca_create_event(s, cpu, &c->events[s->event],
+				       c->sw || s->sw);
+		if (!ret && !c->paused)
+			perf_event_enable(s->pe);
+	}
+	return ret;
+}
+
+/*
+ * CPU hotplug during a collection: perf takes a CPU's events off it when it
+ * goes offline and never puts them back, so a CPU that comes back online
+ * gets new ones (a CPU offline at START gets its first ones). The online
+ * callback runs under the hotplug lock, which START's event creation nests
+ * inside aca_lock: it only marks the CPU and leaves the work to a work
+ * item, which takes aca_lock as START does.
+ */
+static DEFINE_SPINLOCK(aca_replug_lock);
+static struct cpumask aca_replug_cpus;	/* online again, under the lock */
+static enum cpuhp_state aca_cpuhp;
+static void aca_replug_fn(struct work_struct *work);
+static DECLARE_WORK(aca_replug_work, aca_replug_fn);
+
+static int aca_cpu_online(unsigned int cpu)
+{
+	spin_lock(&aca_replug_lock);
+	cpumask_set_cpu(cpu, &aca_replug_cpus);
+	spin_unlock(&aca_replug_lock);
+	schedule_work(&aca_replug_work);
+	return 0;
+}
+
+/* Whether @cpu is back online and waiting for its events; @take: clear it. */
+static bool aca_replug_pending(u32 cpu, bool take)
+{
+	bool was;
+
+	spin_lock(&aca_replug_lock);
+	was = take ? cpumask_test_and_clear_cpu(cpu, &aca_replug_cpus) :
+		     cpumask_test_cpu(cpu, &aca_replug_cpus);
+	spin_unlock(&aca_replug_lock);
+	return was;
+}
+
+/* Under aca_lock: new events for @cpu of the running collection. */
+static void aca_replug_cpu(struct aca_collection *c, u32 cpu)
+{
+	int ret;
+
+	lockdep_assert_held(&aca_lock);
+	if (!c || !c->counting || !c->rings[cpu])
+		return;
+	cpus_read_lock();
+	ret = aca_recreate_cpu(c, cpu);
+	cpus_read_unlock();
+	if (ret)
+		pr_notice("CPU %u is back online but its events cannot be created (%d): not sampled\n",
+			  cpu, ret);
+	else
+		pr_info("CPU %u is back online: sampled again\n", cpu);
+}
+
+static void aca_replug_fn(struct work_struct *work)
+{
+	mutex_lock(&aca_lock);
+	for (u32 cpu = 0; cpu < nr_cpu_ids; cpu++)
+		if (aca_replug_pending(cpu, true))
+			aca_replug_cpu(aca_coll, cpu);
+	mutex_unlock(&aca_lock);
+}
+
+/*
+ * Events that stop sampling. perf puts a pinned event that cannot get a
+ * counter when it is scheduled in (another pinned user holds them: the NMI
+ * watchdog, perf record with a pinned event) in ERROR state and leaves it
+ * there, sampling nothing and saying nothing. Right after START and then
+ * every ACA_WATCH_MS while the collection samples, every event of an
+ * online CPU is checked: one below INACTIVE (in error, or off without the
+ * sampler having turned it off) gets its CPU's events made anew, with
+ * cpu-clock at the requested rate if it was a PMU event and sw_clock
+ * allows, and a log line. The collection file counts it in the CPU's
+ * errors; after ACA_WATCH_RETRIES a CPU is left as it is.
+ */
+#define ACA_WATCH_MS		1000
+#define ACA_WATCH_RETRIES	8
+
+static void aca_watch_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(aca_watch, aca_watch_fn);
+
+/* The first event of @cpu's that is not sampling, or NULL. */
+static struct aca_sev *aca_cpu_failed(struct aca_collection *c,
+				      struct aca_sev *first)
+{
+	for (struct aca_sev *s = first; s < first + c->nevents; s++)
+		if (s->pe && READ_ONCE(s->pe->state) < PERF_EVENT_STATE_INACTIVE)
+			return s;
+	return NULL;
+}
+
+/* Under aca_lock and the hotplug lock: mend @first's CPU, whose @bad failed. */
+static void aca_mend_cpu(struct aca_collection *c, struct aca_sev *first,
+			 struct aca_sev *bad)
+{
+	u32 cpu = first->cpu, errors = c->errors[cpu] + 1;
+	int state = READ_ONCE(bad->pe->state);
+	bool to_clock = !c->sw && !bad->sw && aca_sw_clock;
+	const char *done;
+
+	WRITE_ONCE(c->errors[cpu], errors);
+	for (struct aca_sev *s = first; to_clock && s < first + c->nevents; s++)
+		s->sw = true;
+	if (aca_recreate_cpu(c, cpu))
+		done = "it cannot be made anew: CPU not sampled";
+	else if (to_clock)
+		done = "sampling this CPU with cpu-clock at the requested rate instead";
+	else if (errors < ACA_WATCH_RETRIES)
+		done = "made anew";
+	else
+		done = "made anew for the last time";
+	pr_notice_ratelimited("CPU %u: event 0x%llx is not sampling (perf state %d; a pinned event is in error while another pinned user holds the counters); %s\n",
+			      cpu, c->events[bad->event].config, state, done);
+}
+
+static void aca_watch_events(struct aca_collection *c)
+{
+	struct aca_sev *first, *bad;
+	u32 cpu;
+
+	lockdep_assert_held(&aca_lock);
+	if (!c || !c->counting || c->paused || !c->nevents)
+		return;
+	for (first = c->sevs; first < c->sevs + c->nsev; first += c->nevents) {
+		cpu = first->cpu;
+		if (c->errors[cpu] >= ACA_WATCH_RETRIES)
+			continue;
+		cpus_read_lock();
+		/* A CPU offline, or back and not yet replugged, is not failed. */
+		bad = cpu_online(cpu) && !aca_replug_pending(cpu, false) ?
+		      aca_cpu_failed(c, first) : NULL;
+		if (bad)
+			aca_mend_cpu(c, first, bad);
+		cpus_read_unlock();
+	}
+}
+
+static void aca_watch_fn(struct work_struct *work)
+{
+	bool again;
+
+	mutex_lock(&aca_lock);
+	aca_watch_events(aca_coll);
+	again = aca_coll && aca_coll->counting;
+	mutex_unlock(&aca_lock);
+	if (again)
+		schedule_delayed_work(&aca_watch, msecs_to_jiffies(ACA_WATCH_MS));
+}
+
+/*
+ * /sys/kernel/debug/aca/event_off (0200): writing a CPU number turns that
+ * CPU's events of the running collection off behind the sampler's back,
+ * as perf leaves a pinned event that lost its counter (ERROR state, which
+ * takes a PMU and a competing pinned user to cause): how the tests show
+ * that the watch finds and mends such an event.
+ */
+static struct dentry *aca_debugfs;
+
+static ssize_t event_off_write(struct file *file, const char __user *ubuf,
+			       size_t len, loff_t *ppos)
+{
+	struct aca_collection *c;
+	unsigned int cpu;
+	int ret = kstrtouint_from_user(ubuf, len, 0, &cpu);
+
+	if (ret)
+		return ret;
+	mutex_lock(&aca_lock);
+	c = aca_coll;
+	ret = -ESRCH;
+	for (u32 i = 0; c && c->counting && !c->paused && i < c->nsev; i++) {
+		if (c->sevs[i].cpu == cpu && c->sevs[i].pe) {
+			perf_event_disable(c->sevs[i].pe);
+			ret = 0;
+		}
+	}
+	mutex_unlock(&aca_lock);
+	return ret ? ret : len;
+}
+
+static const struct file_operations aca_event_off_fops = {
+	.owner = THIS_MODULE,
+	.write = event_off_write,
+	.llseek = noop_llseek,
+};
 
 int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
 {
@@ -403,6 +620,8 @@ int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
 	c->paused = paused;
 	if (!paused)
 		aca_enable(c, true);
+	aca_watch_events(c);
+	schedule_delayed_work(&aca_watch, msecs_to_jiffies(ACA_WATCH_MS));
 	return 0;
 }
 
@@ -435,79 +654,6 @@ void aca_sampler_pause(void *ctx, bool pause)
 		c->paused = pause;
 		aca_enable(c, !pause);
 	}
-}
-
-/*
- * CPU hotplug during a collection: perf takes a CPU's events off it when it
- * goes offline and never puts them back, so a CPU that comes back online
- * gets new ones (a CPU offline at START gets its first ones). The online
- * callback runs under the hotplug lock, which START's event creation nests
- * inside aca_lock: it only marks the CPU and leaves the work to a work
- * item, which takes aca_lock as START does.
- */
-static DEFINE_SPINLOCK(aca_replug_lock);
-static struct cpumask aca_replug_cpus;	/* online again, under the lock */
-static enum cpuhp_state aca_cpuhp;
-static void aca_replug_fn(struct work_struct *work);
-static DECLARE_WORK(aca_replug_work, aca_replug_fn);
-
-static int aca_cpu_online(unsigned int cpu)
-{
-	spin_lock(&aca_replug_lock);
-	cpumask_set_cpu(cpu, &aca_replug_cpus);
-	spin_unlock(&aca_replug_lock);
-	schedule_work(&aca_replug_work);
-	return 0;
-}
-
-static bool aca_replug_take(u32 cpu)
-{
-	bool was;
-
-	spin_lock(&aca_replug_lock);
-	was = cpumask_test_and_clear_cpu(cpu, &aca_replug_cpus);
-	spin_unlock(&aca_replug_lock);
-	return was;
-}
-
-/* Under aca_lock: new events for @cpu of the running collection. */
-static void aca_replug_cpu(struct aca_collection *c, u32 cpu)
-{
-	struct aca_sev *s;
-	int ret = 0;
-
-	lockdep_assert_held(&aca_lock);
-	if (!c || !c->counting || !c->rings[cpu])
-		return;
-	for (s = c->sevs; s < c->sevs + c->nsev; s++) {
-		if (s->cpu != cpu || !s->pe)
-			continue;
-		perf_event_release_kernel(s->pe);
-		s->pe = NULL;
-	}
-	cpus_read_lock();
-	for (s = c->sevs; s < c->sevs + c->nsev && !ret; s++) {
-		if (s->cpu != cpu || !cpu_online(cpu))
-			continue;
-		ret = aca_create_event(s, cpu, &c->events[s->event], c->sw);
-		if (!ret && !c->paused)
-			perf_event_enable(s->pe);
-	}
-	cpus_read_unlock();
-	if (ret)
-		pr_notice("CPU %u is back online but its events cannot be created (%d): not sampled\n",
-			  cpu, ret);
-	else
-		pr_info("CPU %u is back online: sampled again\n", cpu);
-}
-
-static void aca_replug_fn(struct work_struct *work)
-{
-	mutex_lock(&aca_lock);
-	for (u32 cpu = 0; cpu < nr_cpu_ids; cpu++)
-		if (aca_replug_take(cpu))
-			aca_replug_cpu(aca_coll, cpu);
-	mutex_unlock(&aca_lock);
 }
 
 struct aca_ring *aca_sampler_ring(u32 cpu)
@@ -553,11 +699,12 @@ void aca_sampler_counts(void *ctx, u32 cpu, u64 *written, u64 *dropped)
  * reads. (sysfs_emit() is for one-page show() buffers, not these.)
  */
 #define ACA_COLL_LINE_FMT \
-	"cpu %*u generated %20llu written %20llu dropped %20llu held %20llu\n"
-/* Room for the longest line: the format's text, a 10-digit CPU, 4 counts. */
-#define ACA_COLL_LINE_MAX	(sizeof(ACA_COLL_LINE_FMT) + 10 + 4 * 20)
+	"cpu %*u generated %20llu written %20llu dropped %20llu held %20llu errors %20u\n"
+/* Room for the longest line: the format's text, a 10-digit CPU, 5 counts. */
+#define ACA_COLL_LINE_MAX	(sizeof(ACA_COLL_LINE_FMT) + 10 + 5 * 20)
 
-static int aca_coll_line(char *line, int width, u32 cpu, struct aca_ring *r)
+static int aca_coll_line(char *line, int width, u32 cpu, struct aca_ring *r,
+			 u32 errors)
 {
 	u64 written = 0, lost = 0, generated = 0, held = 0;
 
@@ -567,7 +714,7 @@ static int aca_coll_line(char *line, int width, u32 cpu, struct aca_ring *r)
 		held = local64_read(&r->held);
 	}
 	return scnprintf(line, ACA_COLL_LINE_MAX, ACA_COLL_LINE_FMT, width,
-			 cpu, generated, written, lost, held);
+			 cpu, generated, written, lost, held, errors);
 }
 
 /* The first CPU from @cpu on with a ring, or nr_cpu_ids. */
@@ -590,7 +737,7 @@ static ssize_t collection_read(struct file *file, struct kobject *kobj,
 	loff_t pos;
 
 	width = snprintf(NULL, 0, "%u", nr_cpu_ids - 1);
-	line_len = aca_coll_line(line, width, 0, NULL);
+	line_len = aca_coll_line(line, width, 0, NULL, 0);
 
 	mutex_lock(&aca_sampler_lock);
 	c = aca_coll;
@@ -612,7 +759,8 @@ static ssize_t collection_read(struct file *file, struct kobject *kobj,
 		pos += n;
 		n = line_len;
 		if (pos + n > off) {
-			n = aca_coll_line(line, width, cpu, c->rings[cpu]);
+			n = aca_coll_line(line, width, cpu, c->rings[cpu],
+					  READ_ONCE(c->errors[cpu]));
 			WARN_ON_ONCE(n != line_len);
 		}
 	}
@@ -671,6 +819,10 @@ int aca_sampler_init(void)
 				    &bin_attr_collection);
 	if (ret)
 		goto err_cpuhp;
+	/* Optional: without debugfs, only the tests' stand-in is missing. */
+	aca_debugfs = debugfs_create_dir("aca", NULL);
+	debugfs_create_file("event_off", 0200, aca_debugfs, NULL,
+			    &aca_event_off_fops);
 	return 0;
 
 err_cpuhp:
@@ -681,7 +833,9 @@ err_cpuhp:
 /* After the device is gone: no collection exists, no handler can run. */
 void aca_sampler_exit(void)
 {
+	debugfs_remove_recursive(aca_debugfs);
 	sysfs_remove_bin_file(&THIS_MODULE->mkobj.kobj, &bin_attr_collection);
 	cpuhp_remove_state_nocalls(aca_cpuhp);
 	cancel_work_sync(&aca_replug_work);
+	cancel_delayed_work_sync(&aca_watch);
 }

@@ -433,7 +433,7 @@ static void *drain(void *arg)
 }
 
 struct cpu_counts {
-	uint64_t generated, written, dropped, held;
+	uint64_t generated, written, dropped, held, errors;
 };
 
 /* /sys/module/aca/collection; returns its event kind or NULL. */
@@ -449,16 +449,17 @@ static const char *collection_counts(struct cpu_counts *cc, int n)
 	kind[0] = 0;
 	while (fgets(line, sizeof(line), f)) {
 		unsigned int cpu;
-		unsigned long long g, w, d, h = 0;
+		unsigned long long g, w, d, h = 0, e = 0;
 
 		if (sscanf(line, "event %31s", kind) == 1)
 			continue;
-		if (sscanf(line, "cpu %u generated %llu written %llu dropped %llu held %llu",
-			   &cpu, &g, &w, &d, &h) >= 4 && cpu < (unsigned int)n) {
+		if (sscanf(line, "cpu %u generated %llu written %llu dropped %llu held %llu errors %llu",
+			   &cpu, &g, &w, &d, &h, &e) >= 4 && cpu < (unsigned int)n) {
 			cc[cpu].generated = g;
 			cc[cpu].written = w;
 			cc[cpu].dropped = d;
 			cc[cpu].held = h;
+			cc[cpu].errors = e;
 		}
 	}
 	fclose(f);
@@ -696,6 +697,50 @@ TEST(cpu_back_online_mid_collection_is_sampled_again)
 	for (size_t k = 0; k < nrec; k++)
 		after += r[k].tsc > tsc_back;
 	TH_LOG("CPU 1: %zu samples, %zu after it came back", nrec, after);
+	EXPECT_LT(0, after);
+	coll_end(_metadata, &c, ch);
+}
+
+/*
+ * An event that stops sampling during a collection (perf leaves a pinned
+ * event that lost its counter in ERROR state; here the module's debugfs
+ * stand-in turns CPU 1's events off behind its back) is found by the
+ * sampler's watch within a second and made anew: CPU 1 is sampled again,
+ * and the collection file counts one error for it, none for CPU 0.
+ */
+TEST(event_not_sampling_is_made_anew)
+{
+	static struct channel ch[MAX_CPUS + 2];
+	const struct sep_sample_record_pc *r;
+	struct cpu_counts cc[MAX_CPUS];
+	size_t after = 0, nrec;
+	pid_t spinners[MAX_CPUS];
+	uint64_t tsc_off;
+	struct coll c;
+
+	ASSERT_LE(2, ncpus()) TH_LOG("needs a second CPU");
+	coll_open(_metadata, &c);
+	coll_configure(_metadata, &c);
+	coll_drain(_metadata, &c, ch);
+	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_START, NULL, 0, NULL, 0));
+	spin_all(spinners, c.n, 300);
+	wait_all(spinners, c.n);
+	ASSERT_EQ(0, write_sysfs("/sys/kernel/debug/aca/event_off", "1"))
+		TH_LOG("the module's debugfs stand-in (debugfs mounted?)");
+	tsc_off = coll_tsc(&c);
+	ASSERT_NE(0, tsc_off);
+	/* Two watch periods, however slow the VM. */
+	spin_all(spinners, c.n, 2500);
+	EXPECT_EQ(0, wait_all(spinners, c.n));
+	ASSERT_NE(NULL, collection_counts(cc, c.n));
+	EXPECT_EQ(0, cc[0].errors);
+	EXPECT_EQ(1, cc[1].errors);
+	coll_stop(_metadata, &c, ch);
+	r = (const void *)ch[1].buf;
+	nrec = ch[1].len / sizeof(*r);
+	for (size_t k = 0; k < nrec; k++)
+		after += r[k].tsc > tsc_off;
+	TH_LOG("CPU 1: %zu samples, %zu after its events were turned off", nrec, after);
 	EXPECT_LT(0, after);
 	coll_end(_metadata, &c, ch);
 }
@@ -1040,14 +1085,14 @@ static int online_cpus(bool *online, int max)
 	return n;
 }
 
-/* The CPU of a whole "cpu N generated G written W dropped D held H" line, or -1. */
+/* The CPU of a whole "cpu N generated G written W dropped D held H errors E" line, or -1. */
 static int cpu_line(const char *line)
 {
-	unsigned long long g, w, d, h;
+	unsigned long long g, w, d, h, e;
 	int cpu, end = 0;
 
-	if (sscanf(line, "cpu %d generated %llu written %llu dropped %llu held %llu%n",
-		   &cpu, &g, &w, &d, &h, &end) != 5 || line[end])
+	if (sscanf(line, "cpu %d generated %llu written %llu dropped %llu held %llu errors %llu%n",
+		   &cpu, &g, &w, &d, &h, &e, &end) != 6 || line[end])
 		return -1;
 	return cpu;
 }
