@@ -77,7 +77,7 @@ struct aca_ring *aca_sampler_ring(u32 cpu);
 struct cpumask;
 int aca_sampler_alloc(unsigned int data_pages, const struct cpumask *cpus);
 int aca_sampler_start_local(const struct acp_config *cfg, bool cpu_clock);
-bool aca_sampler_cpu_clock(void);
+bool aca_sampler_cpu_clock(u32 cpu);
 
 /*
  * A session's collection (collection.c): the ring behind data channel

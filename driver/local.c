@@ -481,7 +481,7 @@ static long aca_get_counts(struct file *file, void __user *arg)
 	if (tr->state == ACA_TRACE_RUNNING || tr->state == ACA_TRACE_STOPPED) {
 		c.start_tsc = tr->start_tsc;
 		c.stop_tsc = tr->stop_tsc;
-		if (aca_sampler_cpu_clock())
+		if (aca_sampler_cpu_clock(c.cpu))
 			c.flags |= ACA_COUNTS_CPU_CLOCK;
 	}
 	r = aca_sampler_ring(c.cpu);

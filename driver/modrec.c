@@ -49,9 +49,9 @@
  * The worker, a work item on system_unbound_wq, never takes aca_lock. It
  * writes the queued items oldest first, a batch of those queued when it
  * looks at a time, so it keeps up or items run out, never both: an mm's
- * code mappings under its mmap lock for reading (tried for at most
- * ACA_MR_LOCK_TRIES x 10-20 ms, then counted missed: a writer that never
- * lets go must not stall the worker), then mmput(); an
+ * code mappings under its mmap lock for reading (tried for about half a
+ * second, then counted missed: a writer that never lets go must not stall
+ * the worker), then mmput(); an
  * munmap()'s with d_path(), then fput(). Paths are as the worker sees
  * them, from the root kernel threads share. STOP asks it for the rest:
  * it describes every live process (one batch of the queue between two;
@@ -655,15 +655,20 @@ static void aca_mr_kernel(struct aca_modrec *mr)
 
 /* ---- the worker: process context, never aca_lock ---- */
 
-#define ACA_MR_LOCK_TRIES	25
+#define ACA_MR_LOCK_TRIES	12
 
-/* @mm's mmap lock for reading, or false (counted missed) after the tries. */
+/*
+ * @mm's mmap lock for reading, or false (counted missed) after the tries,
+ * 1 ms apart at first, then doubling up to 64 ms: about half a second.
+ */
 static bool aca_mr_lock_mm(struct aca_modrec *mr, struct mm_struct *mm)
 {
-	for (int i = 0; i < ACA_MR_LOCK_TRIES && !READ_ONCE(mr->cancel); i++) {
+	for (int i = 0; !READ_ONCE(mr->cancel); i++) {
 		if (mmap_read_trylock(mm))
 			return true;
-		usleep_range(10000, 20000);
+		if (i == ACA_MR_LOCK_TRIES - 1)
+			break;
+		usleep_range(1000 << min(i, 6), 2000 << min(i, 6));
 	}
 	atomic64_inc(&mr->missed);
 	return false;

@@ -7,12 +7,15 @@
  *
  * Where the PMU cannot count the event (no PMU in a VM, counters taken) and
  * sw_clock allows it, every event falls back to the cpu-clock software
- * event at the rate the host asked for (see aca_sw_period()).
+ * event at the rate the host asked for (see aca_sw_period()); so do a
+ * CPU's events, from then on, when one is later found not sampling (the
+ * watch, below).
  *
  * Locking: the acp_ops entry points run under aca_lock (target.c), which
  * they assert. aca_coll changes only there, and additionally under
  * aca_sampler_lock, so the sysfs file reads it without aca_lock.
  */
+#include <linux/bitmap.h>
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/debugfs.h>
@@ -49,7 +52,7 @@ struct aca_sev {
 	u32 size;		/* record size on the wire */
 	u32 osid;
 	s32 target_pid;		/* > 0: only this process */
-	bool sw;		/* cpu-clock, the PMU event having failed here */
+	bool sw;		/* cpu-clock: its CPU's PMU event stopped */
 };
 
 struct aca_collection {
@@ -63,6 +66,7 @@ struct aca_collection {
 	struct acp_event *events;	/* the group sampled, from START */
 	u32 nevents;
 	u32 *errors;			/* by CPU: events found not sampling */
+	unsigned long *sw_cpus;		/* CPUs switched to cpu-clock since */
 };
 
 static DEFINE_MUTEX(aca_sampler_lock);
@@ -175,6 +179,7 @@ static void aca_collection_free(struct aca_collection *c)
 	}
 	kfree(c->rings);
 	kfree(c->errors);
+	bitmap_free(c->sw_cpus);
 	kfree(c->sevs);
 	kfree(c->events);
 	kfree(c);
@@ -337,7 +342,8 @@ int aca_sampler_alloc(unsigned int data_pages, const struct cpumask *cpus)
 		return -ENOMEM;
 	c->rings = kcalloc(nr_cpu_ids, sizeof(*c->rings), GFP_KERNEL);
 	c->errors = kcalloc(nr_cpu_ids, sizeof(*c->errors), GFP_KERNEL);
-	if (!c->rings || !c->errors)
+	c->sw_cpus = bitmap_zalloc(nr_cpu_ids, GFP_KERNEL);
+	if (!c->rings || !c->errors || !c->sw_cpus)
 		goto fail;
 	for_each_cpu(cpu, cpus) {
 		c->rings[cpu] = aca_ring_alloc(data_pages, cpu_to_node(cpu));
@@ -386,6 +392,13 @@ static int aca_recreate_cpu(struct aca_collection *c, u32 cpu)
 				       c->sw || s->sw);
 		if (!ret && !c->paused)
 			perf_event_enable(s->pe);
+	}
+	/* All of the CPU's events or none: a part would pass for the whole. */
+	for (s = c->sevs; ret && s < c->sevs + c->nsev; s++) {
+		if (s->cpu == cpu && s->pe) {
+			perf_event_release_kernel(s->pe);
+			s->pe = NULL;
+		}
 	}
 	return ret;
 }
@@ -454,15 +467,17 @@ static void aca_replug_fn(struct work_struct *work)
 
 /*
  * Events that stop sampling. perf puts a pinned event that cannot get a
- * counter when it is scheduled in (another pinned user holds them: the NMI
- * watchdog, perf record with a pinned event) in ERROR state and leaves it
+ * counter when it is scheduled in (counters taken by pinned users older
+ * than it, such as the NMI watchdog, or more events than counters; at
+ * START, at resume or when a CPU comes back) in ERROR state and leaves it
  * there, sampling nothing and saying nothing. Right after START and then
  * every ACA_WATCH_MS while the collection samples, every event of an
  * online CPU is checked: one below INACTIVE (in error, or off without the
- * sampler having turned it off) gets its CPU's events made anew, with
- * cpu-clock at the requested rate if it was a PMU event and sw_clock
- * allows, and a log line. The collection file counts it in the CPU's
- * errors; after ACA_WATCH_RETRIES a CPU is left as it is.
+ * sampler having turned it off) gets all its CPU's events made anew, with
+ * cpu-clock at the requested rate for the rest of the collection if it was
+ * a PMU event and sw_clock allows, and a rate-limited log line. The
+ * collection file counts it in the CPU's errors; after ACA_WATCH_RETRIES a
+ * CPU is left as it is.
  */
 #define ACA_WATCH_MS		1000
 #define ACA_WATCH_RETRIES	8
@@ -480,18 +495,22 @@ static struct aca_sev *aca_cpu_failed(struct aca_collection *c,
 	return NULL;
 }
 
-/* Under aca_lock and the hotplug lock: mend @first's CPU, whose @bad failed. */
+/* Under aca_lock and the hotplug lock: mend the CPU of @first, whose @bad failed. */
 static void aca_mend_cpu(struct aca_collection *c, struct aca_sev *first,
 			 struct aca_sev *bad)
 {
 	u32 cpu = first->cpu, errors = c->errors[cpu] + 1;
 	int state = READ_ONCE(bad->pe->state);
-	bool to_clock = !c->sw && !bad->sw && aca_sw_clock;
+	bool was_clock = c->sw || bad->sw;
+	bool to_clock = !was_clock && aca_sw_clock;
 	const char *done;
 
 	WRITE_ONCE(c->errors[cpu], errors);
-	for (struct aca_sev *s = first; to_clock && s < first + c->nevents; s++)
-		s->sw = true;
+	if (to_clock) {
+		for (struct aca_sev *s = first; s < first + c->nevents; s++)
+			s->sw = true;
+		set_bit(cpu, c->sw_cpus);
+	}
 	if (aca_recreate_cpu(c, cpu))
 		done = "it cannot be made anew: CPU not sampled";
 	else if (to_clock)
@@ -500,8 +519,14 @@ static void aca_mend_cpu(struct aca_collection *c, struct aca_sev *first,
 		done = "made anew";
 	else
 		done = "made anew for the last time";
-	pr_notice_ratelimited("CPU %u: event 0x%llx is not sampling (perf state %d; a pinned event is in error while another pinned user holds the counters); %s\n",
-			      cpu, c->events[bad->event].config, state, done);
+	if (state == PERF_EVENT_STATE_ERROR)
+		pr_notice_ratelimited("CPU %u: %s event 0x%llx is in error state (a pinned event that got no counter: pinned users before it hold them); %s\n",
+				      cpu, was_clock ? "cpu-clock for" : "PMU",
+				      c->events[bad->event].config, done);
+	else
+		pr_notice_ratelimited("CPU %u: %s event 0x%llx is not sampling (perf state %d, not turned off by aca); %s\n",
+				      cpu, was_clock ? "cpu-clock for" : "PMU",
+				      c->events[bad->event].config, state, done);
 }
 
 static void aca_watch_events(struct aca_collection *c)
@@ -663,10 +688,12 @@ struct aca_ring *aca_sampler_ring(u32 cpu)
 	return c && cpu < nr_cpu_ids ? c->rings[cpu] : NULL;
 }
 
-/* The current collection samples with cpu-clock. */
-bool aca_sampler_cpu_clock(void)
+/* The current collection samples @cpu with cpu-clock. */
+bool aca_sampler_cpu_clock(u32 cpu)
 {
-	return aca_coll && aca_coll->sw;
+	struct aca_collection *c = aca_coll;
+
+	return c && (c->sw || (cpu < nr_cpu_ids && test_bit(cpu, c->sw_cpus)));
 }
 
 void aca_sampler_counts(void *ctx, u32 cpu, u64 *written, u64 *dropped)

@@ -703,10 +703,11 @@ TEST(cpu_back_online_mid_collection_is_sampled_again)
 
 /*
  * An event that stops sampling during a collection (perf leaves a pinned
- * event that lost its counter in ERROR state; here the module's debugfs
- * stand-in turns CPU 1's events off behind its back) is found by the
- * sampler's watch within a second and made anew: CPU 1 is sampled again,
- * and the collection file counts one error for it, none for CPU 0.
+ * event that got no counter in ERROR state, which takes a PMU to cause;
+ * here the module's debugfs stand-in turns CPU 1's events off behind its
+ * back) is found by the sampler's watch within a second and made anew:
+ * CPU 1 is sampled again, and the collection file counts one error for
+ * it, none for any other CPU.
  */
 TEST(event_not_sampling_is_made_anew)
 {
@@ -733,8 +734,9 @@ TEST(event_not_sampling_is_made_anew)
 	spin_all(spinners, c.n, 2500);
 	EXPECT_EQ(0, wait_all(spinners, c.n));
 	ASSERT_NE(NULL, collection_counts(cc, c.n));
-	EXPECT_EQ(0, cc[0].errors);
-	EXPECT_EQ(1, cc[1].errors);
+	for (int cpu = 0; cpu < c.n; cpu++) {
+		EXPECT_EQ(cpu == 1, cc[cpu].errors) TH_LOG("CPU %d", cpu);
+	}
 	coll_stop(_metadata, &c, ch);
 	r = (const void *)ch[1].buf;
 	nrec = ch[1].len / sizeof(*r);
