@@ -1140,4 +1140,70 @@ TEST_F_TIMEOUT(heavy, session_end_lets_go_of_what_the_hooks_took, 600)
 	coll_close(&c);
 }
 
+/* Lines of /sys/kernel/debug/kprobes/list: the kprobes registered, or -1. */
+static int kprobes_registered(void)
+{
+	FILE *f = fopen("/sys/kernel/debug/kprobes/list", "r");
+	char line[512];
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		n++;
+	fclose(f);
+	return n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The hooks exist only during a session: INIT_DRIVER registers its four
+ * kprobes (exit, exec, munmap and its 32-bit entry) and TERMINATE removes
+ * them, SESSIONS times over. What that costs, each time, is printed as a
+ * figure: INIT_DRIVER also allocates the rings and writes the kernel's
+ * records, so it bounds the registering from above.
+ */
+#define SESSIONS	20
+TEST(hooks_exist_only_during_a_session)
+{
+	struct sep_control_first_msg hello = sep_hello(sizeof(hello));
+	double init[SESSIONS], term[SESSIONS], t0;
+	int before = kprobes_registered();
+	struct sep_target_status_msg s;
+	struct sep_drv_config dc;
+	int32_t busy = -1;
+
+	ASSERT_LE(0, before) TH_LOG("no /sys/kernel/debug/kprobes/list (debugfs mounted?)");
+	host_drv_config(&dc);
+	for (int i = 0; i < SESSIONS; i++) {
+		int ctl = open_dev();
+
+		ASSERT_LE(0, ctl);
+		ASSERT_EQ(sizeof(hello), write(ctl, &hello, sizeof(hello)));
+		ASSERT_EQ(sizeof(s), read_full(ctl, &s, sizeof(s)));
+		ASSERT_EQ(0, s.status);
+		ASSERT_EQ(0, command_io(ctl, SEP_CMD_RESERVE, NULL, 0, &busy, 4));
+		t0 = now_ms();
+		ASSERT_EQ(0, command_io(ctl, SEP_CMD_INIT_DRIVER, &dc, sizeof(dc), NULL, 0));
+		init[i] = now_ms() - t0;
+		ASSERT_EQ(before + 4, kprobes_registered()) TH_LOG("session %d", i);
+		t0 = now_ms();
+		ASSERT_EQ(0, command_io(ctl, SEP_CMD_TERMINATE, NULL, 0, NULL, 0));
+		term[i] = now_ms() - t0;
+		close(ctl);
+		ASSERT_EQ(before, kprobes_registered()) TH_LOG("session %d", i);
+	}
+	qsort(init, SESSIONS, sizeof(init[0]), cmp_double);
+	qsort(term, SESSIONS, sizeof(term[0]), cmp_double);
+	TH_LOG("figure: %d sessions: INIT_DRIVER (rings, kernel records, 4 kprobes) %.2f ms median, %.2f ms at most; TERMINATE (kprobes removed) %.2f ms median, %.2f ms at most",
+	       SESSIONS, init[SESSIONS / 2], init[SESSIONS - 1],
+	       term[SESSIONS / 2], term[SESSIONS - 1]);
+}
+
 TEST_HARNESS_MAIN
