@@ -52,7 +52,6 @@ struct aca_sev {
 	u32 size;		/* record size on the wire */
 	u32 osid;
 	s32 target_pid;		/* > 0: only this process */
-	bool sw;		/* cpu-clock: its CPU's PMU event stopped */
 };
 
 struct aca_collection {
@@ -66,7 +65,9 @@ struct aca_collection {
 	struct acp_event *events;	/* the group sampled, from START */
 	u32 nevents;
 	u32 *errors;			/* by CPU: events found not sampling */
-	unsigned long *sw_cpus;		/* CPUs switched to cpu-clock since */
+	unsigned long *sw_cpus;		/* CPUs switched to cpu-clock since
+					 * their PMU event stopped
+					 */
 };
 
 static DEFINE_MUTEX(aca_sampler_lock);
@@ -370,6 +371,12 @@ int aca_sampler_configure(void *ctx, const struct acp_config *cfg)
 	return aca_sampler_alloc(READ_ONCE(aca_ring_pages), cpu_present_mask);
 }
 
+/* Whether @c samples @cpu with cpu-clock. */
+static bool aca_cpu_clock(const struct aca_collection *c, u32 cpu)
+{
+	return c->sw || test_bit(cpu, c->sw_cpus);
+}
+
 /*
  * Under aca_lock and cpus_read_lock() (whose lockdep assertion modules
  * cannot call): @cpu's events made anew.
@@ -389,7 +396,7 @@ static int aca_recreate_cpu(struct aca_collection *c, u32 cpu)
 		if (ret || !cpu_online(cpu))
 			continue;
 		ret = aca_create_event(s, cpu, &c->events[s->event],
-				       c->sw || s->sw);
+				       aca_cpu_clock(c, cpu));
 		if (!ret && !c->paused)
 			perf_event_enable(s->pe);
 	}
@@ -501,16 +508,13 @@ static void aca_mend_cpu(struct aca_collection *c, struct aca_sev *first,
 {
 	u32 cpu = first->cpu, errors = c->errors[cpu] + 1;
 	int state = READ_ONCE(bad->pe->state);
-	bool was_clock = c->sw || bad->sw;
+	bool was_clock = aca_cpu_clock(c, cpu);
 	bool to_clock = !was_clock && aca_sw_clock;
 	const char *done;
 
 	WRITE_ONCE(c->errors[cpu], errors);
-	if (to_clock) {
-		for (struct aca_sev *s = first; s < first + c->nevents; s++)
-			s->sw = true;
+	if (to_clock)
 		set_bit(cpu, c->sw_cpus);
-	}
 	if (aca_recreate_cpu(c, cpu))
 		done = "it cannot be made anew: CPU not sampled";
 	else if (to_clock)
@@ -565,10 +569,10 @@ static void aca_watch_fn(struct work_struct *work)
 
 /*
  * /sys/kernel/debug/aca/event_off (0200): writing a CPU number turns that
- * CPU's events of the running collection off behind the sampler's back,
- * as perf leaves a pinned event that lost its counter (ERROR state, which
- * takes a PMU and a competing pinned user to cause): how the tests show
- * that the watch finds and mends such an event.
+ * CPU's events of the running collection off behind the sampler's back, a
+ * stand-in for a pinned event in ERROR state (which takes a PMU whose
+ * counters are taken to cause): how the tests show that the watch finds
+ * and mends such an event.
  */
 static struct dentry *aca_debugfs;
 
@@ -693,7 +697,7 @@ bool aca_sampler_cpu_clock(u32 cpu)
 {
 	struct aca_collection *c = aca_coll;
 
-	return c && (c->sw || (cpu < nr_cpu_ids && test_bit(cpu, c->sw_cpus)));
+	return c && cpu < nr_cpu_ids && aca_cpu_clock(c, cpu);
 }
 
 void aca_sampler_counts(void *ctx, u32 cpu, u64 *written, u64 *dropped)
