@@ -662,6 +662,34 @@ TEST(cpu_offline_at_start_is_skipped_then_sampled_again)
 }
 
 /*
+ * A collection that samples every CPU, each channel drained into @ch[],
+ * once a spinner per CPU has run 300 ms.
+ */
+static void coll_sampling(struct __test_metadata *_metadata, struct coll *c,
+			  struct channel *ch, pid_t *spinners)
+{
+	coll_open(_metadata, c);
+	coll_configure(_metadata, c);
+	coll_drain(_metadata, c, ch);
+	ASSERT_EQ(0, command_io(c->ctl, SEP_CMD_START, NULL, 0, NULL, 0));
+	spin_all(spinners, c->n, 300);
+	wait_all(spinners, c->n);
+}
+
+/* Of the records channel @chan received (*@nrec), those after @tsc. */
+static size_t samples_after(const struct channel *chan, uint64_t tsc,
+			    size_t *nrec)
+{
+	const struct sep_sample_record_pc *r = (const void *)chan->buf;
+	size_t after = 0;
+
+	*nrec = chan->len / sizeof(*r);
+	for (size_t k = 0; k < *nrec; k++)
+		after += r[k].tsc > tsc;
+	return after;
+}
+
+/*
  * A CPU taken offline during a collection and brought back is sampled
  * again in the same collection: perf drops an offline CPU's events, and
  * aca gives it new ones when it returns.
@@ -670,19 +698,13 @@ TEST(cpu_back_online_mid_collection_is_sampled_again)
 {
 	static struct channel ch[MAX_CPUS + 2];
 	const char *path = "/sys/devices/system/cpu/cpu1/online";
-	const struct sep_sample_record_pc *r;
-	size_t after = 0, nrec;
 	pid_t spinners[MAX_CPUS];
+	size_t after, nrec;
 	uint64_t tsc_back;
 	struct coll c;
 
 	ASSERT_LE(2, ncpus()) TH_LOG("needs a second CPU to take offline");
-	coll_open(_metadata, &c);
-	coll_configure(_metadata, &c);
-	coll_drain(_metadata, &c, ch);
-	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_START, NULL, 0, NULL, 0));
-	spin_all(spinners, c.n, 300);
-	wait_all(spinners, c.n);
+	coll_sampling(_metadata, &c, ch, spinners);
 	ASSERT_EQ(0, write_sysfs(path, "0"));
 	usleep(300 * 1000);
 	ASSERT_EQ(0, write_sysfs(path, "1"));
@@ -692,10 +714,7 @@ TEST(cpu_back_online_mid_collection_is_sampled_again)
 	spin_all(spinners, c.n, 2000);
 	EXPECT_EQ(0, wait_all(spinners, c.n));
 	coll_stop(_metadata, &c, ch);
-	r = (const void *)ch[1].buf;
-	nrec = ch[1].len / sizeof(*r);
-	for (size_t k = 0; k < nrec; k++)
-		after += r[k].tsc > tsc_back;
+	after = samples_after(&ch[1], tsc_back, &nrec);
 	TH_LOG("CPU 1: %zu samples, %zu after it came back", nrec, after);
 	EXPECT_LT(0, after);
 	coll_end(_metadata, &c, ch);
@@ -712,20 +731,14 @@ TEST(cpu_back_online_mid_collection_is_sampled_again)
 TEST(event_not_sampling_is_made_anew)
 {
 	static struct channel ch[MAX_CPUS + 2];
-	const struct sep_sample_record_pc *r;
 	struct cpu_counts cc[MAX_CPUS];
-	size_t after = 0, nrec;
 	pid_t spinners[MAX_CPUS];
+	size_t after, nrec;
 	uint64_t tsc_off;
 	struct coll c;
 
 	ASSERT_LE(2, ncpus()) TH_LOG("needs a second CPU");
-	coll_open(_metadata, &c);
-	coll_configure(_metadata, &c);
-	coll_drain(_metadata, &c, ch);
-	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_START, NULL, 0, NULL, 0));
-	spin_all(spinners, c.n, 300);
-	wait_all(spinners, c.n);
+	coll_sampling(_metadata, &c, ch, spinners);
 	ASSERT_EQ(0, write_sysfs("/sys/kernel/debug/aca/event_off", "1"))
 		TH_LOG("the module's debugfs stand-in (debugfs mounted?)");
 	tsc_off = coll_tsc(&c);
@@ -738,10 +751,7 @@ TEST(event_not_sampling_is_made_anew)
 		EXPECT_EQ(cpu == 1, cc[cpu].errors) TH_LOG("CPU %d", cpu);
 	}
 	coll_stop(_metadata, &c, ch);
-	r = (const void *)ch[1].buf;
-	nrec = ch[1].len / sizeof(*r);
-	for (size_t k = 0; k < nrec; k++)
-		after += r[k].tsc > tsc_off;
+	after = samples_after(&ch[1], tsc_off, &nrec);
 	TH_LOG("CPU 1: %zu samples, %zu after its events were turned off", nrec, after);
 	EXPECT_LT(0, after);
 	coll_end(_metadata, &c, ch);
