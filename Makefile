@@ -11,6 +11,8 @@
 #   make host           aca-host alone (no kernel headers needed)
 #   make deps           install every Debian package the project needs
 #   make check          everything CI runs; prints "N passed, N failed"
+#   make bench          aca's cost to a profiled workload beside perf's, in
+#                       VMs (figures, never pass/fail; bench/README.md)
 # Compiler warnings fail only make check (W=1 on the module, -Werror on
 # userspace); builds for use (make, make install, DKMS) show them.
 
@@ -42,11 +44,14 @@ SEP_HDR := driver/core/sep.h driver/core/sep_cmd.h
 # selftests/core/TOPIC_test.c built as $(B)/tests/core_TOPIC_test.
 CORE_TESTS := $(patsubst selftests/core/%.c,$(B)/tests/core_%,$(wildcard selftests/core/*_test.c))
 
+# make bench's workloads, the stream and echo ends (bench/*.c).
+BENCH_TOOLS := $(B)/bench/work $(B)/bench/sink $(B)/bench/serve $(B)/bench/rtt
+
 TESTS := $(CORE_TESTS) $(B)/tests/device_test $(B)/tests/local_test \
 	 $(B)/tests/modrec_test \
 	 $(B)/tests/remote_test
 
-.PHONY: all module modules relay host tests demo deps check checkpatch uapi-check vm-test soak clean
+.PHONY: all module modules relay host tests demo deps check checkpatch uapi-check vm-test soak bench clean
 .DELETE_ON_ERROR:
 
 all: module relay host tests
@@ -98,8 +103,8 @@ host: $(B)/aca-host
 # removes the objects to compile every source under it, and a later plain
 # make (make install in the install test, on a read-only tree) finds them
 # up to date.
-HOST_CLI_SRC := $(addprefix tools/aca-host/,main.c args.c hello.c info.c collect_cli.c \
-	report_cli.c)
+HOST_CLI_SRC := $(addprefix tools/aca-host/,main.c args.c hello.c info.c ping.c \
+	collect_cli.c report_cli.c)
 HOST_LIB_SRC := $(addprefix tools/aca-host/,net.c session.c payload.c ecb.c channels.c \
 	collect.c collect_out.c progress.c files.c records.c elfsym.c attrib.c tally.c \
 	report_load.c report.c)
@@ -182,7 +187,7 @@ deps:
 
 checkpatch: $(KSRC)/.stamp
 	@perl $(KSRC)/scripts/checkpatch.pl --no-tree --strict --terse --show-types \
-		-f $(wildcard driver/*.[ch] driver/core/*.[ch] uapi/*.h)
+		-f $(wildcard driver/*.[ch] driver/core/*.[ch] uapi/*.h bench/floor/*.c)
 
 # uapi/aca.h is what programs on the target compile against (installed as
 # <linux/aca.h>): held to the rules the kernel sets its own uapi headers
@@ -228,6 +233,11 @@ demo: deps
 
 check: deps
 	@tools/check
+
+# Figures, never pass/fail, never part of make check: make bench
+# [BENCH_ARGS="--kernel 6.1 --kvm ..."] (tools/bench --help).
+bench: deps relay host $(BENCH_TOOLS)
+	@tools/bench $(BENCH_ARGS)
 
 clean:
 	rm -rf $(B)
@@ -453,3 +463,12 @@ $(B)/tests/host_test: $(wildcard selftests/host/*.c selftests/host/*.h) $(HOST_L
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^) $(HOST_LIB) -pthread -lm
 # ---- end of host tools
+
+# ---- bench tools (make bench): the workloads and the host's stream sink.
+# make check builds them (-Werror) with the tests, so they do not rot.
+tests: $(BENCH_TOOLS)
+
+$(B)/bench/%: bench/%.c $(UFLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(UCFLAGS) -o $@ $< -pthread
+# ---- end of bench tools

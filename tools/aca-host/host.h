@@ -71,6 +71,7 @@ void close_quietly(int fd);
  */
 int cmd_hello(const char *target, int timeout_s);	/* hello.c */
 int cmd_info(const char *target, int timeout_s);	/* info.c */
+int cmd_ping(const char *target, int timeout_s);	/* ping.c */
 int cmd_collect(int argc, char **argv);		/* collect_cli.c */
 int cmd_report(int argc, char **argv);		/* report_cli.c */
 

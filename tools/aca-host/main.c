@@ -4,6 +4,7 @@
  * does, and print what it says.
  *   aca-host hello TARGET[:PORT]   handshake and print the target status
  *   aca-host info TARGET[:PORT]    a whole session: every fact the target gives
+ *   aca-host ping TARGET[:PORT]    the control channel's round trip
  *   aca-host collect TARGET ...     a sampling collection saved to a directory
  *   aca-host report DIR ...         hotspots of a saved collection
  */
@@ -14,7 +15,7 @@
 #include "args.h"
 #include "host.h"
 
-/* A command with a TARGET and --timeout alone: hello, info. */
+/* A command with a TARGET and --timeout alone: hello, info, ping. */
 struct target_cmd {
 	const char *name;
 	const char *what;		/* what it does, for its usage */
@@ -30,6 +31,8 @@ static void usage(FILE *f)
 		   "  info    TARGET [--timeout S]\n"
 		   "          open a session with all channels, print what the target\n"
 		   "          reports (CPUs, TSC, topology, ...), terminate cleanly\n"
+		   "  ping    TARGET [--timeout S]\n"
+		   "          time 1000 round trips of a cheap command on the control channel\n"
 		   "  collect TARGET --duration S --out DIR [--event NAME|--ecb FILE]\n"
 		   "          sample the target and save every data channel in DIR\n"
 		   "  report  DIR [--sysroot PATH] [--pid PID] [--top N]\n"
@@ -98,6 +101,11 @@ int main(int argc, char **argv)
 		"info", "Open a whole session (every channel), print what the target\n"
 			"  reports (CPUs, TSC, topology, platform), and end it cleanly.",
 		cmd_info,
+	}, ping = {
+		"ping", "Hand-shake, then time 1000 GET_NORMALIZED_TSC round trips on the\n"
+			"  control channel, one at a time; print the smallest, median, 99th\n"
+			"  percentile and largest, in microseconds.",
+		cmd_ping,
 	};
 	const char *cmd = argc >= 2 ? argv[1] : "";
 
@@ -105,6 +113,8 @@ int main(int argc, char **argv)
 		return run_target_cmd(&hello, argc - 1, argv + 1);
 	if (!strcmp(cmd, "info"))
 		return run_target_cmd(&info, argc - 1, argv + 1);
+	if (!strcmp(cmd, "ping"))
+		return run_target_cmd(&ping, argc - 1, argv + 1);
 	if (!strcmp(cmd, "collect"))
 		return cmd_collect(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report"))
