@@ -19,60 +19,22 @@
 
 #define PUMP_CHUNK	(64 * 1024)
 
-/*
- * A pump moves a chunk as a pair of splices: a fill (in -> pipe) linked to
- * a drain (pipe -> out). io_uring runs splices in its worker threads, and
- * the worker that did the fill goes straight on to the drain: one worker
- * hand-off and one wake-up of the loop per chunk, not two of each. A drain
- * that moved less than the fill put in the pipe is followed by drains
- * alone until the pipe is empty.
- *
- * The drain asks for up to PUMP_CHUNK bytes: a splice from a pipe returns
- * once the pipe is empty if it moved anything, so it moves what the fill
- * put in (the pipe has no other writer) and never waits for more. The link
- * is a hard one: io_uring severs a plain link when the first splice moves
- * less than asked, which a fill nearly always does. The drain does not
- * wait (SPLICE_F_NONBLOCK): after a fill that found the end or failed it
- * finds the pipe empty and returns -EAGAIN at once (a cancel could miss it
- * on its way from the fill to the worker), and where the socket is full it
- * returns what it moved, or -EAGAIN, and a lone drain that may wait goes
- * on with the rest. The pair is judged once both are done.
- */
-static void pump_splice(struct pump *p, int in, int out, unsigned int len,
-			uint64_t tag, unsigned int sqe_flags, unsigned int nonblock)
+static void pump_splice(struct pump *p, int in, int out, unsigned int len)
 {
 	struct io_uring_sqe *sqe = relay_sqe(p->conn->relay);
 
-	io_uring_prep_splice(sqe, in, -1, out, -1, len, SPLICE_F_MOVE | nonblock);
-	io_uring_sqe_set_data64(sqe, (uintptr_t)p | tag);
-	sqe->flags |= sqe_flags;
-	p->inflight++;
+	io_uring_prep_splice(sqe, in, -1, out, -1, len, SPLICE_F_MOVE);
+	io_uring_sqe_set_data(sqe, p);
+	p->busy = true;
 }
 
-/* pending == 0: the pipe is empty, fill and drain it; else drain it. */
+/* pending == 0: the pipe is empty, refill it; else drain it. */
 static void pump_next(struct pump *p)
 {
-	struct relay *r = p->conn->relay;
-
-	p->paired = !p->pending;
-	if (p->pending) {
-		pump_splice(p, p->pipe[0], p->out, p->pending, PUMP_TAG_DRAIN, 0, 0);
-		return;
-	}
-	/* Both in one submission, or the link would end at its edge. */
-	if (io_uring_sq_space_left(&r->ring) < 2)
-		io_uring_submit(&r->ring);
-	pump_splice(p, p->in, p->pipe[1], PUMP_CHUNK, PUMP_TAG_FILL, IOSQE_IO_HARDLINK, 0);
-	pump_splice(p, p->pipe[0], p->out, PUMP_CHUNK, PUMP_TAG_DRAIN, 0, SPLICE_F_NONBLOCK);
-}
-
-/* Cancel the operations of @p tagged @tag (a fill takes its drain along). */
-static void pump_cancel(struct pump *p, uint64_t tag)
-{
-	struct io_uring_sqe *sqe = relay_sqe(p->conn->relay);
-
-	io_uring_prep_cancel64(sqe, (uintptr_t)p | tag, 0);
-	io_uring_sqe_set_data64(sqe, RELAY_TAG_CANCEL);
+	if (p->pending)
+		pump_splice(p, p->pipe[0], p->out, p->pending);
+	else
+		pump_splice(p, p->in, p->pipe[1], PUMP_CHUNK);
 }
 
 static void park_remove(struct relay *r, struct conn *c);
@@ -111,12 +73,14 @@ void conn_close(struct conn *c)
 
 	c->closing = true;
 	for (int i = 0; i < 2; i++) {
-		if (pumps[i]->inflight) {
-			pump_cancel(pumps[i], PUMP_TAG_FILL);
-			pump_cancel(pumps[i], PUMP_TAG_DRAIN);
+		if (pumps[i]->busy) {
+			struct io_uring_sqe *sqe = relay_sqe(c->relay);
+
+			io_uring_prep_cancel(sqe, pumps[i], 0);
+			io_uring_sqe_set_data64(sqe, RELAY_TAG_CANCEL);
 		}
 	}
-	if (!c->up.inflight && !c->down.inflight)
+	if (!c->up.busy && !c->down.busy)
 		conn_free(c);
 }
 
@@ -145,67 +109,42 @@ static void pump_eof(struct pump *p)
 		conn_close(c);
 }
 
-static bool again(int res)
-{
-	return res == -EINTR || res == -EAGAIN;
-}
-
-/* Both splices of the pair (or the lone drain) are done: judge them. */
-static void pump_done(struct pump *p)
+void pump_complete(struct pump *p, int res)
 {
 	struct conn *c = p->conn;
-	int fill = p->fill_res, drain = p->drain_res;
 
-	if (p->paired) {
-		if (again(fill)) {
-			pump_next(p);
-			return;
-		}
-		if (fill < 0) {
-			if (c->relay->verbose)
-				log_info("%s: %s", c->peer, strerror(-fill));
-			conn_close(c);
-			return;
-		}
-		if (!fill) {
+	p->busy = false;
+	if (c->closing) {
+		if (!c->up.busy && !c->down.busy)
+			conn_free(c);
+		return;
+	}
+	if (res == -EINTR || res == -EAGAIN) {
+		pump_next(p);
+		return;
+	}
+	if (res < 0) {
+		if (c->relay->verbose)
+			log_info("%s: %s", c->peer, strerror(-res));
+		conn_close(c);
+		return;
+	}
+	if (!p->pending) {
+		if (!res) {
 			pump_eof(p);
 			return;
 		}
 		/* The device answered: whatever the role, the hello was whole. */
 		if (p == &c->down)
 			c->spoke = true;
-		p->pending = (unsigned int)fill;
-	}
-	if (again(drain)) {
-		pump_next(p);
+		p->pending = res;
+	} else if (!res) {
+		conn_close(c);	/* a pipe that will not drain */
 		return;
+	} else {
+		p->pending -= res;
 	}
-	if (drain <= 0) {
-		if (drain < 0 && c->relay->verbose)
-			log_info("%s: %s", c->peer, strerror(-drain));
-		conn_close(c);	/* an error, or a pipe that will not drain */
-		return;
-	}
-	p->pending -= (unsigned int)drain;
 	pump_next(p);
-}
-
-void pump_complete(struct pump *p, uint64_t tag, int res)
-{
-	struct conn *c = p->conn;
-
-	p->inflight--;
-	if (tag == PUMP_TAG_FILL)
-		p->fill_res = res;
-	else
-		p->drain_res = res;
-	if (c->closing) {
-		if (!c->up.inflight && !c->down.inflight)
-			conn_free(c);
-		return;
-	}
-	if (!p->inflight)
-		pump_done(p);
 }
 
 static int pump_init(struct pump *p, struct conn *c, int in, int out)

@@ -494,8 +494,7 @@ static void run(struct relay *r)
 			else if (tag == RELAY_TAG_PARK)
 				conn_park_timeout(r);
 			else if (tag != RELAY_TAG_CANCEL)
-				pump_complete((struct pump *)(uintptr_t)(tag & ~(__u64)PUMP_TAG_DRAIN),
-					      tag & PUMP_TAG_DRAIN, cqe->res);
+				pump_complete(io_uring_cqe_get_data(cqe), cqe->res);
 		}
 		io_uring_cq_advance(&r->ring, seen);
 		/* What parked connections waited for may have ended. */

@@ -22,9 +22,7 @@ struct pump {
 	int in, out;
 	int pipe[2];
 	unsigned int pending;	/* bytes sitting in the pipe */
-	unsigned int inflight;	/* splices submitted, not completed */
-	bool paired;		/* in flight: a fill and its drain (conn.c) */
-	int fill_res, drain_res;	/* their results, judged when both are in */
+	bool busy;		/* a splice is in flight */
 	bool eof;
 };
 
@@ -105,15 +103,12 @@ void allow_format(const struct allow *list, char *buf, size_t len);
 void addr_format(const struct sockaddr *sa, char *buf, size_t len);
 
 /*
- * uring.c: SQE helpers. The user_data of a pump's splice is the pump pointer,
- * its low bit set for a drain (PUMP_TAG_DRAIN); pointers are aligned, and
- * far above the small integers that tag the other operations: a
+ * uring.c: SQE helpers. The user_data of a pump's splice is the pump pointer;
+ * pointers are aligned, so small integers tag the other operations: a
  * cancel, the sweep's tick, the bound on parked connections' wait, the
  * accept of listener i (RELAY_TAG_ACCEPT + i) and its retry after a
  * back-off (RELAY_TAG_RETRY + i).
  */
-#define PUMP_TAG_FILL		0
-#define PUMP_TAG_DRAIN		1
 #define RELAY_TAG_CANCEL	1
 #define RELAY_TAG_TICK		2
 #define RELAY_TAG_PARK		3
@@ -157,6 +152,6 @@ void conn_open(struct relay *r, int sock, const struct sockaddr *peer);
 void conn_close(struct conn *c);
 void conn_unpark(struct relay *r);
 void conn_park_timeout(struct relay *r);
-void pump_complete(struct pump *p, uint64_t tag, int res);
+void pump_complete(struct pump *p, int res);
 
 #endif /* ACA_RELAY_H */
