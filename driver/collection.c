@@ -19,12 +19,13 @@
 static u32 aca_cpu_chans;
 
 /*
- * Readers are woken in batches (see ring.c): by their ring's producer when
- * it has taken another quarter, and by this timer, every ACA_FLUSH_MS from
- * INIT_DRIVER to the session's end, for every channel ring with unread
- * bytes (the module records' too). Waking on every sample would cost the
- * sampled CPU an IPI and a context switch per sample. The timer sees the
- * rings through aca_flush_rings, under aca_flush_lock, not aca_lock.
+ * Readers read in batches (see ring.c): when their ring's producer has a
+ * quarter of it unread, and when this timer, every ACA_FLUSH_MS from
+ * INIT_DRIVER to the session's end, flushes every channel ring with unread
+ * bytes (the module records' too). Reading on every sample would cost the
+ * sampled CPU an IPI and a context switch per sample, and the reader a
+ * hand-off per record. The timer sees the rings through aca_flush_rings,
+ * under aca_flush_lock, not aca_lock.
  */
 #define ACA_FLUSH_MS		1000
 static DEFINE_SPINLOCK(aca_flush_lock);
@@ -43,7 +44,7 @@ static void aca_flush_fn(struct work_struct *work)
 	for (u32 i = 0; aca_flush_rings && i < aca_flush_nrings; i++) {
 		r = aca_flush_rings[i];
 		if (r && aca_ring_pending(r))
-			aca_ring_wake(r);
+			aca_ring_flush(r);
 	}
 	again = aca_flush_rings;
 	spin_unlock(&aca_flush_lock);
@@ -70,7 +71,7 @@ static void aca_flush_begin(void)
 	u32 n = aca_cpu_chans + 2;
 	struct aca_ring **rings = kcalloc(n, sizeof(*rings), GFP_KERNEL);
 
-	/* Without it the producers' quarter wake-ups remain. */
+	/* Without it, rings are read at each quarter and after STOP. */
 	if (!rings)
 		return;
 	for (u32 chan = 0; chan < n; chan++)
@@ -90,15 +91,16 @@ struct aca_ring *aca_channel_ring(u32 chan)
 }
 
 /*
- * The core's view of a channel's unread bytes: whether a data channel is
- * readable, and drained before STOP answers. The bytes themselves go to
- * the channel's reader from its bound ring.
+ * The core's view of a channel's unread bytes, once a read of them is due
+ * (ring.c; a final ring's always are): whether a data channel is readable,
+ * and drained before STOP answers. The bytes themselves go to the
+ * channel's reader from its bound ring.
  */
 size_t aca_collection_peek(void *ctx, u32 chan, const void **p)
 {
 	struct aca_ring *r = aca_channel_ring(chan);
 
-	return r ? aca_ring_peek(r, p) : 0;
+	return r && aca_ring_due(r) ? aca_ring_peek(r, p) : 0;
 }
 
 void aca_collection_consume(void *ctx, u32 chan, size_t n)

@@ -190,7 +190,7 @@ static bool aca_streaming(struct aca_file *af)
 	u32 chan;
 
 	return aca_live_ring(af->ring) && !af->out_left &&
-	       acp_conn_stream(&af->conn, &chan) && aca_ring_pending(af->ring);
+	       acp_conn_stream(&af->conn, &chan) && aca_ring_due(af->ring);
 }
 
 /* After a read of the ring: if it is drained for good, STOP may answer. */
@@ -266,7 +266,10 @@ static bool aca_nonblock(struct kiocb *iocb)
 	       (iocb->ki_filp->f_flags & O_NONBLOCK);
 }
 
-/* Bound ring bytes to @to, without aca_lock: bytes, 0 (none), -EFAULT. */
+/*
+ * Bound ring bytes to @to, once a read is due (ring.c), without aca_lock:
+ * bytes, 0 (none, or not due), -EFAULT.
+ */
 static ssize_t aca_read_ring(struct aca_file *af, struct iov_iter *to)
 {
 	struct aca_ring *r = aca_live_ring(af->ring);
@@ -274,7 +277,7 @@ static ssize_t aca_read_ring(struct aca_file *af, struct iov_iter *to)
 	const void *data;
 
 	lockdep_assert_held(&af->read_lock);
-	if (!r)
+	if (!r || !aca_ring_due(r))
 		return 0;
 	while (iov_iter_count(to) && (avail = aca_ring_peek(r, &data))) {
 		n = copy_to_iter(data, min(avail, iov_iter_count(to)), to);
@@ -408,6 +411,28 @@ static ssize_t aca_write_iter(struct kiocb *iocb, struct iov_iter *from)
 }
 
 /*
+ * Up to @len bytes of the bound ring @r, once a read is due, to @pipe by
+ * page reference, batch after batch (splice.c) until @len, the pipe is
+ * full or the ring empty: bytes given, 0 (none unread) or -EAGAIN (the
+ * pipe was full).
+ */
+static ssize_t aca_splice_ring(struct aca_file *af, struct aca_ring *r,
+			       struct pipe_inode_info *pipe, size_t len)
+{
+	ssize_t n = 0, done = 0;
+
+	lockdep_assert_held(&af->read_lock);
+	while (done < len && (n = aca_ring_to_pipe(r, pipe, len - done)) > 0) {
+		aca_ring_consume(r, n);
+		done += n;
+	}
+	if (!done)
+		return n;
+	aca_ring_read(af);
+	return done;
+}
+
+/*
  * A data channel's stream goes to the pipe by page reference (splice.c);
  * everything else (replies, first messages, EOF) is copied as read() would.
  */
@@ -430,11 +455,7 @@ static ssize_t aca_splice_read(struct file *in, loff_t *ppos,
 		if (af->out_left)
 			break;
 		r = aca_live_ring(af->ring);
-		ret = r ? aca_ring_to_pipe(r, pipe, len) : 0;
-		if (ret > 0) {
-			aca_ring_consume(r, ret);
-			aca_ring_read(af);
-		}
+		ret = r && aca_ring_due(r) ? aca_splice_ring(af, r, pipe, len) : 0;
 		if (ret)
 			break;
 		ret = aca_lock_when(af, aca_read_ready, nonblock);
@@ -468,8 +489,11 @@ static __poll_t aca_poll(struct file *file, poll_table *pt)
 	bool bind;
 
 	poll_wait(file, &af->wait, pt);
-	/* A streaming data channel: readable when its ring is, always writable. */
-	if (r && aca_ring_pending(r))
+	/*
+	 * A streaming data channel: readable when a read of its ring is due,
+	 * always writable.
+	 */
+	if (r && aca_ring_due(r))
 		return EPOLLIN | EPOLLRDNORM | EPOLLOUT | EPOLLWRNORM;
 	/*
 	 * A channel that streams but has not bound its ring yet binds it, or

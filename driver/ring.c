@@ -21,12 +21,18 @@
  *    out, with smp_store_release(); the producer reads it with
  *    smp_load_acquire() before reusing space, so it never overwrites bytes
  *    still being read.
- *  - Wake-ups are batched, to disturb the sampled CPU as little as
- *    possible: the producer queues the ring's irq_work, which wakes the
- *    reader, each time head crosses a quarter of the ring, and the
- *    collection's flush timer wakes the reader of any ring with unread
- *    bytes every ACA_FLUSH_MS (collection.c). A record is therefore read
- *    within one flush period, and a busy ring well before it fills.
+ *  - Reads are batched, to disturb the sampled CPU as little as possible
+ *    and to move many records per hand-off: the reader reads only when a
+ *    read is due (aca_ring_due()): a quarter of the ring unread, or a
+ *    flush not yet answered, or the ring final. The producer queues the
+ *    ring's irq_work, which wakes the reader, when the unread bytes reach
+ *    a quarter; the collection's flush timer (collection.c) counts a flush
+ *    (flushes, its own) and wakes the reader of any ring with unread bytes
+ *    every ACA_FLUSH_MS. The reader answers a flush by emptying the ring
+ *    (flush_seen, the reader's own, takes the flushes it read before it
+ *    saw the ring empty; a flush counted after that stays due). A record
+ *    is therefore read within about one flush period, and a busy ring in
+ *    reads of a quarter or more, well before it fills.
  *  - lost and written are only ever changed by the producer (local64
  *    operations on the ring's CPU, safe against an interrupting producer);
  *    other CPUs read them as snapshots, exact once sampling has stopped.
@@ -149,8 +155,8 @@ void aca_ring_put(struct aca_ring *r)
 
 /*
  * Producer: add one record of @len bytes, @rec followed by zeros, and wake
- * the reader each time another quarter of the ring is written. NMI-safe:
- * no locks, no allocation.
+ * the reader when the unread bytes reach a quarter of the ring (a read is
+ * due then, see above). NMI-safe: no locks, no allocation.
  * A producer interrupting another on the same CPU (only possible with
  * mixed event kinds, e.g. a PMI during the cpu-clock hrtimer, which aca
  * never programs together) finds the ring busy: its record is counted
@@ -211,7 +217,7 @@ void aca_ring_write(struct aca_ring *r, const void *rec, u32 rec_len, u32 len)
 	smp_store_release(&h->head, head + len);
 	local64_inc(aca_ring_ctr(&h->written));
 	local_set(&r->busy, 0);
-	if (head / quarter != (head + len) / quarter)
+	if (head - tail < quarter && head + len - tail >= quarter)
 		irq_work_queue(&r->wake);
 }
 
@@ -231,9 +237,13 @@ size_t aca_ring_peek(struct aca_ring *r, const void **p)
 void aca_ring_consume(struct aca_ring *r, size_t n)
 {
 	struct aca_mmap_header *h = r->hdr;
+	/* Before the ring is seen empty: pairs with aca_ring_flush(). */
+	unsigned int flushes = smp_load_acquire(&r->flushes);
 
 	/* Done with the bytes: pairs with the acquire in aca_ring_write(). */
 	smp_store_release(&h->tail, h->tail + n);
+	if (!aca_ring_pending(r))
+		WRITE_ONCE(r->flush_seen, flushes);
 }
 
 /* Unread bytes, as a snapshot (the flush timer's question). */
@@ -243,15 +253,38 @@ bool aca_ring_pending(struct aca_ring *r)
 	return smp_load_acquire(&r->hdr->head) != READ_ONCE(r->hdr->tail);
 }
 
+/*
+ * Whether the reader should read now (see the top): unread bytes, and a
+ * quarter of the ring of them, or an unanswered flush, or no more to come.
+ * The consumer's question; poll() asks it as a snapshot.
+ */
+bool aca_ring_due(struct aca_ring *r)
+{
+	/* Pairs with the release in aca_ring_write(). */
+	u64 unread = smp_load_acquire(&r->hdr->head) - READ_ONCE(r->hdr->tail);
+
+	return unread && (unread >= r->size / 4 ||
+			  READ_ONCE(r->flushes) != READ_ONCE(r->flush_seen) ||
+			  aca_ring_final(r));
+}
+
 void aca_ring_counts(struct aca_ring *r, u64 *written, u64 *lost)
 {
 	*written = local64_read(aca_ring_ctr(&r->hdr->written));
 	*lost = local64_read(aca_ring_ctr(&r->hdr->lost));
 }
 
-void aca_ring_wake(struct aca_ring *r)
+static void aca_ring_wake(struct aca_ring *r)
 {
 	wake_up_interruptible(&r->wait);
+}
+
+/* The flush timer (its one caller at a time): a read is due, wake it. */
+void aca_ring_flush(struct aca_ring *r)
+{
+	/* Pairs with the acquire in aca_ring_consume(). */
+	smp_store_release(&r->flushes, r->flushes + 1);
+	aca_ring_wake(r);
 }
 
 /*

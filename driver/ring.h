@@ -41,6 +41,13 @@ struct aca_ring {
 	 */
 	bool final;
 	bool detached;
+	/*
+	 * flushes: the flush timer's count (it alone writes it); flush_seen:
+	 * the count the reader had read when it last emptied the ring (it
+	 * alone writes that). Unequal: a read is due (ring.c).
+	 */
+	unsigned int flushes;
+	unsigned int flush_seen;
 };
 
 /* @node: the NUMA node of the CPU that writes it (NUMA_NO_NODE: any). */
@@ -52,11 +59,13 @@ void aca_ring_write(struct aca_ring *r, const void *rec, u32 rec_len, u32 len);
 /* Consumer. */
 size_t aca_ring_peek(struct aca_ring *r, const void **p);
 void aca_ring_consume(struct aca_ring *r, size_t n);
+/* Consumer, or poll() as a snapshot: a read is due. */
+bool aca_ring_due(struct aca_ring *r);
 /* Anyone: snapshots. */
 bool aca_ring_pending(struct aca_ring *r);
 void aca_ring_counts(struct aca_ring *r, u64 *written, u64 *lost);
-/* Wake the reader now (the flush timer, STOP). */
-void aca_ring_wake(struct aca_ring *r);
+/* The flush timer: a read of what is unread is due; wake the reader. */
+void aca_ring_flush(struct aca_ring *r);
 /*
  * The ends of a collection (process context, writers stopped / gone, or
  * the last one finalizing after its last record). Both wake the reader.

@@ -473,7 +473,11 @@ TEST(collection_describes_every_module)
 		TH_LOG("no %s here: the munmap() record is not checked", CLOSED_LIB);
 	}
 	EXPECT_EQ(0, wait_all(spinners, c.n));
-	/* Immediate transfer: records flow during the collection. */
+	/*
+	 * Immediate transfer: records flow during the collection, at the
+	 * latest when the flush timer makes a read due (within a second).
+	 */
+	EXPECT_TRUE(readable(c.data[mod], 3000));
 	EXPECT_EQ(0, take_all(_metadata, &c));
 	EXPECT_LT(0, c.len[mod]);
 
