@@ -45,7 +45,8 @@ SEP_HDR := driver/core/sep.h driver/core/sep_cmd.h
 CORE_TESTS := $(patsubst selftests/core/%.c,$(B)/tests/core_%,$(wildcard selftests/core/*_test.c))
 
 # make bench's workloads, the stream and echo ends (bench/*.c).
-BENCH_TOOLS := $(B)/bench/work $(B)/bench/sink $(B)/bench/serve $(B)/bench/rtt
+BENCH_TOOLS := $(B)/bench/work $(B)/bench/sink $(B)/bench/serve $(B)/bench/rtt \
+	$(B)/bench/copyrelay $(B)/bench/sendfile
 
 TESTS := $(CORE_TESTS) $(B)/tests/device_test $(B)/tests/local_test \
 	 $(B)/tests/modrec_test \

@@ -2,7 +2,8 @@
 /*
  * sink: make bench's receiving end of a stream on the host. It connects to
  * 127.0.0.1:PORT (a port forwarded into the VM), reads to end of file into
- * FILE, and prints "bytes B seconds S" (from connect to end of file).
+ * FILE, and prints "bytes B seconds S": from the first byte to end of file,
+ * so the sender's start-up is not counted.
  *
  *   sink PORT FILE
  */
@@ -30,7 +31,7 @@ int main(int argc, char **argv)
 	long long bytes = 0;
 	int c, out;
 	long port;
-	double t0;
+	double t0 = 0;
 	ssize_t r;
 
 	if (argc != 3 || (port = strtol(argv[1], NULL, 10)) < 1 || port > 65535) {
@@ -49,14 +50,15 @@ int main(int argc, char **argv)
 		perror(argv[2]);
 		return 1;
 	}
-	t0 = now();
 	while ((r = read(c, buf, sizeof(buf))) > 0) {
+		if (!bytes)
+			t0 = now();
 		bytes += r;
 		if (write(out, buf, (size_t)r) != r) {
 			perror(argv[2]);
 			return 1;
 		}
 	}
-	printf("bytes %lld seconds %.3f\n", bytes, now() - t0);
+	printf("bytes %lld seconds %.6f\n", bytes, bytes ? now() - t0 : 0);
 	return r < 0;
 }

@@ -28,6 +28,7 @@ struct chan {
 	pthread_t thread;
 	int started;
 	_Atomic uint64_t bytes;
+	double first_s, end_s;	/* CLOCK_MONOTONIC: first byte, EOF; 0: none */
 	_Atomic int state;	/* enum chan_state */
 	int error;		/* errno of a failure */
 	int early;		/* ended before STOP was sent */

@@ -180,6 +180,7 @@ static int run(struct host_session *s, const struct collect_opts *o,
 		return -1;
 	r->started = 1;
 	t0 = now_s();
+	r->start_s = t0;
 	/* A first ^C ends the wait early (and cleanly), a second one kills. */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,6 +246,37 @@ static uint64_t chan_bytes(const struct collect_result *r, uint16_t type, uint16
 	return c ? atomic_load(&c->bytes) : 0;
 }
 
+/*
+ * When samples flowed, in seconds after START: the first byte of any CPU
+ * channel and the last one's end of file (read only after chans_stop()).
+ * With delayed transfer they all flow after STOP, so end - first is how
+ * long moving what the sample rings held took.
+ */
+static void print_data_times(FILE *f, const struct collect_result *r)
+{
+	double first = 0, end = 0;
+	bool all_ended = r->ncpus > 0;
+
+	for (uint32_t i = 0; i < r->ncpus; i++) {
+		const struct chan *c = find_chan(r, SEP_DATA_CPU, i);
+
+		if (!c) {
+			all_ended = false;
+			continue;
+		}
+
+		if (c->first_s && (!first || c->first_s < first))
+			first = c->first_s;
+		if (c->end_s > end)
+			end = c->end_s;
+		all_ended &= c->end_s > 0;
+	}
+	if (first)
+		fprintf(f, "data_first_s=%.6f\n", first - r->start_s);
+	if (first && all_ended)
+		fprintf(f, "data_end_s=%.6f\n", end - r->start_s);
+}
+
 /* Module records in module.bin, or -1 with the reason in @err. */
 static long long count_modules(const char *dir, char *err, size_t errlen)
 {
@@ -359,6 +391,7 @@ static void write_txt(FILE *f, const struct host_session *s,
 	fprintf(f, "duration_s=%.3f\n", o->duration);
 	fprintf(f, "elapsed_s=%.3f\n", r->elapsed);
 	fprintf(f, "interrupted=%d\n", r->interrupted);
+	print_data_times(f, r);
 	fprintf(f, "start_tsc=%llu\n", (unsigned long long)r->start_tsc);
 	fprintf(f, "stop_tsc=%llu\n", (unsigned long long)r->stop_tsc);
 	for (uint32_t i = 0; i < r->ncpus; i++) {
