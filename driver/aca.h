@@ -56,6 +56,17 @@ void aca_local_release(struct file *file);
 int aca_device_init(void);
 void aca_device_exit(void);
 
+/* What aca holds in memory, by kind (memory.c): /sys/module/aca/memory. */
+enum aca_mem {
+	ACA_MEM_RINGS,		/* sample and module-record rings */
+	ACA_MEM_FILES,		/* open /dev/aca files */
+	ACA_MEM_KINDS
+};
+
+void aca_memory_add(enum aca_mem kind, long bytes);
+int aca_memory_init(void);
+void aca_memory_exit(void);
+
 /* The one clock of every timestamp aca sends (tsc.c), and its rate in Hz. */
 u64 aca_tsc_now(void);
 u64 aca_tsc_hz(void);

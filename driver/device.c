@@ -589,6 +589,7 @@ static int aca_open(struct inode *inode, struct file *file)
 	af->privileged = aca_file_privileged(file);
 	acp_conn_set_privileged(&af->conn, af->privileged);
 	file->private_data = af;
+	aca_memory_add(ACA_MEM_FILES, sizeof(*af) + ACA_OUT_SIZE);
 	return stream_open(inode, file);
 }
 
@@ -609,6 +610,7 @@ static int aca_release(struct inode *inode, struct file *file)
 	put_pid(af->opener);
 	kfree(af->out);
 	kfree(af);
+	aca_memory_add(ACA_MEM_FILES, -(long)(sizeof(*af) + ACA_OUT_SIZE));
 	return 0;
 }
 

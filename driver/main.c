@@ -14,9 +14,12 @@ static int __init aca_init(void)
 	ret = aca_params_check();
 	if (ret)
 		return ret;
-	ret = aca_sampler_init();
+	ret = aca_memory_init();
 	if (ret)
 		return ret;
+	ret = aca_sampler_init();
+	if (ret)
+		goto err_memory;
 	ret = aca_device_init();
 	if (ret)
 		goto err_sampler;
@@ -25,6 +28,8 @@ static int __init aca_init(void)
 
 err_sampler:
 	aca_sampler_exit();
+err_memory:
+	aca_memory_exit();
 	return ret;
 }
 
@@ -34,6 +39,7 @@ static void __exit aca_exit(void)
 	aca_device_exit();
 	aca_collection_exit();
 	aca_sampler_exit();
+	aca_memory_exit();
 }
 
 module_init(aca_init);

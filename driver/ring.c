@@ -69,6 +69,7 @@
 #include <linux/topology.h>
 #include <linux/vmalloc.h>
 
+#include "aca.h"
 #include "ring.h"
 
 /* lost and written: u64 in the mapped header, local64 for the producer. */
@@ -91,6 +92,12 @@ static void aca_ring_free_pages(struct aca_ring *r)
 		if (r->pages[i])
 			__free_page(r->pages[i]);
 	kvfree(r->pages);
+}
+
+/* What a ring holds: its pages, their list and itself (memory.c). */
+static long aca_ring_memory(const struct aca_ring *r)
+{
+	return (long)r->npages * (PAGE_SIZE + sizeof(*r->pages)) + sizeof(*r);
 }
 
 struct aca_ring *aca_ring_alloc(unsigned int data_pages, int node)
@@ -125,6 +132,7 @@ struct aca_ring *aca_ring_alloc(unsigned int data_pages, int node)
 	refcount_set(&r->ref, 1);
 	init_waitqueue_head(&r->wait);
 	init_irq_work(&r->wake, aca_ring_wake_fn);
+	aca_memory_add(ACA_MEM_RINGS, aca_ring_memory(r));
 	return r;
 fail:
 	if (r->pages)
@@ -148,6 +156,7 @@ void aca_ring_put(struct aca_ring *r)
 	if (!r || !refcount_dec_and_test(&r->ref))
 		return;
 	irq_work_sync(&r->wake);
+	aca_memory_add(ACA_MEM_RINGS, -aca_ring_memory(r));
 	vunmap(r->hdr);
 	aca_ring_free_pages(r);
 	kfree(r);

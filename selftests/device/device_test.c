@@ -922,6 +922,83 @@ static long set_ring_pages(long pages)
 	return old;
 }
 
+/* A kind's bytes in /sys/module/aca/memory, or -1. */
+static long memory_of(const char *kind)
+{
+	FILE *f = fopen("/sys/module/aca/memory", "r");
+	char name[32];
+	long bytes, found = -1;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%31s %ld", name, &bytes) == 2)
+		if (!strcmp(name, kind))
+			found = bytes;
+	fclose(f);
+	return found;
+}
+
+/* A numeric parameter of aca's, or -1. */
+static long aca_param(const char *name)
+{
+	char path[128];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/aca/parameters/%s", name);
+	f = fopen(path, "r");
+	if (f && fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/* Up to 5 s for a kind's bytes to be @want. */
+static long memory_settles(const char *kind, long want)
+{
+	long now = memory_of(kind);
+
+	for (int i = 0; i < 100 && now != want; i++) {
+		usleep(50 * 1000);
+		now = memory_of(kind);
+	}
+	return now;
+}
+
+/*
+ * /sys/module/aca/memory counts what a session holds: every ring's pages
+ * from INIT_DRIVER (at least N sample rings of ring_pages + 1 pages, and
+ * the module records'), every open file; all of it is given back when the
+ * session's files are closed.
+ */
+TEST(memory_file_counts_a_sessions_rings_and_files)
+{
+	long page = sysconf(_SC_PAGESIZE), pages, rings0, files0, rings, files;
+	struct coll c;
+
+	pages = aca_param("ring_pages");
+	ASSERT_LT(0, pages);
+	rings0 = memory_of("rings");
+	files0 = memory_of("files");
+	ASSERT_LE(0, rings0);
+	ASSERT_LE(0, files0);
+	coll_open(_metadata, &c);
+	files = memory_of("files");
+	EXPECT_LE(files0 + (c.n + 3) * page, files);
+	coll_configure(_metadata, &c);
+	rings = memory_of("rings");
+	TH_LOG("idle: rings %ld, files %ld; configured, %d CPUs of %ld pages: rings %ld, files %ld",
+	       rings0, files0, c.n, pages, rings, files);
+	EXPECT_LE(rings0 + c.n * (pages + 1) * page + 2 * page, rings);
+	EXPECT_EQ(0, command_io(c.ctl, SEP_CMD_TERMINATE, NULL, 0, NULL, 0));
+	for (int i = 0; i < c.n + 2; i++)
+		close(c.data[i]);
+	close(c.ctl);
+	EXPECT_EQ(rings0, memory_settles("rings", rings0));
+	EXPECT_EQ(files0, memory_settles("files", files0));
+}
+
 /* Check a CPU's stream: whole records, its CPU, TSCs in order in the window. */
 static void check_stream(struct __test_metadata *_metadata, const uint8_t *buf,
 			 size_t len, int cpu, uint64_t tsc0, uint64_t tsc1)
