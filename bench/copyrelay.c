@@ -5,10 +5,10 @@
  * the host forwards in) gets its own /dev/aca file, named to the module as
  * aca-relay names it (ACA_IOC_SET_PEER), and two threads: host to device
  * and device to host, each a plain read() into a buffer and a write() or
- * send() of it. The host's end of file (or an error) becomes
- * ACA_IOC_HANGUP, the device's a shutdown of the socket's sending side, as
- * in aca-relay. No
- * parking of reconnects, no limits: one host, one session at a time.
+ * send() of it, 64 KiB at a time. The host's end of file (or an error)
+ * becomes ACA_IOC_HANGUP, the device's a shutdown of the socket's sending
+ * side, as in aca-relay. No parking of reconnects, no limits: one host,
+ * one session at a time.
  *
  *   copyrelay PORT [DEVICE]
  */
@@ -27,8 +27,8 @@
 
 #include "../uapi/aca.h"
 
-/* As aca-relay's device-to-socket pipe holds (relay/conn.c). */
-#define CHUNK	(256 * 1024)
+/* As aca-relay's pipes hold: 16 pages. */
+#define CHUNK	(16 * 4096)
 
 struct conn {
 	int sock, dev;
@@ -62,7 +62,7 @@ static int write_all(int fd, const char *p, size_t len)
 /* copy FROM to TO until FROM's end of file; returns 0 there, else -1. */
 static int copy(int from, int to)
 {
-	static __thread char buf[CHUNK];
+	char buf[CHUNK];
 	ssize_t n;
 
 	for (;;) {

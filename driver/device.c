@@ -164,8 +164,8 @@ static void aca_bind(struct aca_file *af)
 }
 
 /*
- * Ready to read when the core has bytes for the reader (the stream's
- * included) or says EOF; a channel that streams binds its ring first, and
+ * Ready to read when the core has bytes for the reader (the stream's once
+ * a read of them is due) or says EOF; a channel that streams binds its ring first, and
  * a drained final ring ends STOP's wait (then the channel is at EOF).
  */
 static bool aca_read_ready(struct aca_file *af)
@@ -419,7 +419,8 @@ static ssize_t aca_write_iter(struct kiocb *iocb, struct iov_iter *from)
 static ssize_t aca_splice_ring(struct aca_file *af, struct aca_ring *r,
 			       struct pipe_inode_info *pipe, size_t len)
 {
-	ssize_t n = 0, done = 0;
+	size_t done = 0;
+	ssize_t n = 0;
 
 	lockdep_assert_held(&af->read_lock);
 	while (done < len && (n = aca_ring_to_pipe(r, pipe, len - done)) > 0) {
@@ -483,7 +484,7 @@ static ssize_t aca_splice_read(struct file *in, loff_t *ppos,
 static __poll_t aca_poll(struct file *file, poll_table *pt)
 {
 	struct aca_file *af = file->private_data;
-	/* Pairs with the release in aca_read_ready(). */
+	/* Pairs with the release in aca_bind(). */
 	struct aca_ring *r = aca_live_ring(smp_load_acquire(&af->ring));
 	__poll_t mask = 0;
 	bool bind;

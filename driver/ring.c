@@ -26,13 +26,19 @@
  *    read is due (aca_ring_due()): a quarter of the ring unread, or a
  *    flush not yet answered, or the ring final. The producer queues the
  *    ring's irq_work, which wakes the reader, when the unread bytes reach
- *    a quarter; the collection's flush timer (collection.c) counts a flush
- *    (flushes, its own) and wakes the reader of any ring with unread bytes
- *    every ACA_FLUSH_MS. The reader answers a flush by emptying the ring
+ *    a quarter (and past it at each quarter of the stream); the
+ *    collection's flush timer (collection.c) counts a flush (flushes, its
+ *    own) and wakes the reader of any ring with unread bytes every
+ *    ACA_FLUSH_MS. The reader answers a flush by emptying the ring
  *    (flush_seen, the reader's own, takes the flushes it read before it
  *    saw the ring empty; a flush counted after that stays due). A record
  *    is therefore read within about one flush period, and a busy ring in
  *    reads of a quarter or more, well before it fills.
+ *  - flushes is written with a release after the timer saw unread bytes,
+ *    and read with an acquire by the reader before it publishes tail and
+ *    looks for an empty ring: a reader that read count F and then found
+ *    the ring empty has read at least up to the head the timer saw for F,
+ *    so taking F as answered loses no flush.
  *  - lost and written are only ever changed by the producer (local64
  *    operations on the ring's CPU, safe against an interrupting producer);
  *    other CPUs read them as snapshots, exact once sampling has stopped.
@@ -165,7 +171,8 @@ void aca_ring_put(struct aca_ring *r)
 /*
  * Producer: add one record of @len bytes, @rec followed by zeros, and wake
  * the reader when the unread bytes reach a quarter of the ring (a read is
- * due then, see above). NMI-safe: no locks, no allocation.
+ * due then, see above), and while they stay past it, at each quarter of
+ * the stream. NMI-safe: no locks, no allocation.
  * A producer interrupting another on the same CPU (only possible with
  * mixed event kinds, e.g. a PMI during the cpu-clock hrtimer, which aca
  * never programs together) finds the ring busy: its record is counted
@@ -226,7 +233,13 @@ void aca_ring_write(struct aca_ring *r, const void *rec, u32 rec_len, u32 len)
 	smp_store_release(&h->head, head + len);
 	local64_inc(aca_ring_ctr(&h->written));
 	local_set(&r->busy, 0);
-	if (head - tail < quarter && head + len - tail >= quarter)
+	/*
+	 * Unread bytes reach a quarter: wake. Past it, wake again at each
+	 * quarter of the stream, in case @tail was old and the reader has
+	 * since read below a quarter and gone to sleep.
+	 */
+	if (head + len - tail >= quarter &&
+	    (head - tail < quarter || head / quarter != (head + len) / quarter))
 		irq_work_queue(&r->wake);
 }
 
@@ -269,8 +282,14 @@ bool aca_ring_pending(struct aca_ring *r)
  */
 bool aca_ring_due(struct aca_ring *r)
 {
+	/*
+	 * tail first, with an acquire that pairs with the release in
+	 * aca_ring_consume(): then head >= tail even for poll(), which runs
+	 * beside the reader.
+	 */
+	u64 tail = smp_load_acquire(&r->hdr->tail);
 	/* Pairs with the release in aca_ring_write(). */
-	u64 unread = smp_load_acquire(&r->hdr->head) - READ_ONCE(r->hdr->tail);
+	u64 unread = smp_load_acquire(&r->hdr->head) - tail;
 
 	return unread && (unread >= r->size / 4 ||
 			  READ_ONCE(r->flushes) != READ_ONCE(r->flush_seen) ||

@@ -17,14 +17,7 @@
 #include "relay.h"
 #include "../uapi/aca.h"
 
-/*
- * What one fill asks for: the pipe's size. The device-to-socket pipe is
- * made PUMP_DOWN_PIPE bytes, four times the default, so that one fill and
- * one drain move up to that much of a ring (its pages by reference): a
- * burst (delayed transfer, after STOP) takes a quarter of the hand-offs.
- * Best effort: past the user's pipe limits (pipe(7)) it stays as it was.
- */
-#define PUMP_DOWN_PIPE	(256 * 1024)
+#define PUMP_CHUNK	(64 * 1024)
 
 static void pump_splice(struct pump *p, int in, int out, unsigned int len)
 {
@@ -41,7 +34,7 @@ static void pump_next(struct pump *p)
 	if (p->pending)
 		pump_splice(p, p->pipe[0], p->out, p->pending);
 	else
-		pump_splice(p, p->in, p->pipe[1], p->chunk);
+		pump_splice(p, p->in, p->pipe[1], PUMP_CHUNK);
 }
 
 static void park_remove(struct relay *r, struct conn *c);
@@ -154,19 +147,12 @@ void pump_complete(struct pump *p, int res)
 	pump_next(p);
 }
 
-static int pump_init(struct pump *p, struct conn *c, int in, int out,
-		     int size)
+static int pump_init(struct pump *p, struct conn *c, int in, int out)
 {
 	p->conn = c;
 	p->in = in;
 	p->out = out;
-	if (pipe2(p->pipe, O_CLOEXEC))
-		return -1;
-	if (size)
-		fcntl(p->pipe[1], F_SETPIPE_SZ, size);
-	size = fcntl(p->pipe[1], F_GETPIPE_SZ);
-	p->chunk = size > 0 ? size : 64 * 1024;
-	return 0;
+	return pipe2(p->pipe, O_CLOEXEC);
 }
 
 /*
@@ -456,8 +442,8 @@ void conn_open(struct relay *r, int sock, const struct sockaddr *peer)
 	setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	keepalive(sock, &r->lim);
 	c->up.pipe[0] = c->up.pipe[1] = c->down.pipe[0] = c->down.pipe[1] = -1;
-	if (pump_init(&c->up, c, sock, c->dev, 0) ||
-	    pump_init(&c->down, c, c->dev, sock, PUMP_DOWN_PIPE)) {
+	if (pump_init(&c->up, c, sock, c->dev) ||
+	    pump_init(&c->down, c, c->dev, sock)) {
 		log_err("%s: pipe: %s", c->peer, strerror(errno));
 		r->nconns++;
 		conn_free(c);

@@ -21,7 +21,6 @@ struct pump {
 	struct conn *conn;
 	int in, out;
 	int pipe[2];
-	unsigned int chunk;	/* what a fill asks for: the pipe's size */
 	unsigned int pending;	/* bytes sitting in the pipe */
 	bool busy;		/* a splice is in flight */
 	bool eof;
