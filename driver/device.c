@@ -165,8 +165,9 @@ static void aca_bind(struct aca_file *af)
 
 /*
  * Ready to read when the core has bytes for the reader (the stream's once
- * a read of them is due) or says EOF; a channel that streams binds its ring first, and
- * a drained final ring ends STOP's wait (then the channel is at EOF).
+ * a read of them is due) or says EOF; a channel that streams binds its
+ * ring first, and a drained final ring ends STOP's wait (then the channel
+ * is at EOF).
  */
 static bool aca_read_ready(struct aca_file *af)
 {
