@@ -95,9 +95,9 @@ host: $(B)/aca-host
 # aca-host is main.c and the command-line front-ends only it needs, linked
 # with build/libaca-host.a: the host side of the protocol (connections,
 # sessions, payloads, ECBs), the collection (channels, progress, output
-# files) and the report (records, ELF symbols, attribution, tables). The
-# tests link that library and include its headers; no test compiles a
-# source of tools/aca-host. Both lists name every file (HOST_LIST_STAMP
+# files) and the report (records, symbols through libdwfl, kallsyms,
+# attribution, tables). The tests link that library and include its
+# headers; no test compiles a source of tools/aca-host. Both lists name every file (HOST_LIST_STAMP
 # notices when they change). Each source is one object, rebuilt when it,
 # a header it includes (-MMD) or the flags (UFLAGS_STAMP) change. -Werror
 # changes no output, so it is not in UFLAGS_STAMP: make check (tools/check)
@@ -107,7 +107,7 @@ host: $(B)/aca-host
 HOST_CLI_SRC := $(addprefix tools/aca-host/,main.c args.c hello.c info.c ping.c \
 	collect_cli.c report_cli.c)
 HOST_LIB_SRC := $(addprefix tools/aca-host/,net.c session.c payload.c ecb.c channels.c \
-	collect.c collect_out.c progress.c files.c records.c elfsym.c attrib.c tally.c \
+	collect.c collect_out.c progress.c files.c records.c symbols.c kallsyms.c attrib.c tally.c \
 	report_load.c report.c)
 HOST_OBJ := $(B)/obj/aca-host
 HOST_CLI_OBJ := $(HOST_CLI_SRC:tools/aca-host/%.c=$(HOST_OBJ)/%.o)
@@ -120,6 +120,7 @@ $(HOST_LIST_STAMP): FORCE | $(B)
 	$(if $(and $(findstring $(HOST_LIST),$(HOST_LIST_OLD)),$(findstring $(HOST_LIST_OLD),$(HOST_LIST))),,$(file >$@,$(HOST_LIST)))
 
 $(HOST_OBJ)/%.o: tools/aca-host/%.c $(UFLAGS_STAMP)
+	$(if $(filter %/symbols.o,$@),$(call need,elfutils/libdwfl.h,libdw-dev))
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) -MMD -MP -c -o $@ $<
 -include $(HOST_CLI_OBJ:.o=.d) $(HOST_LIB_OBJ:.o=.d)
@@ -128,8 +129,11 @@ $(HOST_LIB): $(HOST_LIB_OBJ) $(HOST_LIST_STAMP)
 	@rm -f $@
 	$(AR) rcs $@ $(filter %.o,$^)
 
+# The report names code through elfutils' libdwfl (libdw-dev).
+HOST_LIBS := -ldw -lelf -lm
+
 $(B)/aca-host: $(HOST_CLI_OBJ) $(HOST_LIB) $(HOST_LIST_STAMP)
-	$(CC) $(UCFLAGS) -o $@ $(filter %.o %.a,$^) -lm
+	$(CC) $(UCFLAGS) -o $@ $(filter %.o %.a,$^) $(HOST_LIBS)
 
 tests: $(TESTS)
 
@@ -462,7 +466,7 @@ $(B)/spin: selftests/workload/spin.c $(UFLAGS_STAMP)
 $(B)/tests/host_test: $(wildcard selftests/host/*.c selftests/host/*.h) $(HOST_LIB) $(UFLAGS_STAMP) \
 		$(wildcard tools/aca-host/*.h) $(SEP_HDR) $(KSRC)/.stamp $(B)/spin $(B)/aca-host
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^) $(HOST_LIB) -pthread -lm
+	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^) $(HOST_LIB) -pthread $(HOST_LIBS)
 # ---- end of host tools
 
 # ---- bench tools (make bench): the workloads and the host's stream sink.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests of aca-host without a target VM: the built-in ECBs against the
- * spec's vector; `aca-host report` (record decoding, ELF symbols,
+ * spec's vector; `aca-host report` (record decoding, symbols,
  * attribution) over synthetic collection directories, some built from the
  * live spin workload's own mappings; `aca-host collect` against a scripted
  * target on a loopback port; the command line and the diagnostics of
@@ -12,8 +12,13 @@
  * live in *_test.c files that compile to nothing on their own and are
  * included at the end with ACA_HOST_TEST_UNIT defined.
  */
+#include <dlfcn.h>
 #include <elf.h>
 #include <fcntl.h>
+#include <fnmatch.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -23,11 +28,12 @@
 #include "kselftest_harness.h"
 #include "../../tools/aca-host/attrib.h"
 #include "../../tools/aca-host/ecb.h"
-#include "../../tools/aca-host/elfsym.h"
 #include "../../tools/aca-host/files.h"
 #include "../../tools/aca-host/host.h"
+#include "../../tools/aca-host/kallsyms.h"
 #include "../../tools/aca-host/report.h"
 #include "../../tools/aca-host/session.h"
+#include "../../tools/aca-host/symbols.h"
 #include "mock_target.h"
 #include "synth.h"
 
@@ -91,6 +97,7 @@ static bool said(FIXTURE_DATA(dir) *self, const char *what)
 #define ACA_HOST_TEST_UNIT
 #include "ecb_test.c"
 #include "attrib_test.c"
+#include "symbols_test.c"
 #include "malformed_test.c"
 #include "collect_test.c"
 #include "outdir_test.c"

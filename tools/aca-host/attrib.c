@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Samples to module records to functions (see attrib.h). */
 #include <limits.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "attrib.h"
 
-#define NOT_TRIED	(-2)
-#define NO_ELF		(-1)
+/* mod_file[] besides an index into files[]: */
+#define NOT_TRIED	(-2)	/* not looked at yet */
+#define NO_FILE		(-1)	/* no file, or one that did not open */
+#define MISMATCH	(-3)	/* the file is not the one this mapping was of */
+
+#define KERNEL_NAME	"vmlinux"
 
 static int by_pid_addr(const void *a, const void *b, void *mods)
 {
@@ -22,25 +27,126 @@ static int by_pid_addr(const void *a, const void *b, void *mods)
 	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
-int attrib_init(struct attrib *a, const struct host_module *mods, size_t n,
-		const char *sysroot, FILE *warn)
+static void say(const struct attrib *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void say(const struct attrib *a, const char *fmt, ...)
 {
+	va_list ap;
+
+	if (!a->o.warn)
+		return;
+	va_start(ap, fmt);
+	fprintf(a->o.warn, "aca-host report: ");
+	vfprintf(a->o.warn, fmt, ap);
+	fputc('\n', a->o.warn);
+	va_end(ap);
+}
+
+static int is_kernel_image(const struct host_module *m)
+{
+	return m->pid == 0 && !strcmp(m->path, KERNEL_NAME);
+}
+
+static const struct host_module *kernel_record(const struct attrib *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		if (is_kernel_image(&a->mods[i]))
+			return &a->mods[i];
+	return NULL;
+}
+
+/*
+ * --vmlinux: placed at the vmlinux record's start, which is _stext (KASLR
+ * included). A file whose [_stext, _end] is not the record's length is
+ * another build: said, and left out.
+ */
+static void open_vmlinux(struct attrib *a, const struct host_module *k)
+{
+	uint64_t end;
+	char err[256];
+
+	a->problems++;		/* unless it is placed below */
+	a->vmlinux = sym_open(a->o.vmlinux, NULL, err, sizeof(err));
+	if (!a->vmlinux) {
+		say(a, "--vmlinux %s: %s", a->o.vmlinux, err);
+		return;
+	}
+	if (sym_value(a->vmlinux, "_stext", &a->vmlinux_stext) ||
+	    sym_value(a->vmlinux, "_end", &end) || end < a->vmlinux_stext) {
+		say(a, "--vmlinux %s: no _stext and _end symbols: not a kernel image with symbols",
+		    a->o.vmlinux);
+	} else if (!k) {
+		say(a, "--vmlinux %s: the collection has no vmlinux record to place it",
+		    a->o.vmlinux);
+	} else if (end - a->vmlinux_stext + 1 != k->length) {
+		say(a, "--vmlinux %s is not the kernel that ran: its [_stext, _end] is %llu bytes, the target's %llu",
+		    a->o.vmlinux, (unsigned long long)(end - a->vmlinux_stext + 1),
+		    (unsigned long long)k->length);
+	} else {
+		a->problems--;
+		return;
+	}
+	sym_close(a->vmlinux);
+	a->vmlinux = NULL;
+}
+
+/*
+ * --kallsyms: runtime addresses already. A copy of another boot (KASLR
+ * moved the kernel) still names vmlinux once moved by the difference of
+ * the _stext addresses; the modules it lists may have loaded elsewhere,
+ * so they stay unnamed.
+ */
+static void read_kallsyms(struct attrib *a, const struct host_module *k)
+{
+	char err[256];
+
+	if (ksyms_load(a->o.kallsyms, &a->ksyms, err, sizeof(err))) {
+		a->problems++;
+		say(a, "--kallsyms %s: %s", a->o.kallsyms, err);
+		return;
+	}
+	a->ksyms_modules = 1;
+	if (a->ksyms.malformed)
+		say(a, "--kallsyms %s: %zu malformed lines skipped", a->o.kallsyms,
+		    a->ksyms.malformed);
+	if (!k || !a->ksyms.stext)
+		return;
+	a->ksyms_slide = (int64_t)(k->load - a->ksyms.stext);
+	if (a->ksyms_slide) {
+		a->ksyms_modules = 0;
+		say(a, "--kallsyms %s is of another boot: its _stext is %#llx, the target's was %#llx; kernel functions named after moving them, module functions left unnamed",
+		    a->o.kallsyms, (unsigned long long)a->ksyms.stext,
+		    (unsigned long long)k->load);
+	}
+}
+
+int attrib_init(struct attrib *a, const struct host_module *mods, size_t n,
+		const struct attrib_opts *o)
+{
+	const struct host_module *k;
+
 	memset(a, 0, sizeof(*a));
 	a->mods = mods;
 	a->n = n;
-	a->warn = warn;
-	a->sysroot = sysroot && *sysroot && strcmp(sysroot, "/") ? sysroot : NULL;
+	a->o = *o;
+	if (a->o.sysroot && (!*a->o.sysroot || !strcmp(a->o.sysroot, "/")))
+		a->o.sysroot = NULL;
 	a->order = malloc((n ? n : 1) * sizeof(*a->order));
-	a->mod_elf = malloc((n ? n : 1) * sizeof(*a->mod_elf));
-	if (!a->order || !a->mod_elf) {
+	a->mod_file = malloc((n ? n : 1) * sizeof(*a->mod_file));
+	if (!a->order || !a->mod_file) {
 		attrib_free(a);
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++) {
 		a->order[i] = i;
-		a->mod_elf[i] = NOT_TRIED;
+		a->mod_file[i] = NOT_TRIED;
 	}
 	qsort_r(a->order, n, sizeof(*a->order), by_pid_addr, (void *)mods);
+	k = kernel_record(a);
+	if (a->o.vmlinux)
+		open_vmlinux(a, k);
+	if (a->o.kallsyms)
+		read_kallsyms(a, k);
 	return 0;
 }
 
@@ -96,51 +202,99 @@ static const struct host_module *find(const struct attrib *a, uint32_t pid,
 	return best;
 }
 
-static int elf_index(struct attrib *a, const char *path)
+static int file_index(struct attrib *a, const char *path)
 {
-	char full[PATH_MAX], err[256];
-	struct attrib_elf *e;
+	char full[PATH_MAX], debug[PATH_MAX], err[256];
+	struct attrib_file *f;
 
-	if (a->sysroot)
-		snprintf(full, sizeof(full), "%s%s", a->sysroot, path);
+	if (a->o.sysroot)
+		snprintf(full, sizeof(full), "%s%s", a->o.sysroot, path);
 	else
 		snprintf(full, sizeof(full), "%s", path);
-	for (size_t i = 0; i < a->nelves; i++)
-		if (!strcmp(a->elves[i].path, full))
-			return a->elves[i].img ? (int)i : NO_ELF;
-	if (a->nelves == a->elves_cap) {
-		size_t cap = a->elves_cap ? 2 * a->elves_cap : 16;
-		struct attrib_elf *v = realloc(a->elves, cap * sizeof(*v));
+	for (size_t i = 0; i < a->nfiles; i++)
+		if (!strcmp(a->files[i].path, full))
+			return a->files[i].syms ? (int)i : NO_FILE;
+	if (a->nfiles == a->files_cap) {
+		size_t cap = a->files_cap ? 2 * a->files_cap : 16;
+		struct attrib_file *v = realloc(a->files, cap * sizeof(*v));
 
 		if (!v)
-			return NO_ELF;
-		a->elves = v;
-		a->elves_cap = cap;
+			return NO_FILE;
+		a->files = v;
+		a->files_cap = cap;
 	}
-	e = &a->elves[a->nelves];
-	e->path = strdup(full);
-	if (!e->path)
-		return NO_ELF;
-	e->img = elf_open(full, err, sizeof(err));
-	if (!e->img && a->warn)
-		fprintf(a->warn, "aca-host report: no symbols for %s: %s\n", full, err);
-	a->nelves++;
-	return e->img ? (int)(a->nelves - 1) : NO_ELF;
+	f = &a->files[a->nfiles];
+	memset(f, 0, sizeof(*f));
+	f->path = strdup(full);
+	if (!f->path)
+		return NO_FILE;
+	/* The target's debug files are below the sysroot too. */
+	snprintf(debug, sizeof(debug), "%s/usr/lib/debug", a->o.sysroot ? a->o.sysroot : "");
+	f->syms = sym_open(full, debug, err, sizeof(err));
+	if (!f->syms)
+		say(a, "no symbols for %s: %s", full, err);
+	else
+		a->files_opened++;
+	a->nfiles++;
+	return f->syms ? (int)(a->nfiles - 1) : NO_FILE;
 }
 
-static const char *function(struct attrib *a, const struct host_module *m,
-			    const struct host_sample *s)
+/* The file of user mapping @m, if it opened and @m can be of it. */
+static int user_file(struct attrib *a, const struct host_module *m)
+{
+	int i = file_index(a, m->path);
+	char err[256];
+
+	if (i < 0 || !sym_check_mapping(a->files[i].syms, m->page_offset, m->length,
+					err, sizeof(err)))
+		return i;
+	if (!a->files[i].mismatch_said) {
+		a->problems++;
+		say(a, "%s is not the file that ran: %s; its samples are left unnamed",
+		    a->files[i].path, err);
+	}
+	a->files[i].mismatch_said = 1;
+	return MISMATCH;
+}
+
+static void user_function(struct attrib *a, const struct host_module *m,
+			  const struct host_sample *s, struct attribution *out)
 {
 	size_t mi = m - a->mods;
+	struct sym_hit hit;
+	uint64_t addr;
 
-	if (a->mod_elf[mi] == NOT_TRIED)
-		/* Only files have symbols: not "vmlinux", "[vdso]" or a comm. */
-		a->mod_elf[mi] = m->path[0] == '/' ? elf_index(a, m->path) : NO_ELF;
-	if (a->mod_elf[mi] < 0)
-		return NULL;
 	/* The mapping starts page_offset bytes into the file. */
-	return elf_func_at(a->elves[a->mod_elf[mi]].img,
-			   s->ip - m->load + m->page_offset, NULL);
+	out->offset = s->ip - m->load + m->page_offset;
+	if (a->mod_file[mi] == NOT_TRIED)
+		/* Only files have symbols: not "[vdso]" or a kernel thread's comm. */
+		a->mod_file[mi] = m->path[0] == '/' ? user_file(a, m) : NO_FILE;
+	if (a->mod_file[mi] < 0 ||
+	    sym_addr_of_offset(a->files[a->mod_file[mi]].syms, out->offset, &addr))
+		return;
+	sym_at(a->files[a->mod_file[mi]].syms, addr, 0, &hit);
+	out->func = hit.name;
+}
+
+static void kernel_function(struct attrib *a, const struct host_module *m,
+			    const struct host_sample *s, struct attribution *out)
+{
+	const struct ksym *ks = NULL;
+	struct sym_hit hit;
+
+	out->offset = s->ip - m->load;
+	if (is_kernel_image(m)) {
+		if (a->vmlinux) {
+			sym_at(a->vmlinux, a->vmlinux_stext + out->offset, 0, &hit);
+			out->func = hit.name;
+		}
+		if (!out->func && a->ksyms.n)
+			ks = ksyms_at(&a->ksyms, s->ip - a->ksyms_slide, "");
+	} else if (a->ksyms.n && a->ksyms_modules) {
+		ks = ksyms_at(&a->ksyms, s->ip, m->path);
+	}
+	if (ks)
+		out->func = ks->name;
 }
 
 void attrib_sample(struct attrib *a, const struct host_sample *s,
@@ -156,8 +310,10 @@ void attrib_sample(struct attrib *a, const struct host_sample *s,
 		if (!out->mod && s->tid != s->pid)
 			out->mod = find(a, s->tid, s);
 	}
-	if (out->mod)
-		out->func = function(a, out->mod, s);
+	if (out->mod && out->kernel)
+		kernel_function(a, out->mod, s, out);
+	else if (out->mod)
+		user_function(a, out->mod, s, out);
 }
 
 const char *attrib_process(const struct attrib *a, uint32_t pid)
@@ -180,12 +336,14 @@ const char *attrib_process(const struct attrib *a, uint32_t pid)
 
 void attrib_free(struct attrib *a)
 {
-	for (size_t i = 0; i < a->nelves; i++) {
-		free(a->elves[i].path);
-		elf_close(a->elves[i].img);
+	for (size_t i = 0; i < a->nfiles; i++) {
+		free(a->files[i].path);
+		sym_close(a->files[i].syms);
 	}
-	free(a->elves);
+	free(a->files);
 	free(a->order);
-	free(a->mod_elf);
+	free(a->mod_file);
+	sym_close(a->vmlinux);
+	ksyms_free(&a->ksyms);
 	memset(a, 0, sizeof(*a));
 }

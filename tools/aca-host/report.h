@@ -19,6 +19,8 @@
 
 struct report_opts {
 	const char *sysroot;		/* module paths are below it; NULL: "/" */
+	const char *kallsyms;		/* a copy of the target's /proc/kallsyms */
+	const char *vmlinux;		/* the target kernel's image, with symbols */
 	unsigned int top;		/* rows per table, 0: all */
 	int only_pid;			/* keep the samples of @pid alone */
 	uint32_t pid;

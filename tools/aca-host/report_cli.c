@@ -10,11 +10,17 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: aca-host report DIR [--sysroot PATH] [--top N] [--pid PID]\n"
+		"usage: aca-host report DIR [--sysroot PATH] [--kallsyms FILE]\n"
+		"                           [--vmlinux FILE] [--top N] [--pid PID]\n"
 		"  Hotspots of a collection saved by aca-host collect: samples by\n"
 		"  process, by module and by function, most first.\n"
 		"  --sysroot PATH  module paths of the target are found below PATH\n"
-		"                  (default: as they are, on this machine)\n"
+		"                  (default: as they are, on this machine), and\n"
+		"                  separate debug files below PATH/usr/lib/debug\n"
+		"  --kallsyms FILE kernel and kernel module functions from FILE, a\n"
+		"                  copy of the target's /proc/kallsyms (read as root)\n"
+		"  --vmlinux FILE  kernel functions from FILE, the target kernel's\n"
+		"                  image with symbols, placed where the kernel ran\n"
 		"  --top N         rows per table, 0 to %d (default %d, 0: all)\n"
 		"  --pid PID       only the samples of process PID, 0 to %d\n"
 		"                  (percentages of those; 0: the idle task)\n"
@@ -28,6 +34,8 @@ int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "sysroot", required_argument, NULL, 's' },
+		{ "kallsyms", required_argument, NULL, 'k' },
+		{ "vmlinux", required_argument, NULL, 'v' },
 		{ "top", required_argument, NULL, 't' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
@@ -44,6 +52,12 @@ int cmd_report(int argc, char **argv)
 		switch (c) {
 		case 's':
 			o.sysroot = optarg;
+			break;
+		case 'k':
+			o.kallsyms = optarg;
+			break;
+		case 'v':
+			o.vmlinux = optarg;
 			break;
 		case 't':
 			if (arg_number(cmd, "--top", optarg, 0, REPORT_MAX_TOP, &v))

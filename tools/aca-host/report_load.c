@@ -168,7 +168,7 @@ static const char *base_name(const char *path)
 
 static int tally_sample(struct attrib *a, const struct host_sample *s, struct report *r)
 {
-	const char *mod, *proc, *func;
+	const char *mod, *proc;
 	struct attribution at;
 	char key[4096 + 64];
 	int err = 0;
@@ -179,13 +179,19 @@ static int tally_sample(struct attrib *a, const struct host_sample *s, struct re
 	r->with_function += at.func != NULL;
 	mod = at.mod ? at.mod->path : at.kernel ? "[kernel: no module record]" :
 	      "[no module record]";
-	func = at.func ? at.func : "[unknown]";
 	/* The idle task is pid 0 and has no record of its own. */
 	proc = s->pid ? attrib_process(a, s->pid) : "[swapper]";
 	snprintf(key, sizeof(key), "%u %s", s->pid, proc ? proc : "[unknown]");
 	err |= tally_add(&r->processes, key, 1);
 	err |= tally_add(&r->modules, mod, 1);
-	snprintf(key, sizeof(key), "%s (%s)", func, at.mod ? base_name(mod) : mod);
+	/* Unnamed code as MODULE+0xOFFSET: resolvable later, by hand. */
+	if (at.func)
+		snprintf(key, sizeof(key), "%s (%s)", at.func, base_name(mod));
+	else if (at.mod)
+		snprintf(key, sizeof(key), "%s+0x%llx (%s)", base_name(mod),
+			 (unsigned long long)at.offset, base_name(mod));
+	else
+		snprintf(key, sizeof(key), "[unknown] (%s)", mod);
 	err |= tally_add(&r->functions, key, 1);
 	return err;
 }
@@ -194,6 +200,10 @@ int report_load(const char *dir, const struct report_opts *o, struct report *r)
 {
 	struct sample_vec samples = { 0 };
 	struct module_vec mods = { 0 };
+	struct attrib_opts ao = {
+		.sysroot = o->sysroot, .kallsyms = o->kallsyms, .vmlinux = o->vmlinux,
+		.warn = o->warn,
+	};
 	struct attrib a;
 	int ret = 0;
 
@@ -211,7 +221,7 @@ int report_load(const char *dir, const struct report_opts *o, struct report *r)
 		goto out;
 	}
 	load_modules(dir, o, r, &mods);
-	if (attrib_init(&a, mods.v, mods.n, o->sysroot, o->warn)) {
+	if (attrib_init(&a, mods.v, mods.n, &ao)) {
 		problem(o, r, "out of memory");
 		ret = 2;
 		goto out;
@@ -226,6 +236,10 @@ int report_load(const char *dir, const struct report_opts *o, struct report *r)
 			break;
 		}
 	}
+	r->errors += a.problems;
+	if (o->sysroot && a.nfiles && !a.files_opened)
+		problem(o, r, "--sysroot %s: none of the %zu files the samples ran in is below it",
+			o->sysroot, a.nfiles);
 	attrib_free(&a);
 out:
 	sample_vec_free(&samples);

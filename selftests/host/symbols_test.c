@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Names through libdwfl and kallsyms: stripped binaries with a build-id
+ * debug file, libc through libc6-dbg, kernel functions from a kallsyms
+ * copy or a vmlinux, and files that are not the ones that ran.
+ */
+#ifdef ACA_HOST_TEST_UNIT
+
+#define KTEXT		0xffffffff81000000ull
+
+/* Run a shell command line; 0 if it exited 0. */
+static int shell(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int shell(const char *fmt, ...)
+{
+	char cmd[8192];
+	va_list ap;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* spin's own mappings and one sample in aca_hot_spin; spin's real path. */
+static char *spin_sampled(FIXTURE_DATA(dir) *self, uint64_t *hot)
+{
+	const char *spin = synth_spin_path();
+	char *real;
+	int status;
+	pid_t pid;
+
+	if (!spin)
+		return NULL;
+	real = realpath(spin, NULL);
+	if (!real)
+		return NULL;
+	pid = synth_spin("1", "0.2", hot);
+	if (pid <= 0 || synth_maps(&self->modules, pid, pid, real) < 1 ||
+	    waitpid(pid, &status, 0) != pid) {
+		free(real);
+		return NULL;
+	}
+	synth_sample(&self->cpu0, SAMPLE_SIZE, *hot, pid, pid, 1, 0);
+	return synth_txt(self->path, 1, SAMPLE_SIZE) ? NULL : real;
+}
+
+/*
+ * A stripped copy of spin below the sysroot, its symbols in a separate
+ * file under SYSROOT/usr/lib/debug/.build-id: named as if never stripped.
+ */
+TEST_F(dir, stripped_binary_is_named_from_its_build_id_debug_file)
+{
+	char root[PATH_MAX], dir[PATH_MAX], id[64] = "";
+	uint64_t hot;
+	char *spin = spin_sampled(self, &hot);
+	FILE *p;
+
+	ASSERT_NE(NULL, spin);
+	snprintf(dir, sizeof(dir), "%s", spin);
+	dirname(dir);
+	snprintf(root, sizeof(root), "%s/root", self->path);
+	/* readelf -n prints "Build ID: HEX". */
+	p = popen("readelf -n build/spin 2>/dev/null | sed -n 's/.*Build ID: //p'", "r");
+	ASSERT_NE(NULL, p);
+	ASSERT_NE(NULL, fgets(id, sizeof(id), p));
+	pclose(p);
+	id[strcspn(id, "\n")] = 0;
+	ASSERT_LT(2, strlen(id));
+	ASSERT_EQ(0, shell("mkdir -p '%s%s' '%s/usr/lib/debug/.build-id/%.2s' && "
+			   "objcopy --only-keep-debug '%s' '%s/usr/lib/debug/.build-id/%.2s/%s.debug' && "
+			   "strip -o '%s%s' '%s'", root, dir, root, id,
+			   spin, root, id, id + 2, root, spin, spin));
+	/* Stripped indeed: without the debug file, no name. */
+	ASSERT_EQ(0, shell("mv '%s/usr/lib/debug' '%s/hidden'", root, root));
+	ASSERT_EQ(0, run_report(self, root));
+	EXPECT_EQ(0, self->r.with_function);
+	ASSERT_EQ(0, shell("mv '%s/hidden' '%s/usr/lib/debug'", root, root));
+	ASSERT_EQ(0, run_report(self, root));
+	if (self->warn_len)
+		TH_LOG("report said: %s", self->warn);
+	EXPECT_EQ(1, tally_get(&self->r.functions, "aca_hot_spin (spin)"));
+	free(spin);
+}
+
+/*
+ * _int_malloc is a local function of libc: only libc6-dbg's debug file,
+ * found by libc's build-id, names it. Its address here: libc's load base
+ * (dladdr) plus its value in the debug file (nm).
+ */
+TEST_F(dir, libc_local_function_is_named_through_libc6_dbg)
+{
+	char exe[PATH_MAX], cmd[PATH_MAX + 128], val[64] = "";
+	uint32_t me = getpid();
+	Dl_info info;
+	ssize_t n;
+	FILE *p;
+
+	ASSERT_NE(0, dladdr((void *)qsort, &info));
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	ASSERT_LT(0, n);
+	exe[n] = 0;
+	ASSERT_LE(2, synth_maps(&self->modules, me, me, exe));
+	snprintf(cmd, sizeof(cmd),
+		 "id=$(readelf -n '%s' | sed -n 's/.*Build ID: //p'); "
+		 "nm \"/usr/lib/debug/.build-id/${id%%${id#??}}/${id#??}.debug\" | "
+		 "sed -n 's/ t _int_malloc$//p'", info.dli_fname);
+	p = popen(cmd, "r");
+	ASSERT_NE(NULL, p);
+	ASSERT_NE(NULL, fgets(val, sizeof(val), p)) TH_LOG("no libc6-dbg? (make deps)");
+	pclose(p);
+	synth_sample(&self->cpu0, SAMPLE_SIZE,
+		     (uintptr_t)info.dli_fbase + strtoull(val, NULL, 16) + 1, me, me, 1, 0);
+	ASSERT_EQ(0, synth_txt(self->path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, run_report(self, NULL));
+	EXPECT_EQ(1, self->r.with_function) TH_LOG("report said: %s", self->warn);
+	EXPECT_EQ(1, tally_get(&self->r.functions, "_int_malloc (libc.so.6)"));
+}
+
+/*
+ * The target mapped code at a file offset where the sysroot's file has
+ * none: another build. Said, counted as an input error, and the samples
+ * stay MODULE+0xOFFSET rather than take a wrong name.
+ */
+TEST_F(dir, sysroot_file_of_another_build_is_reported_not_used)
+{
+	const char *spin = synth_spin_path();
+	char *real;
+
+	ASSERT_NE(NULL, spin);
+	real = realpath(spin, NULL);
+	ASSERT_NE(NULL, real);
+	synth_module(&self->modules, 5, 0x500000, 0x1000, 0x100000, 0, LOADED, SEP_MR_EXE, real);
+	synth_sample(&self->cpu0, SAMPLE_SIZE, 0x500010, 5, 5, 1, 0);
+	ASSERT_EQ(0, synth_txt(self->path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, run_report(self, "/"));
+	EXPECT_EQ(1, self->ret);
+	EXPECT_EQ(0, self->r.with_function);
+	EXPECT_TRUE(said(self, "is not the file that ran")) TH_LOG("%s", self->warn);
+	EXPECT_EQ(1, tally_get(&self->r.functions, "spin+0x100010 (spin)"));
+	free(real);
+}
+
+/* A --sysroot below which no file of the collection is: an error. */
+TEST_F(dir, sysroot_without_any_of_the_files_is_an_error)
+{
+	uint64_t hot;
+	char *spin = spin_sampled(self, &hot);
+
+	ASSERT_NE(NULL, spin);
+	ASSERT_EQ(0, run_report(self, self->path));
+	EXPECT_EQ(1, self->ret);
+	EXPECT_TRUE(said(self, "none of the")) TH_LOG("%s", self->warn);
+	free(spin);
+}
+
+/* A kallsyms copy: vmlinux at the record's _stext, one module. */
+static int write_kallsyms(const char *dir, uint64_t stext, int zero)
+{
+	char text[1024];
+
+	snprintf(text, sizeof(text),
+		 "%016llx T _stext\n"
+		 "%016llx T native_write_msr\n"
+		 "%016llx t do_idle\n"
+		 "%016llx D some_data\n"
+		 "not a line\n"
+		 "ffffffffc0000000 t aca_sample\t[aca]\n"
+		 "ffffffffc0000400 T aca_ring_write\t[aca]\n",
+		 zero ? 0ull : stext, zero ? 0ull : stext + 0x100,
+		 zero ? 0ull : stext + 0x200, zero ? 0ull : stext + 0x300);
+	if (zero)
+		return synth_write(dir, "kallsyms",
+				   "0000000000000000 T _stext\n0000000000000000 t x\n", 48);
+	return synth_write(dir, "kallsyms", text, strlen(text));
+}
+
+static void kernel_samples(FIXTURE_DATA(dir) *self)
+{
+	synth_module(&self->modules, 0, KTEXT, 0x2000000, 0, 0, LOADED,
+		     SEP_MR_EXE | SEP_MR_GLOBAL_MODULE, "vmlinux");
+	synth_module(&self->modules, 0, 0xffffffffc0000000ull, 0x1000, 0, 0, LOADED,
+		     SEP_MR_GLOBAL_MODULE, "aca");
+	synth_sample(&self->cpu0, SAMPLE_SIZE, KTEXT + 0x104, 42, 42, 1, 0);
+	synth_sample(&self->cpu0, SAMPLE_SIZE, KTEXT + 0x210, 0, 0, 2, 0);
+	synth_sample(&self->cpu0, SAMPLE_SIZE, 0xffffffffc0000410ull, 42, 42, 3, 0);
+	synth_sample(&self->cpu0, SAMPLE_SIZE, 0xffffffffc0000010ull, 42, 42, 4, 0);
+}
+
+static int report_kernel(FIXTURE_DATA(dir) *self, const char *kallsyms,
+			 const char *vmlinux)
+{
+	struct report_opts o = { .kallsyms = kallsyms, .vmlinux = vmlinux };
+	FILE *warn;
+
+	if (synth_write(self->path, "cpu0.bin", self->cpu0.p, self->cpu0.len) ||
+	    synth_write(self->path, "module.bin", self->modules.p, self->modules.len) ||
+	    synth_txt(self->path, 1, SAMPLE_SIZE))
+		return -1;
+	free(self->warn);
+	self->warn = NULL;
+	warn = open_memstream(&self->warn, &self->warn_len);
+	if (!warn)
+		return -1;
+	o.warn = warn;
+	report_free(&self->r);
+	self->ret = report_load(self->path, &o, &self->r);
+	fclose(warn);
+	return 0;
+}
+
+TEST_F(dir, kallsyms_names_kernel_and_module_functions)
+{
+	char ks[PATH_MAX];
+
+	kernel_samples(self);
+	ASSERT_EQ(0, write_kallsyms(self->path, KTEXT, 0));
+	snprintf(ks, sizeof(ks), "%s/kallsyms", self->path);
+	/* Without it: MODULE+0xOFFSET, the offset from the record's start. */
+	ASSERT_EQ(0, report_kernel(self, NULL, NULL));
+	EXPECT_EQ(1, tally_get(&self->r.functions, "vmlinux+0x104 (vmlinux)"));
+	EXPECT_EQ(1, tally_get(&self->r.functions, "aca+0x410 (aca)"));
+	ASSERT_EQ(0, report_kernel(self, ks, NULL));
+	EXPECT_EQ(0, self->ret);
+	EXPECT_TRUE(said(self, "1 malformed lines skipped")) TH_LOG("%s", self->warn);
+	EXPECT_EQ(4, self->r.with_function);
+	EXPECT_EQ(1, tally_get(&self->r.functions, "native_write_msr (vmlinux)"));
+	EXPECT_EQ(1, tally_get(&self->r.functions, "do_idle (vmlinux)"));
+	EXPECT_EQ(1, tally_get(&self->r.functions, "aca_ring_write (aca)"));
+	EXPECT_EQ(1, tally_get(&self->r.functions, "aca_sample (aca)"));
+}
+
+/*
+ * A copy from another boot: KASLR put _stext elsewhere. vmlinux's names
+ * move with it; the modules' may have loaded anywhere, so they are not
+ * used. Said either way.
+ */
+TEST_F(dir, kallsyms_of_another_boot_is_moved_and_said)
+{
+	char ks[PATH_MAX];
+
+	kernel_samples(self);
+	ASSERT_EQ(0, write_kallsyms(self->path, KTEXT + 0x4000000, 0));
+	snprintf(ks, sizeof(ks), "%s/kallsyms", self->path);
+	ASSERT_EQ(0, report_kernel(self, ks, NULL));
+	EXPECT_TRUE(said(self, "is of another boot")) TH_LOG("%s", self->warn);
+	EXPECT_EQ(1, tally_get(&self->r.functions, "native_write_msr (vmlinux)"));
+	EXPECT_EQ(1, tally_get(&self->r.functions, "aca+0x410 (aca)"));
+}
+
+/* Read without privilege, every address is 0: refused, with what to do. */
+TEST_F(dir, kallsyms_with_hidden_addresses_is_refused)
+{
+	char ks[PATH_MAX];
+
+	kernel_samples(self);
+	ASSERT_EQ(0, write_kallsyms(self->path, KTEXT, 1));
+	snprintf(ks, sizeof(ks), "%s/kallsyms", self->path);
+	ASSERT_EQ(0, report_kernel(self, ks, NULL));
+	EXPECT_EQ(1, self->ret);
+	EXPECT_TRUE(said(self, "copy /proc/kallsyms as root")) TH_LOG("%s", self->warn);
+	EXPECT_EQ(0, self->r.with_function);
+}
+
+/*
+ * A vmlinux linked at the usual 0xffffffff81000000, with _stext, two
+ * functions and the linker's _end; the target's kernel ran KASLR-moved. Placed at the
+ * record's start, it names the samples; a record of another length is
+ * another kernel, said and not used.
+ */
+TEST_F(dir, vmlinux_is_placed_where_the_kernel_ran)
+{
+	static const char src[] =
+		".text\n.globl _stext\n_stext:\n.fill 256,1,0x90\n"
+		".globl native_write_msr\n.type native_write_msr,@function\n"
+		"native_write_msr:\n.fill 256,1,0x90\n.size native_write_msr,256\n"
+		".globl do_idle\n.type do_idle,@function\n"
+		"do_idle:\n.fill 256,1,0x90\n.size do_idle,256\n";
+	uint64_t slid = KTEXT + 0x2a00000, len;
+	char vm[PATH_MAX], cmd[PATH_MAX + 64], val[64] = "";
+	FILE *p;
+
+	ASSERT_EQ(0, synth_write(self->path, "vmlinux.S", src, strlen(src)));
+	snprintf(vm, sizeof(vm), "%s/vmlinux", self->path);
+	ASSERT_EQ(0, shell("cc -nostdlib -static -no-pie -Wl,-Ttext=0x%llx -Wl,-e,_stext "
+			   "-o '%s' '%s/vmlinux.S'", KTEXT, vm, self->path));
+	/* The record spans [_stext, _end]; the linker places _end (nm). */
+	snprintf(cmd, sizeof(cmd), "nm '%s' | sed -n 's/ [A-Za-z] _end$//p'", vm);
+	p = popen(cmd, "r");
+	ASSERT_NE(NULL, p);
+	ASSERT_NE(NULL, fgets(val, sizeof(val), p));
+	pclose(p);
+	len = strtoull(val, NULL, 16) - KTEXT + 1;
+	synth_module(&self->modules, 0, slid, len, 0, 0, LOADED,
+		     SEP_MR_EXE | SEP_MR_GLOBAL_MODULE, "vmlinux");
+	synth_sample(&self->cpu0, SAMPLE_SIZE, slid + 0x104, 42, 42, 1, 0);
+	synth_sample(&self->cpu0, SAMPLE_SIZE, slid + 0x2ff, 0, 0, 2, 0);
+	ASSERT_EQ(0, report_kernel(self, NULL, vm));
+	EXPECT_EQ(0, self->ret) TH_LOG("%s", self->warn);
+	EXPECT_EQ(1, tally_get(&self->r.functions, "native_write_msr (vmlinux)"));
+	EXPECT_EQ(1, tally_get(&self->r.functions, "do_idle (vmlinux)"));
+
+	sbuf_free(&self->modules);
+	synth_module(&self->modules, 0, slid, 0x2000000, 0, 0, LOADED,
+		     SEP_MR_EXE | SEP_MR_GLOBAL_MODULE, "vmlinux");
+	ASSERT_EQ(0, report_kernel(self, NULL, vm));
+	EXPECT_EQ(1, self->ret);
+	EXPECT_TRUE(said(self, "is not the kernel that ran")) TH_LOG("%s", self->warn);
+	EXPECT_EQ(0, self->r.with_function);
+}
+
+/* kallsyms lines of every malformed kind: skipped, counted, never fatal. */
+TEST_F(dir, kallsyms_parser_bounds_every_line)
+{
+	struct ksyms k;
+	char err[256], path[PATH_MAX], *big;
+	struct sbuf b = { 0 };
+	uint64_t rng = 7;
+
+	sbuf_add(&b, "ffffffff81000000 T _stext\n", 26);
+	sbuf_add(&b, "ffffffff81000010 T a\t[", 22);	/* no closing bracket */
+	sbuf_add(&b, "\n", 1);
+	big = malloc(5000);
+	ASSERT_NE(NULL, big);
+	memset(big, 'x', 4999);
+	big[4999] = '\n';
+	sbuf_add(&b, big, 5000);			/* an overlong line */
+	sbuf_add(&b, "ffffffff81000020 T b [", 22);
+	sbuf_add(&b, big, 100);			/* a module name too long */
+	sbuf_add(&b, "]\n", 2);
+	sbuf_add(&b, "ffffffff81000030 T with\0nul\n", 28);
+	for (int i = 0; i < 20000; i++) {
+		uint8_t c = synth_rand(&rng);
+
+		sbuf_add(&b, &c, 1);
+	}
+	free(big);
+	ASSERT_EQ(0, synth_write(self->path, "ks", b.p, b.len));
+	snprintf(path, sizeof(path), "%s/ks", self->path);
+	ASSERT_EQ(0, ksyms_load(path, &k, err, sizeof(err))) TH_LOG("%s", err);
+	EXPECT_EQ(0xffffffff81000000ull, k.stext);
+	EXPECT_LE(4, k.malformed);
+	EXPECT_NE(NULL, ksyms_at(&k, 0xffffffff81000005ull, ""));
+	ksyms_free(&k);
+	sbuf_free(&b);
+	EXPECT_EQ(-1, ksyms_load("/nonexistent/kallsyms", &k, err, sizeof(err)));
+}
+
+#endif /* ACA_HOST_TEST_UNIT */
