@@ -79,7 +79,7 @@
  *
  * Where the kernel is: _text is not exported, kallsyms is. The image is
  * the range of addresses sprint_symbol() attributes to vmlinux, found by
- * bisection around an exported function: [_stext, _end] with
+ * bisection around an exported function: [_stext, _end) with
  * CONFIG_KALLSYMS_ALL (Debian's), and _stext == _text on x86-64.
  *
  * Which modules are loaded: the module list and module_mutex are not
@@ -588,7 +588,7 @@ static unsigned long aca_kernel_edge(char *sym, unsigned long out,
 	return in;
 }
 
-/* [_stext, _end] as kallsyms sees it, found once (see the top). */
+/* [_stext, _end) as kallsyms sees it, found once (see the top). */
 static void aca_kernel_image(void)
 {
 	unsigned long anchor = (unsigned long)sprint_symbol;

@@ -68,10 +68,10 @@ FIXTURE_TEARDOWN(dir)
 	free(self->path);
 }
 
-/* Write cpu0.bin and module.bin as built, then report on the directory. */
-static int run_report(FIXTURE_DATA(dir) *self, const char *sysroot)
+/* Write cpu0.bin and module.bin as built, then report on the directory with @opts. */
+static int run_report_opts(FIXTURE_DATA(dir) *self, const struct report_opts *opts)
 {
-	struct report_opts o = { .sysroot = sysroot };
+	struct report_opts o = *opts;
 	FILE *warn;
 
 	if (synth_write(self->path, "cpu0.bin", self->cpu0.p, self->cpu0.len) ||
@@ -87,6 +87,13 @@ static int run_report(FIXTURE_DATA(dir) *self, const char *sysroot)
 	self->ret = report_load(self->path, &o, &self->r);
 	fclose(warn);
 	return 0;
+}
+
+static int run_report(FIXTURE_DATA(dir) *self, const char *sysroot)
+{
+	struct report_opts o = { .sysroot = sysroot };
+
+	return run_report_opts(self, &o);
 }
 
 static bool said(FIXTURE_DATA(dir) *self, const char *what)

@@ -155,15 +155,20 @@ TEST_F(dir, sysroot_without_any_of_the_files_is_an_error)
 	free(spin);
 }
 
-/* A kallsyms copy: vmlinux at the record's _stext, one module. */
-static int write_kallsyms(const char *dir, uint64_t stext, int zero)
+/*
+ * A kallsyms copy DIR/kallsyms, its path in @path: vmlinux at the
+ * record's _stext, one module.
+ */
+static int write_kallsyms(const char *dir, uint64_t stext, int zero, char *path,
+			  size_t len)
 {
 	char text[1024];
 
+	snprintf(path, len, "%s/kallsyms", dir);
 	snprintf(text, sizeof(text),
 		 "%016llx T _stext\n"
 		 "%016llx T native_write_msr\n"
-		 "%016llx t do_idle\n"
+		 "%016llx W do_idle\n"
 		 "%016llx D some_data\n"
 		 "not a line\n"
 		 "ffffffffc0000000 t aca_sample\t[aca]\n"
@@ -192,22 +197,8 @@ static int report_kernel(FIXTURE_DATA(dir) *self, const char *kallsyms,
 			 const char *vmlinux)
 {
 	struct report_opts o = { .kallsyms = kallsyms, .vmlinux = vmlinux };
-	FILE *warn;
 
-	if (synth_write(self->path, "cpu0.bin", self->cpu0.p, self->cpu0.len) ||
-	    synth_write(self->path, "module.bin", self->modules.p, self->modules.len) ||
-	    synth_txt(self->path, 1, SAMPLE_SIZE))
-		return -1;
-	free(self->warn);
-	self->warn = NULL;
-	warn = open_memstream(&self->warn, &self->warn_len);
-	if (!warn)
-		return -1;
-	o.warn = warn;
-	report_free(&self->r);
-	self->ret = report_load(self->path, &o, &self->r);
-	fclose(warn);
-	return 0;
+	return synth_txt(self->path, 1, SAMPLE_SIZE) ? -1 : run_report_opts(self, &o);
 }
 
 TEST_F(dir, kallsyms_names_kernel_and_module_functions)
@@ -215,8 +206,7 @@ TEST_F(dir, kallsyms_names_kernel_and_module_functions)
 	char ks[PATH_MAX];
 
 	kernel_samples(self);
-	ASSERT_EQ(0, write_kallsyms(self->path, KTEXT, 0));
-	snprintf(ks, sizeof(ks), "%s/kallsyms", self->path);
+	ASSERT_EQ(0, write_kallsyms(self->path, KTEXT, 0, ks, sizeof(ks)));
 	/* Without it: MODULE+0xOFFSET, the offset from the record's start. */
 	ASSERT_EQ(0, report_kernel(self, NULL, NULL));
 	EXPECT_EQ(1, tally_get(&self->r.functions, "vmlinux+0x104 (vmlinux)"));
@@ -241,8 +231,7 @@ TEST_F(dir, kallsyms_of_another_boot_is_moved_and_said)
 	char ks[PATH_MAX];
 
 	kernel_samples(self);
-	ASSERT_EQ(0, write_kallsyms(self->path, KTEXT + 0x4000000, 0));
-	snprintf(ks, sizeof(ks), "%s/kallsyms", self->path);
+	ASSERT_EQ(0, write_kallsyms(self->path, KTEXT + 0x4000000, 0, ks, sizeof(ks)));
 	ASSERT_EQ(0, report_kernel(self, ks, NULL));
 	EXPECT_TRUE(said(self, "is of another boot")) TH_LOG("%s", self->warn);
 	EXPECT_EQ(1, tally_get(&self->r.functions, "native_write_msr (vmlinux)"));
@@ -255,8 +244,7 @@ TEST_F(dir, kallsyms_with_hidden_addresses_is_refused)
 	char ks[PATH_MAX];
 
 	kernel_samples(self);
-	ASSERT_EQ(0, write_kallsyms(self->path, KTEXT, 1));
-	snprintf(ks, sizeof(ks), "%s/kallsyms", self->path);
+	ASSERT_EQ(0, write_kallsyms(self->path, KTEXT, 1, ks, sizeof(ks)));
 	ASSERT_EQ(0, report_kernel(self, ks, NULL));
 	EXPECT_EQ(1, self->ret);
 	EXPECT_TRUE(said(self, "copy /proc/kallsyms as root")) TH_LOG("%s", self->warn);
@@ -285,13 +273,13 @@ TEST_F(dir, vmlinux_is_placed_where_the_kernel_ran)
 	snprintf(vm, sizeof(vm), "%s/vmlinux", self->path);
 	ASSERT_EQ(0, shell("cc -nostdlib -static -no-pie -Wl,-Ttext=0x%llx -Wl,-e,_stext "
 			   "-o '%s' '%s/vmlinux.S'", KTEXT, vm, self->path));
-	/* The record spans [_stext, _end]; the linker places _end (nm). */
+	/* The record spans [_stext, _end); the linker places _end (nm). */
 	snprintf(cmd, sizeof(cmd), "nm '%s' | sed -n 's/ [A-Za-z] _end$//p'", vm);
 	p = popen(cmd, "r");
 	ASSERT_NE(NULL, p);
 	ASSERT_NE(NULL, fgets(val, sizeof(val), p));
 	pclose(p);
-	len = strtoull(val, NULL, 16) - KTEXT + 1;
+	len = strtoull(val, NULL, 16) - KTEXT;
 	synth_module(&self->modules, 0, slid, len, 0, 0, LOADED,
 		     SEP_MR_EXE | SEP_MR_GLOBAL_MODULE, "vmlinux");
 	synth_sample(&self->cpu0, SAMPLE_SIZE, slid + 0x104, 42, 42, 1, 0);

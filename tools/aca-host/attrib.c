@@ -57,7 +57,8 @@ static const struct host_module *kernel_record(const struct attrib *a)
 
 /*
  * --vmlinux: placed at the vmlinux record's start, which is _stext (KASLR
- * included). A file whose [_stext, _end] is not the record's length is
+ * included). The record spans [_stext, _end), what kallsyms counts as the
+ * kernel (__is_kernel()); a file whose _end - _stext is another length is
  * another build: said, and left out.
  */
 static void open_vmlinux(struct attrib *a, const struct host_module *k)
@@ -78,9 +79,9 @@ static void open_vmlinux(struct attrib *a, const struct host_module *k)
 	} else if (!k) {
 		say(a, "--vmlinux %s: the collection has no vmlinux record to place it",
 		    a->o.vmlinux);
-	} else if (end - a->vmlinux_stext + 1 != k->length) {
-		say(a, "--vmlinux %s is not the kernel that ran: its [_stext, _end] is %llu bytes, the target's %llu",
-		    a->o.vmlinux, (unsigned long long)(end - a->vmlinux_stext + 1),
+	} else if (end - a->vmlinux_stext != k->length) {
+		say(a, "--vmlinux %s is not the kernel that ran: its [_stext, _end) is %llu bytes, the target's %llu",
+		    a->o.vmlinux, (unsigned long long)(end - a->vmlinux_stext),
 		    (unsigned long long)k->length);
 	} else {
 		a->problems--;

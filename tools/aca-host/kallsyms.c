@@ -44,7 +44,8 @@ static int parse_line(struct ksyms *k, const char *line, struct ksym *s, int *ze
 	n = sscanf(line, "%llx %c %1023s [%1023[^]]]", &addr, &type, name, mod);
 	if (n < 3 || strlen(mod) > 64)
 		return -1;
-	if (type != 't' && type != 'T')
+	/* Functions: text, and weak symbols (kallsyms lists weak functions as W). */
+	if (type != 't' && type != 'T' && type != 'w' && type != 'W')
 		return 0;
 	if (addr)
 		*zero = 0;

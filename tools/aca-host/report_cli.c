@@ -2,6 +2,7 @@
 /* aca-host report: its command line (the report itself: report_load.c, report.c). */
 #include <getopt.h>
 #include <stdio.h>
+#include <sys/resource.h>
 
 #include "args.h"
 #include "host.h"
@@ -43,6 +44,7 @@ int cmd_report(int argc, char **argv)
 	};
 	static char cmd[] = "aca-host report";
 	struct report_opts o = { .top = REPORT_DEFAULT_TOP, .warn = stderr };
+	struct rlimit nofile;
 	struct report r;
 	unsigned long v;
 	int c, ret;
@@ -82,6 +84,14 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "%s: one DIR expected\n", cmd);
 		usage(stderr);
 		return 2;
+	}
+	/*
+	 * libdwfl keeps each binary and its debug file open for the whole
+	 * report: a system-wide collection needs more than the usual 1024.
+	 */
+	if (!getrlimit(RLIMIT_NOFILE, &nofile) && nofile.rlim_cur < nofile.rlim_max) {
+		nofile.rlim_cur = nofile.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &nofile);
 	}
 	ret = report_load(argv[optind], &o, &r);
 	if (ret < 2)

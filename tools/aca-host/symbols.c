@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Symbols of one binary through libdwfl (symbols.h). Each file gets its
- * own Dwfl session, reported at bias 0, so every address asked of it is a
- * link-time address; the program headers are copied out once at open.
+ * own Dwfl session, reported where it was linked (bias 0), so every
+ * address asked of it is a link-time address; the program headers are
+ * copied out once at open.
  */
 #include <elfutils/libdwfl.h>
 #include <errno.h>
@@ -102,7 +103,11 @@ struct symfile *sym_open(const char *path, const char *debug_dir, char *err,
 		goto fail;
 	}
 	dwfl_report_begin(f->dwfl);
-	f->mod = dwfl_report_elf(f->dwfl, "file", path, -1, 0, false);
+	/*
+	 * add_p_vaddr: a shared object linked above 0 keeps its link-time
+	 * addresses too (without it libdwfl moves its first segment to 0).
+	 */
+	f->mod = dwfl_report_elf(f->dwfl, "file", path, -1, 0, true);
 	if (!f->mod || dwfl_report_end(f->dwfl, NULL, NULL)) {
 		snprintf(err, errlen, "%s", dwfl_errmsg(-1));
 		goto fail;
