@@ -11,6 +11,10 @@
  * CPU's events, from then on, when one is later found not sampling (the
  * watch, below).
  *
+ * When the host asks for call stacks (DEV_CONFIG enable bits, an EVENT_DESC
+ * callstack area), a record is built with its callers (stack.c) in its
+ * CPU's scratch buffer, then copied into the ring.
+ *
  * Locking: the acp_ops entry points run under aca_lock (target.c), which
  * they assert. aca_coll changes only there, and additionally under
  * aca_sampler_lock, so the sysfs file reads it without aca_lock.
@@ -35,6 +39,7 @@
 #include <asm/segment.h>
 
 #include "aca.h"
+#include "stack.h"
 
 /* Records larger than this are not a SampleRecordPC we can fill. */
 #define ACA_MAX_RECORD		PAGE_SIZE
@@ -52,6 +57,22 @@ struct aca_sev {
 	u32 size;		/* record size on the wire */
 	u32 osid;
 	s32 target_pid;		/* > 0: only this process */
+	u32 cs_offset;		/* callstack area in the record; */
+	u32 cs_size;		/* 0: none */
+	bool kernel_stack;	/* its chains: the kernel callers, */
+	bool user_stack;	/* the user ones */
+	struct aca_scratch *scratch;	/* its CPU's, with a callstack area */
+};
+
+/*
+ * A record built with its callers before it goes into the ring: one per
+ * CPU, so that the chain needs no room on the NMI stack. One handler at a
+ * time uses it (@busy): another one interrupting it on the CPU writes its
+ * record without callers rather than wait.
+ */
+struct aca_scratch {
+	local_t busy;
+	u64 rec[ACA_MAX_RECORD / sizeof(u64)];
 };
 
 struct aca_collection {
@@ -68,6 +89,7 @@ struct aca_collection {
 	unsigned long *sw_cpus;		/* CPUs switched to cpu-clock since
 					 * their PMU event stopped
 					 */
+	struct aca_scratch **scratch;	/* by CPU id, with callstacks only */
 };
 
 static DEFINE_MUTEX(aca_sampler_lock);
@@ -143,18 +165,50 @@ static void aca_fill_record(struct sep_sample_record_pc *rec,
 	rec->tsc = aca_tsc_sample();
 }
 
+/*
+ * The callstack area at @area (s->cs_size bytes, zeroed by the ring write
+ * past what this returns): the head, then the callers. Returns the bytes
+ * filled.
+ */
+static u32 aca_fill_callstack(u8 *area, const struct aca_sev *s,
+			      struct pt_regs *regs)
+{
+	struct aca_callstack_head *h = (struct aca_callstack_head *)area;
+	struct aca_chain chain = {
+		.ips = (u64 *)(h + 1),
+		.max = (s->cs_size - sizeof(*h)) / sizeof(u64),
+	};
+
+	h->nkernel = s->kernel_stack ? aca_stack_kernel(&chain, regs) : 0;
+	h->nuser = s->user_stack ? aca_stack_user(&chain, regs) : 0;
+	h->flags = chain.truncated ? ACA_CALLSTACK_TRUNCATED : 0;
+	return sizeof(*h) + chain.n * sizeof(u64);
+}
+
 /* NMI (PMU) or hard-IRQ (cpu-clock) context: no locks, no allocation. */
 static void aca_overflow(struct perf_event *event,
 			 struct perf_sample_data *data, struct pt_regs *regs)
 {
 	struct aca_sev *s = event->overflow_handler_context;
 	struct sep_sample_record_pc rec = { 0 };
+	struct aca_scratch *sc = s->scratch;
+	u8 *buf;
+	u32 len;
 
 	if (s->target_pid > 0 && task_tgid_nr(current) != s->target_pid)
 		return;
 	local64_inc(&s->ring->generated);
 	aca_fill_record(&rec, s, regs);
-	aca_ring_write(s->ring, &rec, sizeof(rec), s->size);
+	if (!s->cs_size || local_cmpxchg(&sc->busy, 0, 1) != 0) {
+		aca_ring_write(s->ring, &rec, sizeof(rec), s->size);
+		return;
+	}
+	buf = (u8 *)sc->rec;
+	memcpy(buf, &rec, sizeof(rec));
+	memset(buf + sizeof(rec), 0, s->cs_offset - sizeof(rec));
+	len = s->cs_offset + aca_fill_callstack(buf + s->cs_offset, s, regs);
+	aca_ring_write(s->ring, buf, len, s->size);
+	local_set(&sc->busy, 0);
 }
 
 static void aca_release_events(struct aca_collection *c)
@@ -178,6 +232,9 @@ static void aca_collection_free(struct aca_collection *c)
 		aca_ring_detach(c->rings[cpu]);
 		aca_ring_put(c->rings[cpu]);
 	}
+	for (u32 cpu = 0; c->scratch && cpu < nr_cpu_ids; cpu++)
+		kfree(c->scratch[cpu]);
+	kfree(c->scratch);
 	kfree(c->rings);
 	kfree(c->errors);
 	bitmap_free(c->sw_cpus);
@@ -211,6 +268,13 @@ static int aca_create_event(struct aca_sev *s, int cpu,
 		attr.config1 = e->config1;
 		attr.sample_period = aca_hw_period(e->period);
 		attr.precise_ip = e->precise ? 1 : 0;
+		/*
+		 * Without a wakeup per sample, x86 may batch precise samples
+		 * in a large PEBS buffer and hand each to the handler later,
+		 * with registers rebuilt from it: no stack to walk then.
+		 */
+		if (e->precise && s->cs_size)
+			attr.wakeup_events = 1;
 	}
 	pe = perf_event_create_kernel_counter(&attr, cpu, NULL, aca_overflow, s);
 	if (IS_ERR(pe))
@@ -264,6 +328,53 @@ static const struct acp_group *aca_first_group(const struct acp_config *cfg)
 	return NULL;
 }
 
+/*
+ * The callstack area of @index's records, when the host asked for call
+ * stacks (the protocol core checked that it lies in the record, after the
+ * base, aligned and with room for its head and an address).
+ */
+static void aca_setup_callstack(struct aca_sev *s, const struct acp_config *cfg)
+{
+	const struct sep_event_desc *d;
+	u64 bits = cfg->have_dev ? cfg->dev.enable_bits : 0;
+
+	s->kernel_stack = bits & SEP_DEV_CFG_COLLECT_KERNEL_CALLSTACKS;
+	s->user_stack = bits & SEP_DEV_CFG_COLLECT_CALLSTACKS;
+	if (s->event_index >= cfg->ndesc || !(s->kernel_stack || s->user_stack))
+		return;
+	d = &cfg->desc[s->event_index];
+	if (d->callstack_size && d->callstack_offset >= sizeof(struct sep_sample_record_pc) &&
+	    d->callstack_offset <= s->size && d->callstack_size <= s->size - d->callstack_offset) {
+		s->cs_offset = d->callstack_offset;
+		s->cs_size = d->callstack_size;
+	}
+}
+
+/* Per ring CPU, a scratch record for the events with a callstack area. */
+static int aca_alloc_scratch(struct aca_collection *c)
+{
+	bool need = false;
+
+	for (u32 i = 0; i < c->nsev; i++)
+		need |= c->sevs[i].cs_size != 0;
+	if (!need)
+		return 0;
+	c->scratch = kcalloc(nr_cpu_ids, sizeof(*c->scratch), GFP_KERNEL);
+	if (!c->scratch)
+		return -ENOMEM;
+	for (u32 cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		if (!c->rings[cpu])
+			continue;
+		c->scratch[cpu] = kzalloc_node(sizeof(*c->scratch[cpu]), GFP_KERNEL,
+					       cpu_to_node(cpu));
+		if (!c->scratch[cpu])
+			return -ENOMEM;
+	}
+	for (u32 i = 0; i < c->nsev; i++)
+		c->sevs[i].scratch = c->scratch[c->sevs[i].cpu];
+	return 0;
+}
+
 /* Record size of @index: its descriptor's sample_size, at least 48. */
 static u32 aca_record_size(const struct acp_config *cfg, u32 index)
 {
@@ -294,9 +405,10 @@ static int aca_setup_sevs(struct aca_collection *c, const struct acp_config *cfg
 						      ACA_MAX_RECORD);
 				return -EINVAL;
 			}
+			aca_setup_callstack(s, cfg);
 		}
 	}
-	return 0;
+	return aca_alloc_scratch(c);
 }
 
 static void aca_enable(struct aca_collection *c, bool on)

@@ -49,6 +49,22 @@ s32 acp_cmd_num_descriptor(const struct acp_cmd *cmd, struct acp_reply *r)
 	return VT_SUCCESS;
 }
 
+/*
+ * A callstack area ([ACA-EXT] struct aca_callstack_head) lies in the
+ * record after its SampleRecordPC base, 8-byte aligned, with room for its
+ * head and one address.
+ */
+static bool callstack_area_ok(const struct sep_event_desc *d)
+{
+	u32 base = sizeof(struct sep_sample_record_pc);
+
+	return d->callstack_offset >= base && d->callstack_offset % 8 == 0 &&
+	       d->callstack_size % 8 == 0 &&
+	       d->callstack_size >= sizeof(struct aca_callstack_head) + sizeof(u64) &&
+	       d->callstack_offset <= d->sample_size &&
+	       d->callstack_size <= d->sample_size - d->callstack_offset;
+}
+
 s32 acp_cmd_desc_next(const struct acp_cmd *cmd, struct acp_reply *r)
 {
 	struct acp_config *cfg = &cmd->t->cfg;
@@ -61,6 +77,11 @@ s32 acp_cmd_desc_next(const struct acp_cmd *cmd, struct acp_reply *r)
 	if (d.sample_size && (d.sample_size < sizeof(struct sep_sample_record_pc) ||
 			      d.sample_size > 4096 || d.sample_size % 8))
 		return VT_BAD_PARAMETER;
+	if (d.callstack_size && !callstack_area_ok(&d)) {
+		acp_log(cmd->t, "DESC_NEXT: callstack area at %u of %u bytes outside a %u-byte record",
+			d.callstack_offset, d.callstack_size, d.sample_size);
+		return VT_BAD_PARAMETER;
+	}
 	cfg->desc[cfg->ndesc++] = d;
 	return VT_SUCCESS;
 }
@@ -76,7 +97,7 @@ s32 acp_cmd_init(const struct acp_cmd *cmd, struct acp_reply *r)
 	memcpy(&cfg->dev, cmd->in, sizeof(cfg->dev));
 	cfg->have_dev = true;
 	if (cfg->dev.enable_bits & (SEP_DEV_CFG_PEBS_CAPTURE | SEP_DEV_CFG_COLLECT_LBRS))
-		acp_log(cmd->t, "INIT: PEBS/LBR capture requested; aca samples IPs only");
+		acp_log(cmd->t, "INIT: PEBS/LBR capture asked; aca records IPs and call stacks only");
 	return VT_SUCCESS;
 }
 

@@ -414,6 +414,10 @@ LAYOUT_OFFSET(sep_sample_record_pc, pid_rec_index, 32);
 LAYOUT_OFFSET(sep_sample_record_pc, bit_fields2, 36);
 LAYOUT_OFFSET(sep_sample_record_pc, tsc, 40);
 
+LAYOUT_SIZE(aca_callstack_head, 8);
+LAYOUT_OFFSET(aca_callstack_head, nuser, 2);
+LAYOUT_OFFSET(aca_callstack_head, flags, 4);
+
 LAYOUT_SIZE(sep_module_record, 80);
 LAYOUT_OFFSET(sep_module_record, segment_bits, 2);
 LAYOUT_OFFSET(sep_module_record, selector, 4);

@@ -161,6 +161,8 @@ struct sep_drv_topology_info {
 /* enable_bits */
 #define SEP_DEV_CFG_PEBS_CAPTURE		_BITULL(0)
 #define SEP_DEV_CFG_COLLECT_LBRS		_BITULL(1)
+#define SEP_DEV_CFG_COLLECT_CALLSTACKS		_BITULL(2)
+#define SEP_DEV_CFG_COLLECT_KERNEL_CALLSTACKS	_BITULL(3)
 
 struct sep_dev_config {
 	__u16 size;
@@ -280,6 +282,24 @@ struct sep_event_desc {
 	__u32 reserved2;
 	__u32 pad;			/* implicit padding in the reference */
 	__u64 reserved3;
+};
+
+/*
+ * [ACA-EXT] Contents of a sample's callstack area (EVENT_DESC
+ * callstack_offset and callstack_size, enable bits collect_callstacks and
+ * collect_kernel_callstacks): this head, then @nkernel kernel addresses,
+ * then @nuser user ones, innermost caller first. The sample's own IP (the
+ * record's iip) is not repeated. Kernel entries are return addresses; so
+ * are user ones, except that a kernel-mode sample's first user entry is
+ * the user IP its thread entered the kernel from. The rest of the area is
+ * zero.
+ */
+#define ACA_CALLSTACK_TRUNCATED			_BITUL(0)	/* the chain went on */
+
+struct aca_callstack_head {
+	__u16 nkernel;
+	__u16 nuser;
+	__u32 flags;			/* ACA_CALLSTACK_* */
 };
 
 /* ECB (6.1-6.4): one event group of one device, EM_CONFIG_NEXT(_UNC) payload. */

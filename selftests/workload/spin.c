@@ -9,11 +9,20 @@
  *
  * It prints its pid and the address of aca_hot_spin() first (tests build
  * module records and samples from them), and exits 0.
+ *
+ *   spin mix [THREADS [SECONDS]]
+ *
+ * A profile with a known shape instead: each thread runs mix_thread(),
+ * which calls aca_mix_a() .. aca_mix_e() in turn, each spinning for
+ * MIX_WEIGHTS of a round, so they take 16:8:6:4:3 of the time (43, 22,
+ * 16, 11 and 8 %), each called by mix_thread() alone. Profilers compared
+ * on it must agree on that order and those shares.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -40,6 +49,44 @@ static void *thread(void *arg)
 	return NULL;
 }
 
+/* Iterations of a unit of weight: short enough for many rounds a second. */
+#define MIX_UNIT	20000
+
+/* @units units of spinning; the volatile keeps the loop whole. */
+static inline void mix_spin(unsigned long units)
+{
+	for (volatile unsigned long i = 0; i < units * MIX_UNIT; i++)
+		;
+}
+
+#define MIX_FUNC(name, weight)						\
+	__attribute__((noinline)) void name(void);			\
+	__attribute__((noinline)) void name(void) { mix_spin(weight); }
+
+MIX_FUNC(aca_mix_a, 16)
+MIX_FUNC(aca_mix_b, 8)
+MIX_FUNC(aca_mix_c, 6)
+MIX_FUNC(aca_mix_d, 4)
+MIX_FUNC(aca_mix_e, 3)
+
+__attribute__((noinline)) void *mix_thread(void *arg);
+
+__attribute__((noinline)) void *mix_thread(void *arg)
+{
+	unsigned long rounds = 0;
+
+	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
+		aca_mix_a();
+		aca_mix_b();
+		aca_mix_c();
+		aca_mix_d();
+		aca_mix_e();
+		rounds++;
+	}
+	*(unsigned long *)arg = rounds;
+	return NULL;
+}
+
 static int parse(const char *s, double lo, double hi, double *v)
 {
 	char *end;
@@ -54,20 +101,27 @@ int main(int argc, char **argv)
 	static pthread_t threads[MAX_THREADS];
 	static unsigned long rounds[MAX_THREADS];
 	double nthreads = 2, seconds = 10;
+	void *(*run)(void *) = thread;
 	struct timespec ts;
 	int n;
 
+	if (argc > 1 && !strcmp(argv[1], "mix")) {
+		run = mix_thread;
+		argv++;
+		argc--;
+	}
 	if (argc > 3 || (argc > 1 && parse(argv[1], 1, MAX_THREADS, &nthreads)) ||
 	    (argc > 2 && parse(argv[2], 0, 86400, &seconds))) {
-		fprintf(stderr, "usage: spin [THREADS (1-%d) [SECONDS]]\n", MAX_THREADS);
+		fprintf(stderr, "usage: spin [mix] [THREADS (1-%d) [SECONDS]]\n", MAX_THREADS);
 		return 2;
 	}
 	n = (int)nthreads;
-	printf("spin: pid %d, %d threads for %g s in aca_hot_spin at %p\n",
-	       (int)getpid(), n, seconds, (void *)aca_hot_spin);
+	printf("spin: pid %d, %d threads for %g s in %s at %p\n",
+	       (int)getpid(), n, seconds, run == thread ? "aca_hot_spin" : "mix_thread",
+	       run == thread ? (void *)aca_hot_spin : (void *)mix_thread);
 	fflush(stdout);
 	for (int i = 0; i < n; i++) {
-		if (pthread_create(&threads[i], NULL, thread, &rounds[i])) {
+		if (pthread_create(&threads[i], NULL, run, &rounds[i])) {
 			fprintf(stderr, "spin: cannot start thread %d\n", i);
 			return 1;
 		}

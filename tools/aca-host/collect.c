@@ -131,6 +131,7 @@ static int configure(struct host_session *s, const uint8_t *ecb, size_t ecb_len,
 	host_event_desc(&desc);
 	host_dev_config(dev);
 	host_event_config(&evc);
+	host_callstacks(&r->layout, &desc, dev, &evc);
 	memset(&st, 0, sizeof(st));
 	if (cmd(s, SEP_CMD_INIT_DRIVER, &drv, sizeof(drv), NULL, 0, "INIT_DRIVER") ||
 	    cmd(s, SEP_CMD_SET_CPU_TOPOLOGY, topo, (uint64_t)r->ncpus * sizeof(*topo),
@@ -187,8 +188,8 @@ static int run(struct host_session *s, const struct collect_opts *o,
 	progress_init(&p);
 	while ((t = now_s() - t0) < o->duration && !interrupted &&
 	       chans_reading(&r->chans) == r->chans.n) {
-		progress_update(&p, t, o->duration, collect_samples_received(&r->chans),
-				"");
+		progress_update(&p, t, o->duration,
+				collect_samples_received(&r->chans, r->layout.sample_size), "");
 		sleep_s(0.1);
 	}
 	signal(SIGINT, SIG_DFL);
@@ -196,7 +197,7 @@ static int run(struct host_session *s, const struct collect_opts *o,
 	for (uint32_t i = 0; i < r->chans.n; i++)
 		r->chans.ch[i].early = atomic_load(&r->chans.ch[i].state) != CHAN_READING;
 	progress_update(&p, now_s() - t0, o->duration,
-			collect_samples_received(&r->chans), "stopping");
+			collect_samples_received(&r->chans, r->layout.sample_size), "stopping");
 	progress_done(&p);
 	/* The target flushes every channel before it answers (spec 13). */
 	setsockopt(s->ctl, SOL_SOCKET, SO_RCVTIMEO, &stop_tv, sizeof(stop_tv));
@@ -311,6 +312,7 @@ int collect_run(const struct collect_opts *o)
 		fprintf(stderr, "aca-host: out of memory\n");
 		goto out;
 	}
+	host_layout(&r->layout, o->call_depth);
 	/* A file ECB is checked before the target is bothered. */
 	if (o->ecb_file && !(ecb = load_ecb(o, r, &ecb_len)))
 		goto out;

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "channels.h"
+#include "payload.h"
 #include "session.h"
 
 struct collect_opts {
@@ -17,6 +18,7 @@ struct collect_opts {
 	uint32_t rate;			/* samples/s per CPU asked for */
 	int eof_timeout_s;		/* after STOP, for every channel's EOF */
 	int timeout_s;			/* connecting, per connection */
+	unsigned int call_depth;	/* callers per sample, 0: no call stacks */
 };
 
 struct collect_result {
@@ -37,6 +39,7 @@ struct collect_result {
 	int complete;			/* every command succeeded */
 	int all_eof;			/* every channel ended with EOF after STOP */
 	struct chan_set chans;
+	struct host_layout layout;	/* of the records asked for */
 };
 
 /* collect_out.c: where the streams go and what is said about them. */
@@ -50,7 +53,7 @@ int collect_prepare_out(const char *dir);
 int collect_open_files(const struct host_session *s, const char *dir,
 		       struct chan_set *cs);
 void collect_close_files(struct chan_set *cs);
-uint64_t collect_samples_received(struct chan_set *cs);
+uint64_t collect_samples_received(struct chan_set *cs, uint32_t sample_size);
 /*
  * Write DIR/collection.txt and print the summary on stdout. Returns 0 if the
  * sample accounting holds (or cannot be checked), -1 if it does not.

@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "args.h"
 #include "collect.h"
@@ -17,7 +18,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: aca-host collect TARGET[:PORT] --duration S --out DIR\n"
 		"                        [--event NAME | --ecb FILE] [--rate HZ]\n"
-		"                        [--timeout S] [--eof-timeout S]\n"
+		"                        [-g | --call-graph fp[,N]] [--timeout S] [--eof-timeout S]\n"
 		"  Sample the target for S seconds and save every data channel in DIR:\n"
 		"  cpuN.bin, uncore.bin, module.bin and collection.txt. A previous\n"
 		"  collection in DIR is moved to DIR.old first; any other non-empty DIR\n"
@@ -29,9 +30,30 @@ static void usage(FILE *f)
 		"  --ecb FILE       send FILE as the ECB instead (e.g. a VTune bin_ecb.config)\n"
 		"  --rate HZ        samples per second and CPU for --event, 1 to 100000\n"
 		"                   (default 1000)\n"
+		"  -g, --call-graph fp[,N]\n"
+		"                   record each sample's callers too, kernel and user, by\n"
+		"                   frame pointers: at most N (default %d, at most %u)\n"
 		"  --timeout S      give up connecting after S seconds, 1 to %d (default %d)\n"
 		"  --eof-timeout S  how long every channel may take to end after STOP (30)\n",
+		HOST_DEFAULT_CALL_DEPTH, (unsigned int)HOST_MAX_CALL_DEPTH,
 		HOST_MAX_TIMEOUT_S, HOST_CONNECT_TIMEOUT_S);
+}
+
+/* --call-graph fp[,N], perf's record mode and size (here: frames). */
+static int call_graph(const char *arg, struct collect_opts *o)
+{
+	unsigned long depth = HOST_DEFAULT_CALL_DEPTH;
+
+	if (strncmp(arg, "fp", 2) || (arg[2] && arg[2] != ',')) {
+		fprintf(stderr, "%s: --call-graph '%s': only fp (frame pointers) is supported\n",
+			cmd, arg);
+		return 2;
+	}
+	if (arg[2] && arg_number(cmd, "--call-graph fp,N", arg + 3, 1,
+				 HOST_MAX_CALL_DEPTH, &depth))
+		return 2;
+	o->call_depth = depth;
+	return 0;
 }
 
 /* One option; 0, or the exit status 2 after a message. */
@@ -57,6 +79,11 @@ static int option(int c, struct collect_opts *o)
 			return 2;
 		o->rate = rate;
 		return 0;
+	case 'g':
+		o->call_depth = HOST_DEFAULT_CALL_DEPTH;
+		return 0;
+	case 'G':
+		return call_graph(optarg, o);
 	case 'T':
 		return arg_timeout(cmd, optarg, &o->timeout_s) ? 2 : 0;
 	case 't':
@@ -107,6 +134,7 @@ int cmd_collect(int argc, char **argv)
 		{ "rate", required_argument, NULL, 'r' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "eof-timeout", required_argument, NULL, 't' },
+		{ "call-graph", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -115,7 +143,7 @@ int cmd_collect(int argc, char **argv)
 	int c, ret;
 
 	argv[0] = cmd;
-	while ((c = getopt_long(argc, argv, "d:o:e:b:r:t:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:o:e:b:r:t:gh", opts, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			return 0;

@@ -220,14 +220,14 @@ void collect_close_files(struct chan_set *cs)
 	cs->n = 0;
 }
 
-uint64_t collect_samples_received(struct chan_set *cs)
+uint64_t collect_samples_received(struct chan_set *cs, uint32_t sample_size)
 {
 	uint64_t bytes = 0;
 
 	for (uint32_t i = 0; i < cs->n; i++)
 		if (cs->ch[i].type == SEP_DATA_CPU)
 			bytes += atomic_load(&cs->ch[i].bytes);
-	return bytes / HOST_SAMPLE_SIZE;
+	return bytes / sample_size;
 }
 
 static struct chan *find_chan(const struct collect_result *r, uint16_t type,
@@ -319,7 +319,8 @@ static void account(const struct collect_result *r, struct accounting *a)
 
 	memset(a, 0, sizeof(*a));
 	a->ok = -1;
-	a->received = collect_samples_received((struct chan_set *)&r->chans);
+	a->received = collect_samples_received((struct chan_set *)&r->chans,
+					       r->layout.sample_size);
 	a->have_drops = r->queried && r->drop_status == VT_SUCCESS;
 	if (n > SEP_MAX_SAMPLE_DROP_NODES)
 		n = SEP_MAX_SAMPLE_DROP_NODES;
@@ -387,7 +388,11 @@ static void write_txt(FILE *f, const struct host_session *s,
 		fprintf(f, "rate_hz=%u\n", o->rate);
 	}
 	fprintf(f, "sampling=%s\n", r->sw_clock ? "cpu-clock (no PMU on the target)" : "pmu");
-	fprintf(f, "sample_size=%u\n", HOST_SAMPLE_SIZE);
+	fprintf(f, "sample_size=%u\n", r->layout.sample_size);
+	if (r->layout.callstack_size) {
+		fprintf(f, "callstack_offset=%u\n", r->layout.callstack_offset);
+		fprintf(f, "callstack_size=%u\n", r->layout.callstack_size);
+	}
 	fprintf(f, "duration_s=%.3f\n", o->duration);
 	fprintf(f, "elapsed_s=%.3f\n", r->elapsed);
 	fprintf(f, "interrupted=%d\n", r->interrupted);
@@ -399,7 +404,7 @@ static void write_txt(FILE *f, const struct host_session *s,
 
 		fprintf(f, "cpu%u_bytes=%llu\n", i, (unsigned long long)b);
 		fprintf(f, "cpu%u_records=%llu\n", i,
-			(unsigned long long)(b / HOST_SAMPLE_SIZE));
+			(unsigned long long)(b / r->layout.sample_size));
 		if (a->have_drops && i < r->drops.size && i < SEP_MAX_SAMPLE_DROP_NODES) {
 			fprintf(f, "cpu%u_sampled=%u\n", i, r->drops.drop_info[i].sampled);
 			fprintf(f, "cpu%u_dropped=%u\n", i, r->drops.drop_info[i].dropped);
@@ -446,7 +451,7 @@ static void print_summary(const struct host_session *s, const struct collect_opt
 	if (r->sw_clock)
 		printf("  note: the target has no usable PMU counter; it sampled with cpu-clock at the requested rate\n");
 	for (uint32_t i = 0; i < r->ncpus; i++) {
-		uint64_t n = chan_bytes(r, SEP_DATA_CPU, i) / HOST_SAMPLE_SIZE;
+		uint64_t n = chan_bytes(r, SEP_DATA_CPU, i) / r->layout.sample_size;
 
 		printf("  cpu%-4u %10llu samples  %7.0f/s", i, (unsigned long long)n,
 		       r->elapsed > 0 ? n / r->elapsed : 0.0);

@@ -62,3 +62,27 @@ void host_event_config(struct sep_event_config *e)
 	e->max_gp_events = 4;
 	e->max_fixed_counters = 3;
 }
+
+void host_layout(struct host_layout *l, unsigned int depth)
+{
+	l->sample_size = HOST_SAMPLE_SIZE;
+	l->callstack_offset = 0;
+	l->callstack_size = 0;
+	if (!depth)
+		return;
+	l->callstack_offset = HOST_SAMPLE_SIZE;
+	l->callstack_size = sizeof(struct aca_callstack_head) + 8 * depth;
+	l->sample_size += l->callstack_size;
+}
+
+void host_callstacks(const struct host_layout *l, struct sep_event_desc *d,
+		     struct sep_dev_config *dev, struct sep_event_config *e)
+{
+	if (!l->callstack_size)
+		return;
+	d->sample_size = e->sample_size = l->sample_size;
+	d->callstack_offset = e->callstack_offset = l->callstack_offset;
+	d->callstack_size = e->callstack_size = l->callstack_size;
+	dev->enable_bits |= SEP_DEV_CFG_COLLECT_CALLSTACKS |
+			    SEP_DEV_CFG_COLLECT_KERNEL_CALLSTACKS;
+}

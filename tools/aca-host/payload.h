@@ -11,8 +11,18 @@
 
 #include "../../driver/core/sep_cmd.h"
 
-/* Every SampleRecordPC we ask for is the plain 48-byte record (spec 7.1). */
+/* A SampleRecordPC without callers is the plain 48-byte record (spec 7.1). */
 #define HOST_SAMPLE_SIZE	((uint32_t)sizeof(struct sep_sample_record_pc))
+/* Callers per sample with --call-graph: the record stays within 4 KiB. */
+#define HOST_DEFAULT_CALL_DEPTH	32
+#define HOST_MAX_CALL_DEPTH	((4096 - HOST_SAMPLE_SIZE - 8) / 8)
+
+/* The records asked for: with @depth callers (0: none) after the base. */
+struct host_layout {
+	uint32_t sample_size;
+	uint32_t callstack_offset;
+	uint32_t callstack_size;	/* 0: no call stacks */
+};
 /* Descriptors sent with DESC_NEXT: 0 for the core event, 1 as the test host. */
 #define HOST_NUM_DESCRIPTORS	2
 
@@ -21,5 +31,9 @@ void host_topology(struct sep_drv_topology_info *t, uint32_t ncpus);
 void host_event_desc(struct sep_event_desc *d);
 void host_dev_config(struct sep_dev_config *d);
 void host_event_config(struct sep_event_config *e);
+void host_layout(struct host_layout *l, unsigned int depth);
+/* Ask for call stacks (user and kernel) in records laid out as @l. */
+void host_callstacks(const struct host_layout *l, struct sep_event_desc *d,
+		     struct sep_dev_config *dev, struct sep_event_config *e);
 
 #endif /* ACA_HOST_PAYLOAD_H */

@@ -24,28 +24,90 @@ static int grow(void **v, size_t *cap, size_t n, size_t size)
 	return 0;
 }
 
-int records_parse_samples(const uint8_t *buf, size_t len, size_t rec_size,
-			  struct sample_vec *out, char *err, size_t errlen)
+int records_layout_check(const struct record_layout *l, char *err, size_t errlen)
 {
-	size_t n;
+	const size_t base = sizeof(struct sep_sample_record_pc);
 
-	if (rec_size < sizeof(struct sep_sample_record_pc)) {
+	if (l->size < base) {
 		snprintf(err, errlen, "sample records of %zu bytes: shorter than %zu",
-			 rec_size, sizeof(struct sep_sample_record_pc));
+			 l->size, base);
 		return -1;
 	}
+	if (!l->callstack_offset && !l->callstack_size)
+		return 0;
+	if (l->callstack_offset < base || l->callstack_offset % 8 ||
+	    l->callstack_size < sizeof(struct aca_callstack_head) ||
+	    l->callstack_offset > l->size ||
+	    l->callstack_size > l->size - l->callstack_offset) {
+		snprintf(err, errlen, "callstack area of %zu bytes at %zu does not fit "
+			 "after the %zu-byte base of %zu-byte records",
+			 l->callstack_size, l->callstack_offset, base, l->size);
+		return -1;
+	}
+	return 0;
+}
+
+/* The callers in @rec's callstack area, appended to @out->chain. */
+static int parse_callstack(const uint8_t *rec, const struct record_layout *l,
+			   struct sample_vec *out, struct host_sample *s,
+			   char *err, size_t errlen)
+{
+	const uint8_t *area = rec + l->callstack_offset;
+	struct aca_callstack_head h;
+	size_t n, room;
+
+	memcpy(&h, area, sizeof(h));
+	n = (size_t)h.nkernel + h.nuser;
+	room = (l->callstack_size - sizeof(h)) / sizeof(uint64_t);
+	if (n > room) {
+		snprintf(err, errlen, "a callstack of %zu addresses in an area for %zu", n, room);
+		return -1;
+	}
+	if (out->nchain + n > out->chain_cap) {
+		size_t cap = out->chain_cap ? out->chain_cap : 4096;
+		uint64_t *p;
+
+		while (cap < out->nchain + n)
+			cap *= 2;
+		p = realloc(out->chain, cap * sizeof(*p));
+		if (!p) {
+			snprintf(err, errlen, "out of memory for callstacks");
+			return -1;
+		}
+		out->chain = p;
+		out->chain_cap = cap;
+	}
+	memcpy(out->chain + out->nchain, area + sizeof(h), n * sizeof(uint64_t));
+	s->chain = out->nchain;
+	s->nkernel = h.nkernel;
+	s->nuser = h.nuser;
+	s->truncated = !!(h.flags & ACA_CALLSTACK_TRUNCATED);
+	out->nchain += n;
+	return 0;
+}
+
+int records_parse_samples(const uint8_t *buf, size_t len,
+			  const struct record_layout *l,
+			  struct sample_vec *out, char *err, size_t errlen)
+{
+	size_t n, rec_size = l->size;
+
+	if (records_layout_check(l, err, errlen))
+		return -1;
 	n = len / rec_size;
 	for (size_t i = 0; i < n; i++) {
+		const uint8_t *rec = buf + i * rec_size;
 		struct sep_sample_record_pc r;
 		struct host_sample *s;
 
 		/* Streams are byte-exact copies: no alignment to rely on. */
-		memcpy(&r, buf + i * rec_size, sizeof(r));
+		memcpy(&r, rec, sizeof(r));
 		if (grow((void **)&out->v, &out->cap, out->n, sizeof(*out->v))) {
 			snprintf(err, errlen, "out of memory after %zu samples", i);
 			return -1;
 		}
-		s = &out->v[out->n++];
+		s = &out->v[out->n];
+		memset(s, 0, sizeof(*s));
 		/* Compat code keeps a 32-bit EIP where iip would be. */
 		s->ip = r.bit_fields2 & SEP_SAMPLE_IA64PC ? r.iip : r.eip;
 		s->tsc = r.tsc;
@@ -55,6 +117,9 @@ int records_parse_samples(const uint8_t *buf, size_t len, size_t rec_size,
 		s->cpu = r.cpu_and_os & SEP_SAMPLE_CPU_NUM_MASK;
 		s->event = (r.bit_fields2 & SEP_SAMPLE_EVENT_INDEX_MASK) >>
 			   SEP_SAMPLE_EVENT_INDEX_SHIFT;
+		if (l->callstack_size && parse_callstack(rec, l, out, s, err, errlen))
+			return -1;
+		out->n++;
 	}
 	if (len % rec_size) {
 		snprintf(err, errlen, "%zu trailing bytes after %zu records of %zu bytes: "
@@ -150,6 +215,7 @@ int records_parse_modules(const uint8_t *buf, size_t len,
 void sample_vec_free(struct sample_vec *v)
 {
 	free(v->v);
+	free(v->chain);
 	memset(v, 0, sizeof(*v));
 }
 

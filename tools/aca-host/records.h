@@ -23,6 +23,16 @@ struct host_sample {
 	uint16_t cs;
 	uint16_t cpu;
 	uint32_t event;		/* eventIndex */
+	/*
+	 * Callers (struct aca_callstack_head): chain[0 .. nkernel) of
+	 * sample_vec.chain from @chain on are kernel return addresses, the
+	 * nuser after them user ones, innermost first. A kernel-mode
+	 * sample's first user entry is the user IP it entered the kernel
+	 * from; every other entry is a return address (look it up at -1).
+	 */
+	size_t chain;
+	uint16_t nkernel, nuser;
+	int truncated;		/* the target had more callers than room */
 };
 
 struct host_module {
@@ -41,6 +51,15 @@ struct host_module {
 struct sample_vec {
 	struct host_sample *v;
 	size_t n, cap;
+	uint64_t *chain;	/* the callers of every sample */
+	size_t nchain, chain_cap;
+};
+
+/* Where records are and what they hold (collection.txt). */
+struct record_layout {
+	size_t size;		/* bytes per record: at least the 48-byte base */
+	size_t callstack_offset;	/* 0 (with size 0): no callstack area */
+	size_t callstack_size;
 };
 
 struct module_vec {
@@ -49,12 +68,21 @@ struct module_vec {
 };
 
 /*
- * Append the samples of a CPU stream of @rec_size-byte records (at least
- * the 48-byte base). Returns 0, or -1 with @err set when the stream does
- * not end on a record boundary or memory runs out; whole records before
+ * Whether @l can be parsed: a record of at least the base, a callstack area
+ * inside it after the base, 8-byte aligned, and holding at least its head.
+ * Returns 0, or -1 with @err set.
+ */
+int records_layout_check(const struct record_layout *l, char *err, size_t errlen);
+
+/*
+ * Append the samples of a CPU stream of records laid out as @l (which
+ * records_layout_check() accepted). Returns 0, or -1 with @err set when the
+ * stream does not end on a record boundary, a callstack head counts more
+ * addresses than its area holds, or memory runs out; whole records before
  * that are kept.
  */
-int records_parse_samples(const uint8_t *buf, size_t len, size_t rec_size,
+int records_parse_samples(const uint8_t *buf, size_t len,
+			  const struct record_layout *l,
 			  struct sample_vec *out, char *err, size_t errlen);
 
 /*

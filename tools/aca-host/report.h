@@ -32,6 +32,8 @@ struct report {
 	char written_by[64];		/* "aca-host 0.1.0"; older files: "" */
 	uint32_t ncpus;
 	uint32_t sample_size;
+	uint32_t callstack_offset;	/* 0: the records carry no callers */
+	uint32_t callstack_size;
 	uint64_t *cpu_samples;		/* per CPU file */
 	uint64_t all_samples;		/* in the files */
 	uint64_t samples;		/* reported on: all, or those of opts.pid */

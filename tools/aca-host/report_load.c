@@ -86,6 +86,16 @@ static void read_txt(const char *dir, const struct report_opts *o, struct report
 				problem(o, r, "%s: sample_size '%.32s' out of range", path, val);
 			else
 				r->sample_size = v;
+		} else if (!strcmp(line, "callstack_offset")) {
+			if (number(val, 0, MAX_SAMPLE_SIZE, &v))
+				problem(o, r, "%s: callstack_offset '%.32s' out of range", path, val);
+			else
+				r->callstack_offset = v;
+		} else if (!strcmp(line, "callstack_size")) {
+			if (number(val, 0, MAX_SAMPLE_SIZE, &v))
+				problem(o, r, "%s: callstack_size '%.32s' out of range", path, val);
+			else
+				r->callstack_size = v;
 		} else if (!strcmp(line, "samples_dropped")) {
 			if (!number(val, 0, UINT64_MAX, &v)) {
 				r->dropped = v;
@@ -109,8 +119,19 @@ static int cpu_file(const char *dir, uint32_t cpu, char *path, size_t len)
 static void load_samples(const char *dir, const struct report_opts *o,
 			 struct report *r, struct sample_vec *samples)
 {
+	struct record_layout l = {
+		.size = r->sample_size,
+		.callstack_offset = r->callstack_offset,
+		.callstack_size = r->callstack_size,
+	};
 	char path[4096], err[256];
 
+	if (records_layout_check(&l, err, sizeof(err))) {
+		/* Records of another size would be misread: read none. */
+		problem(o, r, "%s/collection.txt: %s", dir, err);
+		r->ncpus = 0;
+		return;
+	}
 	/* Without collection.txt: every cpuN.bin there is, from 0 on. */
 	if (!r->ncpus)
 		while (r->ncpus < MAX_CPUS && !cpu_file(dir, r->ncpus, path, sizeof(path)))
@@ -131,7 +152,7 @@ static void load_samples(const char *dir, const struct report_opts *o,
 			problem(o, r, "%s: %s", path, strerror(errno));
 			continue;
 		}
-		if (records_parse_samples(buf, len, r->sample_size, samples, err, sizeof(err)))
+		if (records_parse_samples(buf, len, &l, samples, err, sizeof(err)))
 			problem(o, r, "%s: %s", path, err);
 		r->cpu_samples[cpu] = samples->n - before;
 		free(buf);

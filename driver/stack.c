@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Call chains for sampler.c, the way perf's x86 callchains are taken:
+ * kernel ones with the kernel's own unwinder (ORC on Debian's kernels)
+ * started from the interrupted registers, user ones by following frame
+ * pointers from the user registers, read with copy_from_user_nmi(), which
+ * neither sleeps nor faults pages in. Compat (32-bit) user code is not
+ * walked: its IP is recorded alone.
+ */
+#include <linux/sched.h>
+#include <linux/sched/task_stack.h>
+#include <linux/uaccess.h>
+#include <asm/processor-flags.h>
+#include <asm/ptrace.h>
+#include <asm/unwind.h>
+
+#include "stack.h"
+
+static bool aca_chain_store(struct aca_chain *c, u64 ip)
+{
+	if (c->n >= c->max) {
+		c->truncated = true;
+		return false;
+	}
+	c->ips[c->n++] = ip;
+	return true;
+}
+
+u32 aca_stack_kernel(struct aca_chain *c, struct pt_regs *regs)
+{
+	struct unwind_state state;
+	u32 first = c->n;
+	unsigned long addr;
+
+	if (user_mode(regs))
+		return 0;
+	/*
+	 * Registers the CPU saved (bit 1 of flags always set) start the
+	 * unwinder at their frame, which it steps over to the first caller;
+	 * others (none here, but cheap to honour) only give a stack pointer.
+	 */
+	if (regs->flags & X86_EFLAGS_FIXED)
+		unwind_start(&state, current, regs, NULL);
+	else
+		unwind_start(&state, current, NULL, (unsigned long *)regs->sp);
+	for (; !unwind_done(&state); unwind_next_frame(&state)) {
+		addr = unwind_get_return_address(&state);
+		if (!addr || !aca_chain_store(c, addr))
+			break;
+	}
+	return c->n - first;
+}
+
+/* A frame as -fno-omit-frame-pointer lays it out: saved bp, return address. */
+struct aca_user_frame {
+	unsigned long next;
+	unsigned long ret;
+};
+
+u32 aca_stack_user(struct aca_chain *c, struct pt_regs *regs)
+{
+	struct aca_user_frame frame;
+	unsigned long fp;
+	u32 first = c->n;
+
+	if (!current->mm || (current->flags & PF_KTHREAD))
+		return 0;
+	if (!user_mode(regs)) {
+		regs = task_pt_regs(current);
+		if (!aca_chain_store(c, regs->ip))
+			return c->n - first;
+	}
+	if (!user_64bit_mode(regs))
+		return c->n - first;
+	/*
+	 * Each frame lies above the one it called: a chain that does not
+	 * climb is garbage (or a loop), and ends the walk like a fault does.
+	 */
+	for (fp = regs->bp; fp && !(fp & 7); fp = frame.next) {
+		if (copy_from_user_nmi(&frame, (const void __user *)fp, sizeof(frame)))
+			break;
+		if (!frame.ret || !aca_chain_store(c, frame.ret))
+			break;
+		if (frame.next <= fp)
+			break;
+	}
+	return c->n - first;
+}
