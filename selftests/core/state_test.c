@@ -699,6 +699,42 @@ TEST_F(core, desc_next_sample_size_is_0_or_48_to_4096_by_8)
 	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_DESC_NEXT, &d, sizeof(d), 0));
 }
 
+/*
+ * [ACA-EXT] A callstack area lies after the 48-byte base, inside the
+ * record, 8-byte aligned, with room for its head and an address.
+ */
+TEST_F(core, desc_next_callstack_area_lies_inside_the_record)
+{
+	static const struct { u32 size, offset, len; s32 status; } cases[] = {
+		{ 112, 48, 64, VT_SUCCESS },		/* exactly to the end */
+		{ 4096, 48, 4048, VT_SUCCESS },
+		{ 112, 56, 16, VT_SUCCESS },
+		{ 112, 40, 64, VT_BAD_PARAMETER },	/* over the base */
+		{ 112, 52, 56, VT_BAD_PARAMETER },	/* unaligned */
+		{ 112, 48, 68, VT_BAD_PARAMETER },	/* unaligned size, past the end */
+		{ 112, 48, 72, VT_BAD_PARAMETER },	/* past the end */
+		{ 112, 48, 8, VT_BAD_PARAMETER },	/* a head and no address */
+		{ 0, 48, 16, VT_BAD_PARAMETER },	/* a 48-byte record has no room */
+		{ 112, 0xfffffff8, 16, VT_BAD_PARAMETER },	/* offset + size wraps */
+		{ 112, 48, 0xfffffff8, VT_BAD_PARAMETER },
+		{ 112, 0, 0, VT_SUCCESS },		/* no area */
+	};
+	struct sep_event_desc d = { 0 };
+
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		d.sample_size = cases[i].size;
+		d.callstack_offset = cases[i].offset;
+		d.callstack_size = cases[i].len;
+		EXPECT_EQ(VT_SUCCESS, cmd_u32(_metadata, self, SEP_CMD_NUM_DESCRIPTOR, 1));
+		EXPECT_EQ(cases[i].status,
+			  cmd(_metadata, self, SEP_CMD_DESC_NEXT, &d, sizeof(d), 0))
+			TH_LOG("record %u, area %u at %u", cases[i].size, cases[i].len,
+			       cases[i].offset);
+	}
+}
+
 TEST_F(core, descriptor_payloads_are_exact_and_bounded)
 {
 	struct sep_event_desc d = { .sample_size = 48 };

@@ -107,6 +107,7 @@ static bool said(FIXTURE_DATA(dir) *self, const char *what)
 #include "symbols_test.c"
 #include "malformed_test.c"
 #include "collect_test.c"
+#include "records_test.c"
 #include "outdir_test.c"
 #include "cli_test.c"
 #include "net_test.c"
