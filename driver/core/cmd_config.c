@@ -78,7 +78,7 @@ s32 acp_cmd_desc_next(const struct acp_cmd *cmd, struct acp_reply *r)
 			      d.sample_size > 4096 || d.sample_size % 8))
 		return VT_BAD_PARAMETER;
 	if (d.callstack_size && !callstack_area_ok(&d)) {
-		acp_log(cmd->t, "DESC_NEXT: callstack area at %u of %u bytes outside a %u-byte record",
+		acp_log(cmd->t, "DESC_NEXT: callstack area @%u, %u bytes: not in a %u-byte record",
 			d.callstack_offset, d.callstack_size, d.sample_size);
 		return VT_BAD_PARAMETER;
 	}
@@ -97,7 +97,7 @@ s32 acp_cmd_init(const struct acp_cmd *cmd, struct acp_reply *r)
 	memcpy(&cfg->dev, cmd->in, sizeof(cfg->dev));
 	cfg->have_dev = true;
 	if (cfg->dev.enable_bits & (SEP_DEV_CFG_PEBS_CAPTURE | SEP_DEV_CFG_COLLECT_LBRS))
-		acp_log(cmd->t, "INIT: PEBS/LBR capture asked; aca records IPs and call stacks only");
+		acp_log(cmd->t, "INIT: PEBS/LBR asked; aca records IPs and call stacks only");
 	return VT_SUCCESS;
 }
 
