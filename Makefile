@@ -105,10 +105,11 @@ host: $(B)/aca-host
 # make (make install in the install test, on a read-only tree) finds them
 # up to date.
 HOST_CLI_SRC := $(addprefix tools/aca-host/,main.c args.c hello.c info.c ping.c \
-	collect_cli.c report_cli.c)
+	collect_cli.c report_cli.c script_cli.c)
 HOST_LIB_SRC := $(addprefix tools/aca-host/,net.c session.c payload.c ecb.c channels.c \
 	collect.c collect_out.c progress.c files.c records.c symbols.c kallsyms.c attrib.c tally.c \
-	report_load.c report.c)
+	report_load.c report.c ksym_collect.c perfnames.c stack.c filter.c sortkey.c \
+	textesc.c folded.c flamegraph.c report_views.c script.c)
 HOST_OBJ := $(B)/obj/aca-host
 HOST_CLI_OBJ := $(HOST_CLI_SRC:tools/aca-host/%.c=$(HOST_OBJ)/%.o)
 HOST_LIB_OBJ := $(HOST_LIB_SRC:tools/aca-host/%.c=$(HOST_OBJ)/%.o)
@@ -452,7 +453,9 @@ version:
 # ---- host tools: the spin workload and the unit tests of aca-host
 #   build/spin               a known hotspot: THREADS threads in aca_hot_spin()
 #   build/tests/host_test    ECBs, record decoding, ELF symbols, attribution,
-#                            collect against a scripted loopback target
+#                            collect against a scripted loopback target, the
+#                            report's views (its flame graph drawn by headless
+#                            Chromium, the PNG read with zlib)
 # spin keeps its symbols and frame pointers whatever CFLAGS say: profiles of
 # it must be easy to attribute.
 SPIN_CFLAGS := -D_GNU_SOURCE -std=gnu11 -O1 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer $(WARNINGS)
@@ -465,8 +468,9 @@ $(B)/spin: selftests/workload/spin.c $(UFLAGS_STAMP)
 
 $(B)/tests/host_test: $(wildcard selftests/host/*.c selftests/host/*.h) $(HOST_LIB) $(UFLAGS_STAMP) \
 		$(wildcard tools/aca-host/*.h) $(SEP_HDR) $(KSRC)/.stamp $(B)/spin $(B)/aca-host
+	$(call need,zlib.h,zlib1g-dev)
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^) $(HOST_LIB) -pthread $(HOST_LIBS)
+	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^) $(HOST_LIB) -pthread $(HOST_LIBS) -lz
 # ---- end of host tools
 
 # ---- bench tools (make bench): the workloads and the host's stream sink.

@@ -5,10 +5,14 @@
  * sampler.c's.
  */
 #include <linux/cpumask.h>
+#include <linux/kallsyms.h>
+#include <linux/kstrtox.h>
+#include <linux/lockdep.h>
 #include <linux/mm.h>
 #include <linux/printk.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
+#include <linux/string.h>
 #include <linux/utsname.h>
 #include <linux/wait.h>
 #include <asm/cpufeature.h>
@@ -114,6 +118,48 @@ static void aca_free(void *ctx, void *ptr)
 	kvfree(ptr);
 }
 
+/*
+ * KERNEL_SYMBOLS (spec 4.6): sprint_symbol()'s "name+0xoff/0xsize [module]"
+ * taken apart. Its buffer is one for every call, neither a kmalloc() per
+ * address nor KSYM_SYMBOL_LEN bytes of stack: the core calls every op
+ * under aca_lock.
+ */
+static char aca_ksym_buf[KSYM_SYMBOL_LEN];
+
+static bool aca_kernel_symbol(void *ctx, u64 addr, u64 *start, u64 *size,
+			      char *name, size_t name_len, char *module,
+			      size_t module_len)
+{
+	char *buf = aca_ksym_buf, *mod, *slash, *plus;
+	unsigned long long off, len;
+
+	lockdep_assert_held(&aca_lock);
+	/* No symbol: "0x<addr>", without the '/' below. */
+	sprint_symbol(buf, (unsigned long)addr);
+	mod = strstr(buf, " [");
+	if (mod) {
+		*mod = '\0';
+		mod += 2;
+		mod[strcspn(mod, " ]")] = '\0';
+	}
+	slash = strrchr(buf, '/');
+	if (!slash)
+		return false;
+	*slash = '\0';
+	plus = strrchr(buf, '+');
+	if (!plus || plus == buf)
+		return false;
+	*plus = '\0';
+	if (kstrtoull(plus + 1, 16, &off) || kstrtoull(slash + 1, 16, &len) ||
+	    off > addr)
+		return false;
+	*start = addr - off;
+	*size = len;
+	strscpy(name, buf, name_len);
+	strscpy(module, mod ? mod : "", module_len);
+	return true;
+}
+
 /* A connection's ctx is the wait queue of its file's readers and writers. */
 static void aca_wake(void *ctx, void *conn_ctx)
 {
@@ -153,6 +199,7 @@ const struct acp_ops aca_kernel_ops = {
 	.flush = aca_collection_flush,
 	.sw_clock = aca_sampler_fallback,
 	.sample_counts = aca_sampler_counts,
+	.kernel_symbol = aca_kernel_symbol,
 	.data_peek = aca_collection_peek,
 	.data_consume = aca_collection_consume,
 	.data_final = aca_collection_final,

@@ -248,3 +248,107 @@ s32 acp_cmd_success(const struct acp_cmd *cmd, struct acp_reply *r)
 {
 	return VT_SUCCESS;
 }
+
+/* KERNEL_SYMBOLS: what kernel_symbol() fills, as long as kallsyms names go. */
+#define ACP_KSYM_NAME_LEN	512	/* the kernel's KSYM_NAME_LEN */
+#define ACP_KSYM_MODULE_LEN	64	/* above its MODULE_NAME_LEN */
+
+struct acp_ksym {
+	char name[ACP_KSYM_NAME_LEN];
+	char module[ACP_KSYM_MODULE_LEN];
+};
+
+/* @v in lowercase hex, at least @width (<= 16) digits; returns the length. */
+static size_t put_hex(char *p, u64 v, unsigned int width)
+{
+	char digits[16];
+	size_t n = 0;
+
+	do {
+		digits[n++] = "0123456789abcdef"[v & 0xf];
+		v >>= 4;
+	} while (v || n < width);
+	for (size_t i = 0; i < n; i++)
+		p[i] = digits[n - 1 - i];
+	return n;
+}
+
+/*
+ * One slot (spec 4.6): "START SIZE NAME[ MODULE]" and a NUL; a name too
+ * long for the slot is cut, the module never.
+ */
+static void ksym_line(char *slot, u64 start, u64 size, const char *name,
+		      const char *module)
+{
+	size_t len = put_hex(slot, start, 16);
+	size_t mod = strlen(module), room, n;
+
+	slot[len++] = ' ';
+	len += put_hex(slot + len, size, 1);
+	slot[len++] = ' ';
+	room = ACA_KSYM_SLOT_SIZE - 1 - len - (mod ? mod + 1 : 0);
+	n = strlen(name);
+	if (n > room)
+		n = room;
+	memcpy(slot + len, name, n);
+	len += n;
+	if (mod) {
+		slot[len++] = ' ';
+		memcpy(slot + len, module, mod);
+		len += mod;
+	}
+	slot[len] = 0;
+}
+
+/*
+ * [ACA-EXT] KERNEL_SYMBOLS (spec 4.6): a slot per address asked, in order,
+ * the symbol that holds it or zeros. Privileged sessions only (dispatch.c).
+ */
+s32 acp_cmd_kernel_symbols(const struct acp_cmd *cmd, struct acp_reply *r)
+{
+	struct acp_target *t = cmd->t;
+	u64 n = cmd->in_len / 8;
+	struct acp_ksym *k;
+	char *out;
+
+	if (!t->ops->kernel_symbol) {
+		acp_log(t, "KERNEL_SYMBOLS: this target cannot name kernel addresses");
+		return VT_DRIVER_COMM_FAILED;
+	}
+	if (!n || cmd->in_len % 8 || n > ACA_KSYM_MAX_ADDRS) {
+		acp_log(t, "KERNEL_SYMBOLS: payload of %llu bytes, not 1 to %u addresses",
+			(unsigned long long)cmd->in_len, ACA_KSYM_MAX_ADDRS);
+		return VT_BAD_PARAMETER;
+	}
+	if (cmd->out_len < n * ACA_KSYM_SLOT_SIZE) {
+		acp_log(t, "KERNEL_SYMBOLS: reply of %llu bytes asked, %llu needed",
+			(unsigned long long)cmd->out_len,
+			(unsigned long long)n * ACA_KSYM_SLOT_SIZE);
+		return VT_DRIVER_COMM_FAILED;
+	}
+	k = acp_zalloc(t, sizeof(*k));
+	if (!k)
+		return VT_NO_MEMORY;
+	out = acp_reply_alloc(cmd, r, n * ACA_KSYM_SLOT_SIZE);
+	if (!out) {
+		acp_free(t, k);
+		return VT_NO_MEMORY;
+	}
+	for (u64 i = 0; i < n; i++) {
+		u64 addr, start = 0, size = 0;
+
+		memcpy(&addr, cmd->in + 8 * i, sizeof(addr));
+		memset(k, 0, sizeof(*k));
+		if (!t->ops->kernel_symbol(t->ctx, addr, &start, &size, k->name,
+					   sizeof(k->name), k->module,
+					   sizeof(k->module)))
+			continue;
+		k->name[sizeof(k->name) - 1] = 0;
+		k->module[sizeof(k->module) - 1] = 0;
+		if (k->name[0])
+			ksym_line(out + i * ACA_KSYM_SLOT_SIZE, start, size,
+				  k->name, k->module);
+	}
+	acp_free(t, k);
+	return VT_SUCCESS;
+}

@@ -63,6 +63,15 @@ struct acp_ops {
 	 * (reported in GET_DRV_SETUP_INFO); optional.
 	 */
 	bool (*sw_clock)(void *ctx);
+	/*
+	 * KERNEL_SYMBOLS (spec 4.6): the kernel symbol that holds @addr, its
+	 * start, size, name and module ("" for the kernel image), each name
+	 * NUL-terminated within its buffer; false if none holds it. Optional
+	 * (the command answers 159 without it).
+	 */
+	bool (*kernel_symbol)(void *ctx, u64 addr, u64 *start, u64 *size,
+			      char *name, size_t name_len, char *module,
+			      size_t module_len);
 	/* Samples written and dropped on @cpu in this collection; optional. */
 	void (*sample_counts)(void *ctx, u32 cpu, u64 *written, u64 *dropped);
 	/*

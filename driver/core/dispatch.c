@@ -71,6 +71,9 @@ static const struct acp_command commands[] = {
 	  sizeof(struct sep_ecb), ACP_MAX_PAYLOAD, 0 },
 	{ SEP_CMD_SET_SCAN_UNCORE_TOPOLOGY_INFO, acp_cmd_success, ACP_ANY,
 	  0, ACP_MAX_PAYLOAD, 0 },
+	/* [ACA-EXT] privileged only; its own bounds (acp_cmd_kernel_symbols()) */
+	{ ACA_CMD_KERNEL_SYMBOLS, acp_cmd_kernel_symbols, ACP_ANY,
+	  0, ACP_MAX_PAYLOAD, ACA_KSYM_SLOT_SIZE },
 };
 
 const struct acp_command *acp_find_command(u32 id)
@@ -110,7 +113,8 @@ static s32 check_request(const struct acp_command *def,
 /*
  * What only a privileged session may do (acp_conn_set_privileged()):
  * INIT_DRIVER writes the kernel's and modules' layout and allocates the
- * rings, START samples every process. Refused with VT_NO_ADMIN_PRIVILEGE
+ * rings, START samples every process, KERNEL_SYMBOLS names kernel
+ * addresses (and so tells where the kernel is). Refused with VT_NO_ADMIN_PRIVILEGE
  * (213) before any other check, the state's included, so the host learns
  * the reason whatever it sent before.
  */
@@ -121,6 +125,8 @@ static const char *privileged_command(u32 id)
 		return "INIT_DRIVER";
 	case SEP_CMD_START:
 		return "START";
+	case ACA_CMD_KERNEL_SYMBOLS:
+		return "KERNEL_SYMBOLS";
 	default:
 		return NULL;
 	}

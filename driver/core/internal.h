@@ -101,6 +101,7 @@ s32 acp_cmd_pax_info(const struct acp_cmd *cmd, struct acp_reply *r);
 s32 acp_cmd_driver_log(const struct acp_cmd *cmd, struct acp_reply *r);
 s32 acp_cmd_get_driver_log(const struct acp_cmd *cmd, struct acp_reply *r);
 s32 acp_cmd_success(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_kernel_symbols(const struct acp_cmd *cmd, struct acp_reply *r);
 
 s32 acp_cmd_collect_sys_config(const struct acp_cmd *cmd, struct acp_reply *r);
 s32 acp_cmd_get_sys_config(const struct acp_cmd *cmd, struct acp_reply *r);

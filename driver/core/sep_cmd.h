@@ -67,6 +67,17 @@
 #define SEP_CMD_GET_PERF_CAPAB			98
 /* The only id that is a real ioctl number: _IOW(100, 1, 8) (4.3). */
 #define SEP_CMD_PAX_INFO			0x40086401
+/*
+ * [ACA-EXT] aca's own commands (4.6): ids 0x4143xxxx ("AC"), which no SEP
+ * driver has, so a stock target answers them 159 like any unknown id.
+ * KERNEL_SYMBOLS: U64 kernel addresses in (at most ACA_KSYM_MAX_ADDRS), one
+ * ACA_KSYM_SLOT_SIZE-byte slot out per address, in order: a NUL-terminated
+ * line "START SIZE NAME[ MODULE]" (START 16 hex digits, SIZE hex, both
+ * without 0x), or all zeros when no symbol holds the address.
+ */
+#define ACA_CMD_KERNEL_SYMBOLS			0x41430001
+#define ACA_KSYM_MAX_ADDRS			1024
+#define ACA_KSYM_SLOT_SIZE			512
 
 /* Reference driver states, reported by GET_DRIVER_STATE (8.1). */
 #define SEP_STATE_UNINITIALIZED			0

@@ -59,13 +59,15 @@ const struct tc_command tc_commands[] = {
 	CMD(GET_DRIVER_LOG, 0, 0, 64, 0),
 	CMD(WRITE_MSR, sizeof(struct sep_event_reg), 0, 0, 0),
 	CMD(SET_SCAN_UNCORE_TOPOLOGY_INFO, 0, 0, 0, 0),
+	/* aca's own (spec 4.6): four addresses, a slot each. */
+	{ ACA_CMD_KERNEL_SYMBOLS, "KERNEL_SYMBOLS", 4 * 8, 0, 4 * ACA_KSYM_SLOT_SIZE, 0 },
 };
 
 const unsigned int tc_ncommands = sizeof(tc_commands) / sizeof(tc_commands[0]);
 
 const __u32 tc_unknown_ids[] = {
 	SEP_CMD_SET_CPU_MASK, 18, 19, 20, 26, 36, 43, 54, 62, 89, 93, 95, 99,
-	200, 997, 0x40086400, 0x7fffffff, 0x80000000, ~0u,
+	200, 997, 0x40086400, 0x41430000, 0x41430002, 0x7fffffff, 0x80000000, ~0u,
 };
 
 const unsigned int tc_nunknown_ids = sizeof(tc_unknown_ids) / sizeof(tc_unknown_ids[0]);

@@ -33,6 +33,7 @@ TEST_F(core, every_command_succeeds_with_exact_framing)
 	struct sep_drv_config dc;
 	u32 msr = 0x38f;
 	u8 scan[16] = { 0 };
+	u64 kaddr = 0xffffffff81000000ull;
 
 	tc_topology(topo, n);
 	tc_event_config(&ec, false);
@@ -67,6 +68,8 @@ TEST_F(core, every_command_succeeds_with_exact_framing)
 	RUN(SEP_CMD_GET_SAMPLE_DROP_INFO, NULL, 0, 324);
 	RUN(SEP_CMD_GET_THREAD_COUNT, NULL, 0, 4);
 	RUN(SEP_CMD_SET_OSID, &four, 4, 0);
+	/* Ids above 127 (seen[] ends there) before PAX_INFO, the last of them. */
+	RUN(ACA_CMD_KERNEL_SYMBOLS, &kaddr, 8, ACA_KSYM_SLOT_SIZE);
 	RUN(SEP_CMD_PAX_INFO, NULL, 0, 32);
 	RUN(SEP_CMD_CONTROL_DRIVER_LOG, &log, sizeof(log), sizeof(log));
 	RUN(SEP_CMD_GET_DRIVER_LOG, NULL, 0, 64);
@@ -107,6 +110,7 @@ TEST_F(core, every_command_succeeds_with_exact_framing)
 		}
 	EXPECT_TRUE(pax_seen);
 	EXPECT_NE(NULL, acp_find_command(SEP_CMD_PAX_INFO));
+	EXPECT_NE(NULL, acp_find_command(ACA_CMD_KERNEL_SYMBOLS));
 }
 
 TEST_F(core, version_is_5_17_5)
@@ -874,6 +878,7 @@ TEST_F(core, command_table_names_every_command_the_core_dispatches)
 			EXPECT_NE(NULL, tc_find_command(id)) TH_LOG("command %u", id);
 		}
 	EXPECT_NE(NULL, tc_find_command(SEP_CMD_PAX_INFO));
+	EXPECT_NE(NULL, tc_find_command(ACA_CMD_KERNEL_SYMBOLS));
 	for (u32 i = 0; i < tc_ncommands; i++) {
 		if (tc_commands[i].id == SEP_CMD_NONE)
 			continue;	/* eaten before dispatch (spec 4.1.6) */

@@ -424,6 +424,62 @@ static void fake_log(void *ctx, const char *fmt, va_list args)
 	f->nlogs++;
 }
 
+const struct fake_ksym fake_ksyms[] = {
+	{ 0xffffffff81000000ull, 0x40, "startup_64", "" },
+	{ 0xffffffff81234560ull, 0x1a0, "do_syscall_64", "" },
+	/* Its neighbour: an address between them is in neither. */
+	{ 0xffffffff81234800ull, 0x20, "syscall_exit_work", "" },
+	{ 0xffffffffc0a01000ull, 0x2c8, "ext4_readdir", "ext4" },
+};
+
+const unsigned int fake_nksyms = ARRAY_SIZE(fake_ksyms);
+
+/* Copy @s into @buf of @len bytes, cut and NUL-terminated as strscpy() does. */
+static void fake_strscpy(char *buf, const char *s, size_t len)
+{
+	size_t n = strlen(s);
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, s, n);
+	buf[n] = 0;
+}
+
+static bool fake_kernel_symbol(void *ctx, u64 addr, u64 *start, u64 *size,
+			       char *name, size_t name_len, char *module,
+			       size_t module_len)
+{
+	struct fake *f = ctx;
+	char lng[FAKE_KSYM_LONG_NAME + 1];
+
+	f->nksym++;
+	f->ksym_last = addr;
+	if (!name_len || !module_len)
+		f->misuse++;
+	if (addr - FAKE_KSYM_LONG_START < FAKE_KSYM_LONG_SIZE) {
+		for (u32 i = 0; i < FAKE_KSYM_LONG_NAME; i++)
+			lng[i] = 'a' + i % 26;
+		lng[FAKE_KSYM_LONG_NAME] = 0;
+		*start = FAKE_KSYM_LONG_START;
+		*size = FAKE_KSYM_LONG_SIZE;
+		fake_strscpy(name, lng, name_len);
+		fake_strscpy(module, FAKE_KSYM_LONG_MODULE, module_len);
+		return true;
+	}
+	for (u32 i = 0; i < fake_nksyms; i++) {
+		const struct fake_ksym *k = &fake_ksyms[i];
+
+		if (addr - k->start >= k->size)
+			continue;
+		*start = k->start;
+		*size = k->size;
+		fake_strscpy(name, k->name, name_len);
+		fake_strscpy(module, k->module, module_len);
+		return true;
+	}
+	return false;
+}
+
 #define FAKE_MACHINE_OPS \
 	.sysname = fake_sysname, .release = fake_release, \
 	.version = fake_version, .num_cpus = fake_num_cpus, \
@@ -431,7 +487,7 @@ static void fake_log(void *ctx, const char *fmt, va_list args)
 	.rdmsr = fake_rdmsr, .pti = fake_pti, \
 	.total_ram = fake_total_ram, .page_size = fake_page_size, \
 	.alloc = fake_alloc, .free = fake_free, .wake = fake_wake, \
-	.log = fake_log
+	.log = fake_log, .kernel_symbol = fake_kernel_symbol
 
 static int fake_configure(void *ctx, const struct acp_config *cfg)
 {

@@ -66,6 +66,25 @@
 #define FAKE_SAMPLE_BYTES	1024
 #define FAKE_SAMPLE_PIECE	40
 
+/*
+ * The kernel symbols kernel_symbol() knows (KERNEL_SYMBOLS): fake_ksyms[],
+ * and one more at FAKE_KSYM_LONG_START whose name (FAKE_KSYM_LONG_NAME
+ * characters) is longer than any the kernel has, in a module of the
+ * longest name the kernel allows (55 characters).
+ */
+struct fake_ksym {
+	u64 start, size;
+	const char *name, *module;	/* module "": the kernel image */
+};
+
+extern const struct fake_ksym fake_ksyms[];
+extern const unsigned int fake_nksyms;
+#define FAKE_KSYM_LONG_START	0xffffffffc0b00000ull
+#define FAKE_KSYM_LONG_SIZE	0x100ull
+#define FAKE_KSYM_LONG_NAME	700
+#define FAKE_KSYM_LONG_MODULE \
+	"m123456789_123456789_123456789_123456789_123456789_1234"
+
 struct fake_msr {
 	u32 msr;
 	u64 val[FAKE_MAX_CPUS];
@@ -146,6 +165,9 @@ struct fake {
 	 */
 	u32 nconfigure;
 	u32 configure_bytes;
+	/* kernel_symbol() calls, and the address of the last. */
+	u32 nksym;
+	u64 ksym_last;
 	/* Order of the calls stop (s), flush (f), finish (F), as letters. */
 	char calls[16];
 	u32 ncalls;

@@ -251,6 +251,18 @@ static bool f_rdmsr(void *ctx, int cpu, u32 msr, u64 *val)
 	return fake_ops.rdmsr(ctx, cpu, msr, val);
 }
 
+/* Kernel addresses are named for a privileged session alone. */
+static bool f_kernel_symbol(void *ctx, u64 addr, u64 *start, u64 *size,
+			    char *name, size_t name_len, char *module,
+			    size_t module_len)
+{
+	if (fz.unprivileged)
+		fail("kernel_symbol(0x%llx) without CAP_PERFMON",
+		     (unsigned long long)addr);
+	return fake_ops.kernel_symbol(ctx, addr, start, size, name, name_len,
+				      module, module_len);
+}
+
 static void *f_alloc(void *ctx, size_t size)
 {
 	if (size > ACP_MAX_REPLY)
@@ -402,6 +414,8 @@ static void set_ops(struct acp_ops *ops, bool sampler)
 	ops->free = f_free;
 	ops->wake = f_wake;
 	ops->log = f_log;
+	/* A machine without a sampler cannot name kernel addresses either. */
+	ops->kernel_symbol = sampler ? f_kernel_symbol : NULL;
 	if (!sampler)
 		return;
 	ops->start = f_start;
@@ -658,6 +672,13 @@ static void check_status(struct slot *s, const void *d, size_t n)
 		close_conn(s);	/* spec 2.3: send it, then close */
 }
 
+/* The commands a session without CAP_PERFMON is refused (dispatch.c). */
+static bool privileged_only(u32 id)
+{
+	return id == SEP_CMD_INIT_DRIVER || id == SEP_CMD_START ||
+	       id == ACA_CMD_KERNEL_SYMBOLS;
+}
+
 static void check_response(struct slot *s, const void *d, size_t n)
 {
 	const struct sep_control_msg_header *q = &s->req;
@@ -698,18 +719,16 @@ static void check_response(struct slot *s, const void *d, size_t n)
 	if (!bad && q->command_id == SEP_CMD_WRITE_MSR && h.status == VT_SUCCESS)
 		fail("WRITE_MSR succeeded");
 	/*
-	 * Without CAP_PERFMON, INIT_DRIVER and START answer 213 whatever
-	 * else is wrong with them (a too large payload, or no memory for
-	 * it, aside); 213 means nothing else.
+	 * Without CAP_PERFMON, INIT_DRIVER, START and KERNEL_SYMBOLS answer
+	 * 213 whatever else is wrong with them (a too large payload, or no
+	 * memory for it, aside); 213 means nothing else.
 	 */
 	if (!bad && !refuse && h.status != VT_NO_MEMORY &&
-	    (q->command_id == SEP_CMD_INIT_DRIVER ||
-	     q->command_id == SEP_CMD_START) &&
+	    privileged_only(q->command_id) &&
 	    (h.status == VT_NO_ADMIN_PRIVILEGE) != fz.unprivileged)
 		fail("command %u answered %d, %s CAP_PERFMON", q->command_id,
 		     h.status, fz.unprivileged ? "without" : "with");
-	if ((bad || refuse || (q->command_id != SEP_CMD_INIT_DRIVER &&
-			       q->command_id != SEP_CMD_START)) &&
+	if ((bad || refuse || !privileged_only(q->command_id)) &&
 	    h.status == VT_NO_ADMIN_PRIVILEGE)
 		fail("command %u answered %d (no privilege)", q->command_id,
 		     h.status);
@@ -891,7 +910,10 @@ static void check_payload(struct slot *s)
 /* The reader took @n bytes at @d: they must be what the model expects. */
 static void took(struct slot *s, const u8 *d, size_t n)
 {
-	u64 nat = natural_size(s->cmd);
+	/* KERNEL_SYMBOLS: a slot per address sent (spec 4.6). */
+	u64 nat = s->cmd == ACA_CMD_KERNEL_SYMBOLS ?
+		  s->req.to_target_data_size / 8 * ACA_KSYM_SLOT_SIZE :
+		  natural_size(s->cmd);
 
 	if (s->head_off < s->head_len) {
 		s->head_off += n;

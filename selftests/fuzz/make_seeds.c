@@ -467,6 +467,15 @@ static void info_seed(const char *name, unsigned int id, const void *payload,
 	end(name);
 }
 
+/*
+ * KERNEL_SYMBOLS' addresses (spec 4.6): the fake's kernel functions
+ * (fake_target.c), a module's, its long name, one between them, a user one.
+ */
+static const __u64 kaddrs[] = {
+	0xffffffff81234570ull, 0xffffffffc0a01010ull, 0xffffffffc0b00010ull,
+	0xffffffff81234700ull, 0x401000ull,
+};
+
 static void info_all(int conn)
 {
 	struct sep_drv_log_control log = {
@@ -507,6 +516,8 @@ static void info_all(int conn)
 	request(conn, SEP_CMD_RESERVE, NULL, 0, 4);
 	request(conn, SEP_CMD_GET_DRIVER_STATE, NULL, 0, 4);
 	request(conn, SEP_CMD_SET_SCAN_UNCORE_TOPOLOGY_INFO, NULL, 0, 0);
+	request(conn, ACA_CMD_KERNEL_SYMBOLS, kaddrs, sizeof(kaddrs),
+		ARRAY_SIZE(kaddrs) * ACA_KSYM_SLOT_SIZE);
 	request(conn, 99, NULL, 0, 4);
 }
 
@@ -541,6 +552,17 @@ static void info_seeds(void)
 	info_seed("info-pax", SEP_CMD_PAX_INFO, NULL, 0, 32);
 	info_seed("info-driver-log", SEP_CMD_CONTROL_DRIVER_LOG, &log,
 		  sizeof(log), sizeof(log));
+	info_seed("info-kernel-symbols", ACA_CMD_KERNEL_SYMBOLS, kaddrs,
+		  sizeof(kaddrs), ARRAY_SIZE(kaddrs) * ACA_KSYM_SLOT_SIZE);
+	/* One address too many, then one slot too few: statuses, no reply. */
+	{
+		static __u64 many[ACA_KSYM_MAX_ADDRS + 1];
+
+		info_seed("info-kernel-symbols-too-many", ACA_CMD_KERNEL_SYMBOLS,
+			  many, sizeof(many), sizeof(many) / 8 * ACA_KSYM_SLOT_SIZE);
+		info_seed("info-kernel-symbols-short-reply", ACA_CMD_KERNEL_SYMBOLS,
+			  kaddrs, sizeof(kaddrs), ACA_KSYM_SLOT_SIZE);
+	}
 
 	for (int m = 0; m < 5; m++) {
 		begin(1, m, cpus[m], m == 2 ? PTI : 0);

@@ -102,6 +102,8 @@ FIXTURE_VARIANT_ADD(help, collect) { "collect", "--help" };
 FIXTURE_VARIANT_ADD(help, collect_h) { "collect", "-h" };
 FIXTURE_VARIANT_ADD(help, report) { "report", "--help" };
 FIXTURE_VARIANT_ADD(help, report_h) { "report", "-h" };
+FIXTURE_VARIANT_ADD(help, script) { "script", "--help" };
+FIXTURE_VARIANT_ADD(help, script_h) { "script", "-h" };
 
 FIXTURE_SETUP(help)
 {
@@ -228,6 +230,44 @@ FIXTURE_VARIANT_ADD(bad_number, info_port_too_big) {
 FIXTURE_VARIANT_ADD(bad_number, collect_port_too_big) {
 	{ "collect", "127.0.0.1:99999", "--duration", "1", "--out", "/nonexistent/aca-host-test" },
 	"aca-host collect: TARGET '127.0.0.1:99999': port '99999' is not a number from 1 to 65535\n"
+};
+/* The report's and script's other values: keys, formats, lists. */
+FIXTURE_VARIANT_ADD(bad_number, tid_too_big) {
+	BAD_REPORT("--tid", "4194305"),
+	"aca-host report: --tid: '4194305' is not a number from 0 to 4194304\n"
+};
+FIXTURE_VARIANT_ADD(bad_number, script_pid_too_big) {
+	{ "script", "/nonexistent/aca-host-test", "--pid", "4194305" },
+	"aca-host script: --pid: '4194305' is not a number from 0 to 4194304\n"
+};
+FIXTURE_VARIANT_ADD(bad_number, sort_unknown_key) {
+	BAD_REPORT("--sort", "comm,cpu"),
+	"aca-host report: --sort: 'cpu' in 'comm,cpu' is not a key (keys: comm, pid, tid, "
+	"dso, sym, srcline)\n"
+};
+FIXTURE_VARIANT_ADD(bad_number, sort_repeated_key) {
+	BAD_REPORT("--sort", "sym,dso,sym"),
+	"aca-host report: --sort: 'sym' in 'sym,dso,sym' is a repeated key"
+};
+FIXTURE_VARIANT_ADD(bad_number, sort_empty_key) {
+	BAD_REPORT("--sort", "comm,"),
+	"aca-host report: --sort: '' in 'comm,' is not a key"
+};
+FIXTURE_VARIANT_ADD(bad_number, format_unknown) {
+	BAD_REPORT("--format", "xml"),
+	"aca-host report: --format: 'xml' is not text, csv or json\n"
+};
+FIXTURE_VARIANT_ADD(bad_number, comms_empty_name) {
+	BAD_REPORT("--comms", "a,,b"),
+	"aca-host report: --comms: 'a,,b': an empty name\n"
+};
+FIXTURE_VARIANT_ADD(bad_number, script_dsos_empty_name) {
+	{ "script", "/nonexistent/aca-host-test", "--dsos", "" },
+	"aca-host script: --dsos: '': an empty name\n"
+};
+FIXTURE_VARIANT_ADD(bad_number, folded_with_a_format) {
+	{ "report", "/nonexistent/aca-host-test", "--folded", "--format", "csv" },
+	"aca-host report: --folded prints the stacks alone: not with --sort or --format\n"
 };
 
 FIXTURE_SETUP(bad_number)

@@ -31,6 +31,7 @@
 #include "../../tools/aca-host/files.h"
 #include "../../tools/aca-host/host.h"
 #include "../../tools/aca-host/kallsyms.h"
+#include "../../tools/aca-host/ksym_collect.h"
 #include "../../tools/aca-host/report.h"
 #include "../../tools/aca-host/session.h"
 #include "../../tools/aca-host/symbols.h"
@@ -107,9 +108,11 @@ static bool said(FIXTURE_DATA(dir) *self, const char *what)
 #include "symbols_test.c"
 #include "malformed_test.c"
 #include "collect_test.c"
+#include "ksyms_test.c"
 #include "records_test.c"
 #include "outdir_test.c"
 #include "cli_test.c"
 #include "net_test.c"
+#include "views_test.c"
 
 TEST_HARNESS_MAIN

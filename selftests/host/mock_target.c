@@ -90,6 +90,28 @@ static int open_channels(struct session *s)
 	return 0;
 }
 
+/* Samples of @cpu, user and kernel mode. */
+static uint64_t cpu_samples(const struct mock_target *m, int cpu)
+{
+	return (uint64_t)m->samples_per_cpu + m->kernel_samples +
+	       (cpu == 0 ? m->unknown_kernel : 0);
+}
+
+/* The kernel-mode samples of @cpu (struct mock_target). */
+static void kernel_samples(const struct mock_target *m, struct sbuf *b, int cpu)
+{
+	const size_t size = sizeof(struct sep_sample_record_pc);
+
+	for (uint32_t i = 0; i < m->kernel_samples; i++) {
+		uint64_t ip = cpu == 0 ? MOCK_KSYM_HOT + i % 16 :
+			      i % 2 ? MOCK_KGAP : MOCK_KSYM_MOD + i % 32;
+
+		synth_sample(b, size, ip, 0, 0, 5000 + i, cpu);
+	}
+	for (uint32_t i = 0; cpu == 0 && i < m->unknown_kernel; i++)
+		synth_sample(b, size, MOCK_KUNKNOWN + 8ull * i, 0, 0, 9000 + i, cpu);
+}
+
 /* Large enough that a host not reading makes our sends block. */
 static void flood(struct session *s)
 {
@@ -99,6 +121,7 @@ static void flood(struct session *s)
 		for (uint32_t i = 0; i < s->m->samples_per_cpu; i++)
 			synth_sample(&b, sizeof(struct sep_sample_record_pc),
 				     MOCK_HOT_IP + i % 16, MOCK_PID, MOCK_PID, 100 + i, cpu);
+		kernel_samples(s->m, &b, cpu);
 		host_send(s->data[cpu], b.p, b.len);
 		b.len = 0;
 	}
@@ -106,6 +129,9 @@ static void flood(struct session *s)
 		     SEP_MR_EXE, "/mock/bin/app");
 	synth_module(&b, 0, 0xffffffff81000000ull, 0x1000000, 0, 0,
 		     SEP_MR_UNLOAD_TSC_LOADED, SEP_MR_EXE, "vmlinux");
+	if (s->m->kernel_samples)
+		synth_module(&b, 0, 0xffffffffc0000000ull, 0x10000, 0, 0,
+			     SEP_MR_UNLOAD_TSC_LOADED, SEP_MR_GLOBAL_MODULE, "mock_mod");
 	host_send(s->data[MODULE_CH], b.p, b.len);
 	sbuf_free(&b);
 }
@@ -131,6 +157,52 @@ static void respond(struct session *s, uint32_t id, int status, const void *out,
 	host_send(s->ctl, &h, sizeof(h));
 	if (!status && len)
 		host_send(s->ctl, out, len);
+}
+
+/* The symbol that holds @addr, as aca's KERNEL_SYMBOLS puts it in a slot. */
+static void ksym_slot(uint64_t addr, char *slot)
+{
+	static const struct {
+		uint64_t start, size;
+		const char *name, *module;
+	} syms[] = {
+		{ MOCK_KSYM_HOT, 0x100, "mock_kernel_hot", NULL },
+		{ MOCK_KSYM_MOD, 0x80, "mock_mod_fn", "mock_mod" },
+	};
+
+	for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++)
+		if (addr - syms[i].start < syms[i].size)
+			snprintf(slot, ACA_KSYM_SLOT_SIZE, "%016llx %llx %s%s%s",
+				 (unsigned long long)syms[i].start,
+				 (unsigned long long)syms[i].size, syms[i].name,
+				 syms[i].module ? " " : "",
+				 syms[i].module ? syms[i].module : "");
+}
+
+/* KERNEL_SYMBOLS (spec 4.6): checked as aca does, and counted. */
+static void kernel_symbols(struct mock_target *m, const struct sep_control_msg_header *h,
+			   const uint8_t *in, uint8_t *out)
+{
+	uint64_t n = h->to_target_data_size / 8;
+
+	if (!n || h->to_target_data_size % 8 || n > ACA_KSYM_MAX_ADDRS ||
+	    h->from_target_data_size != n * ACA_KSYM_SLOT_SIZE) {
+		fail(m, "KERNEL_SYMBOLS: bad sizes");
+		return;
+	}
+	m->ksym_requests++;
+	m->ksym_addrs += n;
+	if (n > m->ksym_max_batch)
+		m->ksym_max_batch = n;
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t addr;
+
+		memcpy(&addr, in + 8 * i, 8);
+		if (addr <= m->ksym_last)
+			fail(m, "KERNEL_SYMBOLS: an address asked again, or out of order");
+		m->ksym_last = addr;
+		ksym_slot(addr, (char *)out + i * ACA_KSYM_SLOT_SIZE);
+	}
 }
 
 /* One command; returns 0 to go on, 1 after TERMINATE. */
@@ -162,7 +234,9 @@ static int command(struct session *s, const struct sep_control_msg_header *h,
 		memcpy(out, &u64, 8);
 		break;
 	case SEP_CMD_GET_NUM_SAMPLES:
-		u64 = (uint64_t)MOCK_CPUS * m->samples_per_cpu;
+		u64 = 0;
+		for (int i = 0; i < MOCK_CPUS; i++)
+			u64 += cpu_samples(m, i);
 		memcpy(out, &u64, 8);
 		break;
 	case SEP_CMD_GET_SAMPLE_DROP_INFO: {
@@ -171,11 +245,14 @@ static int command(struct session *s, const struct sep_control_msg_header *h,
 		for (int i = 0; i < MOCK_CPUS; i++)
 			/* sampled: every sample taken, dropped ones too */
 			d.drop_info[i] = (struct sep_sample_drop){
-				0, i, m->samples_per_cpu + m->dropped_per_cpu,
+				0, i, cpu_samples(m, i) + m->dropped_per_cpu,
 				m->dropped_per_cpu };
 		memcpy(out, &d, out_len < sizeof(d) ? out_len : sizeof(d));
 		break;
 	}
+	case ACA_CMD_KERNEL_SYMBOLS:
+		kernel_symbols(m, h, in, out);
+		break;
 	case SEP_CMD_START:
 		if (m->mode == MOCK_DIE_AT_START) {
 			respond(s, h->command_id, 0, NULL, 0);

@@ -33,6 +33,16 @@ enum mock_hello {
 #define MOCK_CPUS		2
 #define MOCK_HOT_IP		0x401234ull	/* inside the module record sent */
 #define MOCK_PID		4321
+/*
+ * Kernel code (kernel_samples): the symbols KERNEL_SYMBOLS names,
+ * mock_kernel_hot in vmlinux and mock_mod_fn in module mock_mod; an address
+ * of vmlinux past mock_kernel_hot's end that no symbol holds; and where the
+ * unknown_kernel addresses start, 8 bytes apart.
+ */
+#define MOCK_KSYM_HOT		0xffffffff81100000ull	/* 0x100 bytes */
+#define MOCK_KSYM_MOD		0xffffffffc0001000ull	/* 0x80 bytes */
+#define MOCK_KGAP		0xffffffff81100200ull
+#define MOCK_KUNKNOWN		0xffffffff81300000ull
 
 struct mock_target {
 	enum mock_stop mode;
@@ -41,6 +51,14 @@ struct mock_target {
 	int fail_status;
 	uint32_t samples_per_cpu;	/* sent at STOP on each CPU channel */
 	uint32_t dropped_per_cpu;	/* reported by GET_SAMPLE_DROP_INFO */
+	/*
+	 * Kernel-mode samples sent at STOP besides: kernel_samples per CPU,
+	 * cpu0's in mock_kernel_hot, cpu1's alternately in mock_mod_fn and at
+	 * MOCK_KGAP (with a module record of mock_mod); and unknown_kernel
+	 * more on cpu0, each at its own address no symbol holds.
+	 */
+	uint32_t kernel_samples;
+	uint32_t unknown_kernel;
 	int port;			/* where it listens */
 	int listen_fd;
 	pthread_t thread;
@@ -50,6 +68,11 @@ struct mock_target {
 	int connected;			/* the control connection was accepted */
 	int stop_seen, terminate_seen;
 	uint64_t data_bytes_from_host;
+	/* KERNEL_SYMBOLS: requests, the most addresses in one, all of them. */
+	int ksym_requests;
+	uint32_t ksym_max_batch;
+	uint64_t ksym_addrs;
+	uint64_t ksym_last;		/* every address is asked once, ascending */
 	int failed;			/* the host broke the protocol */
 	char why[256];
 };

@@ -156,15 +156,16 @@ TEST_F(dir, sysroot_without_any_of_the_files_is_an_error)
 }
 
 /*
- * A kallsyms copy DIR/kallsyms, its path in @path: vmlinux at the
- * record's _stext, one module.
+ * A kallsyms copy DIR/target.kallsyms, its path in @path: vmlinux at the
+ * record's _stext, one module. Not DIR/kallsyms, which report would use
+ * without --kallsyms (collect writes it, ksyms_test.c).
  */
 static int write_kallsyms(const char *dir, uint64_t stext, int zero, char *path,
 			  size_t len)
 {
 	char text[1024];
 
-	snprintf(path, len, "%s/kallsyms", dir);
+	snprintf(path, len, "%s/target.kallsyms", dir);
 	snprintf(text, sizeof(text),
 		 "%016llx T _stext\n"
 		 "%016llx T native_write_msr\n"
@@ -176,9 +177,9 @@ static int write_kallsyms(const char *dir, uint64_t stext, int zero, char *path,
 		 zero ? 0ull : stext, zero ? 0ull : stext + 0x100,
 		 zero ? 0ull : stext + 0x200, zero ? 0ull : stext + 0x300);
 	if (zero)
-		return synth_write(dir, "kallsyms",
+		return synth_write(dir, "target.kallsyms",
 				   "0000000000000000 T _stext\n0000000000000000 t x\n", 48);
-	return synth_write(dir, "kallsyms", text, strlen(text));
+	return synth_write(dir, "target.kallsyms", text, strlen(text));
 }
 
 static void kernel_samples(FIXTURE_DATA(dir) *self)

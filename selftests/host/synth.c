@@ -83,6 +83,22 @@ void synth_sample(struct sbuf *b, size_t rec_size, uint64_t ip, uint32_t pid,
 			 rec_size - sizeof(r) : sizeof(pad));
 }
 
+void synth_sample_chain(struct sbuf *b, size_t rec_size, uint64_t ip, uint32_t pid,
+			uint32_t tid, uint64_t tsc, uint16_t cpu, uint16_t nkernel,
+			uint16_t nuser, uint32_t flags, const uint64_t *addrs)
+{
+	struct aca_callstack_head h = { .nkernel = nkernel, .nuser = nuser, .flags = flags };
+	size_t n = (size_t)nkernel + nuser, start = b->len, used;
+	static const uint8_t zero[64];
+
+	synth_sample(b, SYNTH_CALLSTACK_OFFSET, ip, pid, tid, tsc, cpu);
+	sbuf_add(b, &h, sizeof(h));
+	sbuf_add(b, addrs, n * sizeof(*addrs));
+	/* The area's unused room: zero, as the target leaves it. */
+	for (used = b->len - start; used < rec_size; used = b->len - start)
+		sbuf_add(b, zero, rec_size - used < sizeof(zero) ? rec_size - used : sizeof(zero));
+}
+
 int synth_maps(struct sbuf *b, pid_t pid, uint32_t as_pid, const char *exe)
 {
 	char path[64], line[PATH_MAX + 256];
@@ -157,6 +173,21 @@ int synth_txt(const char *dir, uint32_t ncpus, uint32_t sample_size)
 	return synth_write(dir, "collection.txt", txt, n);
 }
 
+int synth_txt_chain(const char *dir, uint32_t ncpus, uint32_t sample_size,
+		    const char *event, uint64_t tsc_hz)
+{
+	char txt[512];
+	int n = snprintf(txt, sizeof(txt), "# synthetic, with callers\nnum_cpus=%u\n"
+			 "sample_size=%u\ncallstack_offset=%u\ncallstack_size=%u\n"
+			 "event=%s\n", ncpus, sample_size, SYNTH_CALLSTACK_OFFSET,
+			 sample_size - SYNTH_CALLSTACK_OFFSET, event);
+
+	if (tsc_hz)
+		n += snprintf(txt + n, sizeof(txt) - n, "tsc_hz=%llu\n",
+			      (unsigned long long)tsc_hz);
+	return synth_write(dir, "collection.txt", txt, n);
+}
+
 /* <repo>/build/tests/host_test -> <repo>/build */
 static int build_dir(char *out, size_t len)
 {
@@ -191,6 +222,15 @@ static const char *build_file(const char *env_name, const char *name,
 		return NULL;
 	snprintf(path, len, "%s/%s", build, name);
 	return access(path, X_OK) ? NULL : path;
+}
+
+int synth_repo_path(const char *rel, char *path, size_t len)
+{
+	char build[PATH_MAX];
+
+	if (build_dir(build, sizeof(build)))
+		return -1;
+	return snprintf(path, len, "%s/../%s", build, rel) < (int)len ? 0 : -1;
 }
 
 const char *synth_spin_path(void)

@@ -31,6 +31,19 @@ void synth_sample(struct sbuf *b, size_t rec_size, uint64_t ip, uint32_t pid,
 		  uint32_t tid, uint64_t tsc, uint16_t cpu);
 
 /*
+ * One SampleRecordPC with a callstack area, as aca writes it when callers
+ * are collected: @rec_size bytes = 48 + SYNTH_CALLSTACK_HEAD + 8 * room,
+ * the area at SYNTH_CALLSTACK_OFFSET holding struct aca_callstack_head
+ * (@nkernel, @nuser, @flags) and then @addrs (nkernel + nuser of them,
+ * innermost first), the rest zero.
+ */
+#define SYNTH_CALLSTACK_OFFSET	48
+#define SYNTH_CALLSTACK_HEAD	((size_t)sizeof(struct aca_callstack_head))
+void synth_sample_chain(struct sbuf *b, size_t rec_size, uint64_t ip, uint32_t pid,
+			uint32_t tid, uint64_t tsc, uint16_t cpu, uint16_t nkernel,
+			uint16_t nuser, uint32_t flags, const uint64_t *addrs);
+
+/*
  * A module record for every executable file mapping in /proc/@pid/maps, as
  * the target makes them at STOP (load TSC 0, still loaded), under pid
  * @as_pid; the mapping of @exe gets the exe flag. Returns how many, or -1.
@@ -42,9 +55,18 @@ void synth_rmdir(const char *dir);
 int synth_write(const char *dir, const char *name, const void *p, size_t len);
 /* collection.txt with num_cpus and sample_size only. */
 int synth_txt(const char *dir, uint32_t ncpus, uint32_t sample_size);
+/*
+ * collection.txt of records with callers: a callstack area at
+ * SYNTH_CALLSTACK_OFFSET of the rest of each @sample_size-byte record,
+ * an event name and a TSC rate (@tsc_hz 0: none).
+ */
+int synth_txt_chain(const char *dir, uint32_t ncpus, uint32_t sample_size,
+		    const char *event, uint64_t tsc_hz);
 
 /* build/spin next to this test's build/tests/, or $ACA_SPIN; NULL if absent. */
 const char *synth_spin_path(void);
+/* <repo>/@rel for the repository this test was built in; -1 if unknown. */
+int synth_repo_path(const char *rel, char *path, size_t len);
 /* build/aca-host the same way, or $ACA_HOST_BIN. */
 const char *synth_host_path(void);
 /* What a run of build/aca-host said (synth_run_host()). */

@@ -259,7 +259,8 @@ static int user_file(struct attrib *a, const struct host_module *m)
 }
 
 static void user_function(struct attrib *a, const struct host_module *m,
-			  const struct host_sample *s, struct attribution *out)
+			  const struct host_sample *s, int want_line,
+			  struct attribution *out)
 {
 	size_t mi = m - a->mods;
 	struct sym_hit hit;
@@ -273,32 +274,43 @@ static void user_function(struct attrib *a, const struct host_module *m,
 	if (a->mod_file[mi] < 0 ||
 	    sym_addr_of_offset(a->files[a->mod_file[mi]].syms, out->offset, &addr))
 		return;
-	sym_at(a->files[a->mod_file[mi]].syms, addr, 0, &hit);
+	sym_at(a->files[a->mod_file[mi]].syms, addr, want_line, &hit);
 	out->func = hit.name;
+	out->sym_offset = hit.offset;
+	out->src = hit.src;
+	out->line = hit.line;
 }
 
 static void kernel_function(struct attrib *a, const struct host_module *m,
-			    const struct host_sample *s, struct attribution *out)
+			    const struct host_sample *s, int want_line,
+			    struct attribution *out)
 {
 	const struct ksym *ks = NULL;
+	uint64_t at = s->ip;
 	struct sym_hit hit;
 
 	out->offset = s->ip - m->load;
 	if (is_kernel_image(m)) {
 		if (a->vmlinux) {
-			sym_at(a->vmlinux, a->vmlinux_stext + out->offset, 0, &hit);
+			sym_at(a->vmlinux, a->vmlinux_stext + out->offset, want_line, &hit);
 			out->func = hit.name;
+			out->sym_offset = hit.offset;
+			out->src = hit.src;
+			out->line = hit.line;
 		}
+		at = s->ip - a->ksyms_slide;
 		if (!out->func && a->ksyms.n)
-			ks = ksyms_at(&a->ksyms, s->ip - a->ksyms_slide, "");
+			ks = ksyms_at(&a->ksyms, at, "");
 	} else if (a->ksyms.n && a->ksyms_modules) {
-		ks = ksyms_at(&a->ksyms, s->ip, m->path);
+		ks = ksyms_at(&a->ksyms, at, m->path);
 	}
-	if (ks)
+	if (ks) {
 		out->func = ks->name;
+		out->sym_offset = at - ks->addr;
+	}
 }
 
-void attrib_sample(struct attrib *a, const struct host_sample *s,
+static void lookup(struct attrib *a, const struct host_sample *s, int want_line,
 		   struct attribution *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -312,9 +324,24 @@ void attrib_sample(struct attrib *a, const struct host_sample *s,
 			out->mod = find(a, s->tid, s);
 	}
 	if (out->mod && out->kernel)
-		kernel_function(a, out->mod, s, out);
+		kernel_function(a, out->mod, s, want_line, out);
 	else if (out->mod)
-		user_function(a, out->mod, s, out);
+		user_function(a, out->mod, s, want_line, out);
+}
+
+void attrib_sample(struct attrib *a, const struct host_sample *s,
+		   struct attribution *out)
+{
+	lookup(a, s, 0, out);
+}
+
+void attrib_address(struct attrib *a, const struct host_sample *s, uint64_t addr,
+		    int want_line, struct attribution *out)
+{
+	struct host_sample at = *s;
+
+	at.ip = addr;
+	lookup(a, &at, want_line, out);
 }
 
 const char *attrib_process(const struct attrib *a, uint32_t pid)

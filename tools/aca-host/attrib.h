@@ -54,6 +54,9 @@ struct attribution {
 	const struct host_module *mod;	/* NULL: no record covers the sample */
 	const char *func;		/* NULL: no symbol covers it */
 	uint64_t offset;		/* no symbol: offset in the file (user), from the record's start (kernel) */
+	uint64_t sym_offset;		/* with func: the address's offset from the symbol */
+	const char *src;		/* with want_line: the source file, or NULL */
+	int line;			/* with want_line: its line; 0: unknown */
 	int kernel;			/* kernel-mode IP */
 };
 
@@ -66,6 +69,13 @@ int attrib_init(struct attrib *a, const struct host_module *mods, size_t n,
 		const struct attrib_opts *o);
 void attrib_sample(struct attrib *a, const struct host_sample *s,
 		   struct attribution *out);
+/*
+ * Name @addr as if @s had been taken there (its pid, tid and TSC): a
+ * caller of @s. @want_line: look its source file and line up too (DWARF
+ * of the file, or of --vmlinux).
+ */
+void attrib_address(struct attrib *a, const struct host_sample *s, uint64_t addr,
+		    int want_line, struct attribution *out);
 /* The executable (or, for a kernel thread, the comm) of @pid, or NULL. */
 const char *attrib_process(const struct attrib *a, uint32_t pid);
 void attrib_free(struct attrib *a);

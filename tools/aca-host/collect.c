@@ -17,6 +17,7 @@
 #include "ecb.h"
 #include "files.h"
 #include "host.h"
+#include "ksym_collect.h"
 #include "payload.h"
 #include "progress.h"
 
@@ -261,6 +262,25 @@ static int finish(struct host_session *s, const struct collect_opts *o,
 	return err;
 }
 
+/*
+ * After the data, before TERMINATE: every kernel address in the samples,
+ * named by the target (KERNEL_SYMBOLS, an aca extension), into DIR/kallsyms.
+ * A target that will not is said and is no failure.
+ */
+static void kernel_symbols(struct host_session *s, const struct collect_opts *o,
+			   struct collect_result *r)
+{
+	struct record_layout l = {
+		.size = r->layout.sample_size,
+		.callstack_offset = r->layout.callstack_offset,
+		.callstack_size = r->layout.callstack_size,
+	};
+
+	r->kernel_symbols = ksym_collect(s, o->out, r->ncpus, &l);
+	if (r->kernel_symbols < 0)
+		r->complete = 0;
+}
+
 /* TERMINATE; the target then closes the control channel. */
 static int terminate(struct host_session *s)
 {
@@ -313,6 +333,7 @@ int collect_run(const struct collect_opts *o)
 		goto out;
 	}
 	host_layout(&r->layout, o->call_depth);
+	r->kernel_symbols = -1;
 	/* A file ECB is checked before the target is bothered. */
 	if (o->ecb_file && !(ecb = load_ecb(o, r, &ecb_len)))
 		goto out;
@@ -334,6 +355,8 @@ int collect_run(const struct collect_opts *o)
 	if (!ecb || configure(s, ecb, ecb_len, r) || run(s, o, r))
 		goto end;
 	r->complete = !finish(s, o, r);
+	if (r->all_eof)
+		kernel_symbols(s, o, r);
 end:
 	if (session && terminate(s))
 		r->complete = 0;

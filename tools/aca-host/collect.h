@@ -40,6 +40,7 @@ struct collect_result {
 	int all_eof;			/* every channel ended with EOF after STOP */
 	struct chan_set chans;
 	struct host_layout layout;	/* of the records asked for */
+	long long kernel_symbols;	/* in DIR/kallsyms (KERNEL_SYMBOLS); -1: not asked */
 };
 
 /* collect_out.c: where the streams go and what is said about them. */

@@ -18,6 +18,7 @@
 #include "collect.h"
 #include "files.h"
 #include "host.h"
+#include "ksym_collect.h"
 #include "payload.h"
 #include "records.h"
 
@@ -29,13 +30,17 @@ static int out_problem(const char *dir, const char *what)
 	return -1;
 }
 
-/* A file collect writes: collection.txt, cpuN.bin, uncore.bin, module.bin. */
+/*
+ * A file collect writes: collection.txt, cpuN.bin, uncore.bin, module.bin,
+ * kallsyms, kallsyms.size.
+ */
 static int is_collection_file(const char *name)
 {
 	size_t digits;
 
 	if (!strcmp(name, "collection.txt") || !strcmp(name, "uncore.bin") ||
-	    !strcmp(name, "module.bin"))
+	    !strcmp(name, "module.bin") || !strcmp(name, KSYM_FILE) ||
+	    !strcmp(name, KSYM_SIZE_FILE))
 		return 1;
 	if (strncmp(name, "cpu", 3))
 		return 0;
@@ -104,7 +109,8 @@ static int out_plan(const char *dir, char *old, size_t len)
 		return empty < 0 ? out_problem(dir, strerror(errno)) : 0;
 	if (!is_collection(dir))
 		return out_problem(dir, "not empty, and not only a collection's files "
-				   "(collection.txt, cpuN.bin, uncore.bin, module.bin): "
+				   "(collection.txt, cpuN.bin, uncore.bin, module.bin, "
+				   "kallsyms, kallsyms.size): "
 				   "left alone; name a new or empty directory");
 	while (n > 1 && dir[n - 1] == '/')
 		n--;
@@ -416,6 +422,8 @@ static void write_txt(FILE *f, const struct host_session *s,
 		fprintf(f, "module_records=%lld\n", nmod);
 	else
 		kv_str(f, "module_records_error", moderr, 512);
+	if (r->kernel_symbols >= 0)
+		fprintf(f, "kernel_symbols=%lld\n", r->kernel_symbols);
 	fprintf(f, "samples_received=%llu\n", (unsigned long long)a->received);
 	if (r->have_num_samples)
 		fprintf(f, "samples_reported=%llu\n", (unsigned long long)r->num_samples);
@@ -474,6 +482,9 @@ static void print_summary(const struct host_session *s, const struct collect_opt
 		printf("  module  %s\n", moderr);
 	printf("  uncore  %10llu bytes\n",
 	       (unsigned long long)chan_bytes(r, SEP_DATA_UNCORE, 0));
+	if (r->kernel_symbols > 0)
+		printf("  kernel  %10lld symbols named by the target, in %s/" KSYM_FILE "\n",
+		       r->kernel_symbols, o->out);
 	printf("  files   %s/{cpu0..cpu%u,uncore,module}.bin, %s/collection.txt\n",
 	       o->out, r->ncpus ? r->ncpus - 1 : 0, o->out);
 }

@@ -74,5 +74,6 @@ int cmd_info(const char *target, int timeout_s);	/* info.c */
 int cmd_ping(const char *target, int timeout_s);	/* ping.c */
 int cmd_collect(int argc, char **argv);		/* collect_cli.c */
 int cmd_report(int argc, char **argv);		/* report_cli.c */
+int cmd_script(int argc, char **argv);		/* script_cli.c */
 
 #endif /* ACA_HOST_H */

@@ -50,6 +50,7 @@ static int parse_line(struct ksyms *k, const char *line, struct ksym *s, int *ze
 	if (addr)
 		*zero = 0;
 	s->addr = addr;
+	s->size = 0;
 	s->module = module_name(k, mod);
 	s->name = strdup(name);
 	if (!s->module || !s->name) {
@@ -59,6 +60,48 @@ static int parse_line(struct ksyms *k, const char *line, struct ksym *s, int *ze
 	if (!mod[0] && !strcmp(name, "_stext"))
 		k->stext = addr;
 	return 1;
+}
+
+/*
+ * PATH.size, if there is one: "ADDRESS SIZE" lines (hex) give the symbols
+ * at ADDRESS their size. Malformed lines are counted and skipped.
+ */
+static void load_sizes(const char *path, struct ksyms *k)
+{
+	char spath[4096 + 8], *line = NULL;
+	size_t len = 0;
+	ssize_t got;
+	FILE *f;
+
+	if (snprintf(spath, sizeof(spath), "%s.size", path) >= (int)sizeof(spath))
+		return;
+	f = fopen(spath, "r");
+	if (!f)
+		return;
+	while ((got = getline(&line, &len, f)) >= 0) {
+		unsigned long long addr, size;
+		size_t lo = 0, hi = k->n;
+		char end;
+
+		if (got > MAX_LINE || memchr(line, 0, got) ||
+		    sscanf(line, "%llx %llx %c", &addr, &size, &end) != 2) {
+			k->malformed++;
+			continue;
+		}
+		/* The first symbol at @addr, then every one there. */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (k->v[mid].addr < addr)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < k->n && k->v[lo].addr == addr; lo++)
+			k->v[lo].size = size;
+	}
+	free(line);
+	fclose(f);
 }
 
 int ksyms_load(const char *path, struct ksyms *k, char *err, size_t errlen)
@@ -115,6 +158,7 @@ int ksyms_load(const char *path, struct ksyms *k, char *err, size_t errlen)
 		goto fail;
 	}
 	qsort(k->v, k->n, sizeof(*k->v), by_addr);
+	load_sizes(path, k);
 	free(line);
 	fclose(f);
 	return 0;
@@ -140,6 +184,9 @@ const struct ksym *ksyms_at(const struct ksyms *k, uint64_t addr,
 			hi = mid;
 	}
 	if (!lo || strcmp(k->v[lo - 1].module, module))
+		return NULL;
+	/* Past its known end: not its code, whatever is nearest below. */
+	if (k->v[lo - 1].size && addr - k->v[lo - 1].addr >= k->v[lo - 1].size)
 		return NULL;
 	return &k->v[lo - 1];
 }

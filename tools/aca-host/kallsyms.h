@@ -4,6 +4,12 @@
  * lines): the kernel's and its modules' functions at their runtime
  * addresses. The file is untrusted input: malformed lines are counted and
  * skipped, names are bounded.
+ *
+ * A file FILE.size beside it (aca-host collect writes DIR/kallsyms.size
+ * next to DIR/kallsyms, ksym_collect.h) gives symbols their sizes: lines
+ * "ADDRESS SIZE", both hex; a symbol at ADDRESS then holds only
+ * [ADDRESS, ADDRESS + SIZE), and an address past its end is nobody's,
+ * where otherwise the nearest symbol below would be taken.
  */
 #ifndef ACA_HOST_KALLSYMS_H
 #define ACA_HOST_KALLSYMS_H
@@ -13,6 +19,7 @@
 
 struct ksym {
 	uint64_t addr;
+	uint64_t size;		/* from FILE.size; 0: unknown, up to the next symbol */
 	char *name;
 	const char *module;	/* "" for vmlinux; points into ksyms.modules */
 };
@@ -35,7 +42,8 @@ int ksyms_load(const char *path, struct ksyms *k, char *err, size_t errlen);
 
 /*
  * The text symbol at or below @addr, if it is of @module ("" for vmlinux);
- * NULL if the nearest symbol below is another module's, or there is none.
+ * NULL if the nearest symbol below is another module's, ends before @addr
+ * (its size is known), or there is none.
  */
 const struct ksym *ksyms_at(const struct ksyms *k, uint64_t addr,
 			    const char *module);

@@ -7,6 +7,7 @@
  *   aca-host ping TARGET[:PORT]    the control channel's round trip
  *   aca-host collect TARGET ...     a sampling collection saved to a directory
  *   aca-host report DIR ...         hotspots of a saved collection
+ *   aca-host script DIR ...         its samples and stacks, as perf script
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -37,6 +38,8 @@ static void usage(FILE *f)
 		   "          sample the target and save every data channel in DIR\n"
 		   "  report  DIR [--sysroot PATH] [--pid PID] [--top N]\n"
 		   "          hotspots of a saved collection by process, module, function\n"
+		   "  script  DIR [--sysroot PATH] [--pid PID]\n"
+		   "          the samples of a saved collection with their stacks, as perf script\n"
 		   "TARGET is HOST[:PORT] (default port %d). aca-host COMMAND --help tells more.\n",
 		SEP_TCP_PORT);
 }
@@ -119,6 +122,8 @@ int main(int argc, char **argv)
 		return cmd_collect(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report"))
 		return cmd_report(argc - 1, argv + 1);
+	if (!strcmp(cmd, "script"))
+		return cmd_script(argc - 1, argv + 1);
 	if (argc == 2 && is(cmd, "-h", "--help")) {
 		usage(stdout);
 		return 0;

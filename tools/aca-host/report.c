@@ -2,7 +2,9 @@
 /* aca-host report: the hotspot tables (report.h); its command line: report_cli.c. */
 #include <stdlib.h>
 
+#include "folded.h"
 #include "report.h"
+#include "report_views.h"
 
 static double pct(uint64_t n, uint64_t of)
 {
@@ -30,24 +32,55 @@ static void table(const struct tally *t, const char *what, const struct report *
 	free(v);
 }
 
+/* The filters of @o, and the share of the samples they keep. */
+static void filters(const struct report *r, const struct report_opts *o, FILE *out)
+{
+	fprintf(out, "%-12s %10llu  %6.2f%% of all, alone below:", "filtered",
+		(unsigned long long)r->samples, pct(r->samples, r->all_samples));
+	if (o->only_pid)
+		fprintf(out, " pid %u", o->pid);
+	if (o->only_tid)
+		fprintf(out, " tid %u", o->tid);
+	for (size_t i = 0; i < o->comms.n; i++)
+		fprintf(out, "%s%s", i ? "," : " comms ", o->comms.v[i]);
+	for (size_t i = 0; i < o->dsos.n; i++)
+		fprintf(out, "%s%s", i ? "," : " dsos ", o->dsos.v[i]);
+	fputc('\n', out);
+}
+
 void report_print(const struct report *r, const struct report_opts *o,
 		  const char *dir, FILE *out)
 {
+	/* Machine-readable and folded output: that alone. */
+	if (o->folded) {
+		if (folded_print(&r->stacks, out))
+			fprintf(stderr, "aca-host report: out of memory\n");
+		return;
+	}
+	if (o->format != REPORT_TEXT) {
+		report_sorted(r, o, out);
+		return;
+	}
 	fprintf(out, "aca-host report: %s", dir);
 	if (r->event[0])
 		fprintf(out, " (%s, %u CPUs)", r->event, r->ncpus);
 	if (r->written_by[0])
 		fprintf(out, "\n%-12s %s", "written by", r->written_by);
+	if (r->default_kallsyms[0])
+		fprintf(out, "\n%-12s %s (the target's, as collected; --kallsyms or "
+			"--vmlinux to use another)", "kernel names", r->default_kallsyms);
 	fprintf(out, "\n%-12s %10llu", "samples", (unsigned long long)r->all_samples);
 	for (uint32_t i = 0; i < r->ncpus && i < 16; i++)
 		fprintf(out, "%scpu%u %llu", i ? ", " : "  (", i,
 			(unsigned long long)r->cpu_samples[i]);
 	fprintf(out, "%s\n", !r->ncpus ? "" : r->ncpus > 16 ? ", ...)" : ")");
-	/* From here on every figure is of the selected process only. */
-	if (o->only_pid)
+	/* From here on every figure is of the selected samples only. */
+	if (o->only_pid && !o->only_tid && !o->comms.n && !o->dsos.n)
 		fprintf(out, "%-12s %10llu  %6.2f%% of all, pid %u alone below\n", "pid filter",
 			(unsigned long long)r->samples, pct(r->samples, r->all_samples),
 			o->pid);
+	else if (o->only_pid || o->only_tid || o->comms.n || o->dsos.n)
+		filters(r, o, out);
 	fprintf(out, "%-12s %10llu  %6.2f%% to a module, %llu (%.2f%%) to a function\n",
 		"attributed", (unsigned long long)r->with_module,
 		pct(r->with_module, r->samples), (unsigned long long)r->with_function,
@@ -61,7 +94,13 @@ void report_print(const struct report *r, const struct report_opts *o,
 	if (r->errors)
 		fprintf(out, "%-12s %10d  (see the messages on stderr)\n", "input errors",
 			r->errors);
-	table(&r->processes, "process", r, o->top, out);
-	table(&r->modules, "module", r, o->top, out);
-	table(&r->functions, "function", r, o->top, out);
+	if (r->keys.n) {
+		report_sorted(r, o, out);
+	} else {
+		table(&r->processes, "process", r, o->top, out);
+		table(&r->modules, "module", r, o->top, out);
+		table(&r->functions, "function", r, o->top, out);
+	}
+	if (r->callers.n)
+		report_callers(r, o, out);
 }

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * aca-host report: hotspots of a directory written by aca-host collect, by
- * process, by module and by function. Everything in the directory is
- * treated as untrusted input: what cannot be decoded is reported and left
- * out, never followed.
+ * process, by module and by function, or grouped by --sort keys, as text,
+ * CSV or JSON; the callers of the hottest functions; folded stacks and a
+ * flame graph. Everything in the directory is treated as untrusted input:
+ * what cannot be decoded is reported and left out, never followed.
  */
 #ifndef ACA_HOST_REPORT_H
 #define ACA_HOST_REPORT_H
@@ -11,11 +12,23 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "attrib.h"
+#include "filter.h"
+#include "records.h"
+#include "sortkey.h"
 #include "tally.h"
 
 #define REPORT_DEFAULT_TOP	20
 #define REPORT_MAX_TOP		1000000
 #define REPORT_MAX_PID		4194304		/* the kernel's PID_MAX_LIMIT */
+#define REPORT_CALLER_FUNCS	5		/* functions in the callers table */
+#define REPORT_NO_CALLER	"[no caller recorded]"
+
+enum report_format {
+	REPORT_TEXT,
+	REPORT_CSV,
+	REPORT_JSON,
+};
 
 struct report_opts {
 	const char *sysroot;		/* module paths are below it; NULL: "/" */
@@ -24,27 +37,53 @@ struct report_opts {
 	unsigned int top;		/* rows per table, 0: all */
 	int only_pid;			/* keep the samples of @pid alone */
 	uint32_t pid;
+	int only_tid;			/* and of thread @tid */
+	uint32_t tid;
+	struct name_list comms, dsos;	/* --comms, --dsos (filter.h); n 0: all */
+	struct sort_keys sort;		/* --sort; n 0: the three tables */
+	enum report_format format;	/* CSV and JSON: the --sort table alone */
+	int folded;			/* the folded stacks alone (folded.h) */
+	int stacks;			/* fold stacks (for --folded, --flamegraph) */
 	FILE *warn;			/* input errors and unreadable files */
 };
 
 struct report {
 	char event[256];
 	char written_by[64];		/* "aca-host 0.1.0"; older files: "" */
+	/*
+	 * DIR/kallsyms, the target's kernel symbols as collect wrote them,
+	 * named kernel code: no --kallsyms or --vmlinux was given. "": not.
+	 */
+	char default_kallsyms[4200];
 	uint32_t ncpus;
 	uint32_t sample_size;
 	uint32_t callstack_offset;	/* 0: the records carry no callers */
 	uint32_t callstack_size;
+	uint64_t tsc_hz;		/* 0: collection.txt does not say */
 	uint64_t *cpu_samples;		/* per CPU file */
 	uint64_t all_samples;		/* in the files */
-	uint64_t samples;		/* reported on: all, or those of opts.pid */
+	uint64_t samples;		/* reported on: all, or those the filters keep */
 	uint64_t with_module;		/* a module record covers the IP */
 	uint64_t with_function;		/* and a symbol of its file */
 	uint64_t kernel;		/* kernel-mode IPs */
+	uint64_t with_callers;		/* samples with at least one caller */
 	int have_drops;
 	uint64_t dropped;
 	uint64_t nmodules;
 	int errors;			/* input problems seen */
 	struct tally processes, modules, functions;
+	struct sort_keys keys;		/* of @sorted: --sort, or perf's default */
+	struct tally sorted;		/* key values joined by SORT_SEP */
+	struct tally callers;		/* "FUNCTION" SORT_SEP "CALLER" */
+	struct tally stacks;		/* folded stacks, with opts.stacks */
+};
+
+/* A collection read and ready to attribute (report_load.c; script.c). */
+struct collection {
+	struct sample_vec samples;
+	struct module_vec mods;
+	struct attrib a;
+	int have_attrib;
 };
 
 /*
@@ -56,5 +95,19 @@ int report_load(const char *dir, const struct report_opts *o, struct report *r);
 void report_print(const struct report *r, const struct report_opts *o,
 		  const char *dir, FILE *out);
 void report_free(struct report *r);
+
+/*
+ * The samples and module records of @dir, their facts in @r, attribution
+ * ready in @c. Returns 0; 2 if there is nothing to report on (@c is empty).
+ * collection_close() then adds what attribution said to r->errors.
+ */
+int collection_open(const char *dir, const struct report_opts *o, struct report *r,
+		    struct collection *c);
+void collection_close(const struct report_opts *o, struct report *r,
+		      struct collection *c);
+
+/* Whether @s passes the filters of @o. */
+int report_keep(struct collection *c, const struct report_opts *o,
+		const struct host_sample *s);
 
 #endif /* ACA_HOST_REPORT_H */

@@ -8,9 +8,13 @@
 
 #include "attrib.h"
 #include "files.h"
+#include "folded.h"
+#include "ksym_collect.h"
+#include "perfnames.h"
 #include "records.h"
 #include "report.h"
 #include "session.h"
+#include "stack.h"
 
 #define MAX_TXT_FILE		(1u << 20)
 #define MAX_STREAM_FILE		(4ull << 30)
@@ -96,6 +100,12 @@ static void read_txt(const char *dir, const struct report_opts *o, struct report
 				problem(o, r, "%s: callstack_size '%.32s' out of range", path, val);
 			else
 				r->callstack_size = v;
+		} else if (!strcmp(line, "tsc_hz")) {
+			/* Up to 1 THz: seconds and microseconds of a TSC never overflow. */
+			if (number(val, 1, 1000000000000ull, &v))
+				problem(o, r, "%s: tsc_hz '%.32s' out of range", path, val);
+			else
+				r->tsc_hz = v;
 		} else if (!strcmp(line, "samples_dropped")) {
 			if (!number(val, 0, UINT64_MAX, &v)) {
 				r->dropped = v;
@@ -187,85 +197,281 @@ static const char *base_name(const char *path)
 	return s && s[1] ? s + 1 : path;
 }
 
-static int tally_sample(struct attrib *a, const struct host_sample *s, struct report *r)
+/* The function table's name of @at: "FUNCTION (MODULE)". */
+static void function_key(const struct attribution *at, char *key, size_t len)
+{
+	const char *mod = at->mod ? at->mod->path : at->kernel ?
+			  "[kernel: no module record]" : "[no module record]";
+
+	/* Unnamed code as MODULE+0xOFFSET: resolvable later, by hand. */
+	if (at->func)
+		snprintf(key, len, "%s (%s)", at->func, base_name(mod));
+	else if (at->mod)
+		snprintf(key, len, "%s+0x%llx (%s)", base_name(mod),
+			 (unsigned long long)at->offset, base_name(mod));
+	else
+		snprintf(key, len, "[unknown] (%s)", mod);
+}
+
+/* What the views of one sample need to know of it, each worked out once. */
+struct facts {
+	struct attribution at;		/* of its IP */
+	char comm[PERF_COMM_LEN];
+	char exe[PERF_NAME_MAX];	/* base name of the executable */
+	char dso[PERF_NAME_MAX], dso_short[PERF_NAME_MAX];
+};
+
+static void facts_of(struct attrib *a, const struct host_sample *s, int want_line,
+		     struct facts *f)
+{
+	attrib_address(a, s, s->ip, want_line, &f->at);
+	perf_comm(a, s->pid, f->comm, sizeof(f->comm), f->exe, sizeof(f->exe));
+	perf_dso(&f->at, 1, f->dso, sizeof(f->dso));
+	perf_dso(&f->at, 0, f->dso_short, sizeof(f->dso_short));
+}
+
+static struct sample_filter filter_of(const struct report_opts *o)
+{
+	return (struct sample_filter){
+		.only_pid = o->only_pid, .pid = o->pid,
+		.only_tid = o->only_tid, .tid = o->tid,
+		.comms = o->comms, .dsos = o->dsos,
+	};
+}
+
+static int keep(struct attrib *a, const struct report_opts *o,
+		const struct host_sample *s, const struct facts *f)
+{
+	struct sample_filter flt = filter_of(o);
+
+	return filter_keep(&flt, s->pid, s->tid, f->comm, f->exe, f->dso, f->dso_short);
+}
+
+int report_keep(struct collection *c, const struct report_opts *o,
+		const struct host_sample *s)
+{
+	struct sample_filter flt = filter_of(o);
+	struct facts f;
+
+	if (!filter_by_names(&flt))
+		return filter_keep(&flt, s->pid, s->tid, NULL, NULL, NULL, NULL);
+	facts_of(&c->a, s, 0, &f);
+	return keep(&c->a, o, s, &f);
+}
+
+/* The value of key @k for the sample of @f, into @buf. */
+static void key_value(enum sort_key k, const struct host_sample *s,
+		      const struct facts *f, char *buf, size_t len)
+{
+	char name[PERF_NAME_MAX];
+
+	switch (k) {
+	case SORT_COMM:
+		snprintf(buf, len, "%s", f->comm);
+		break;
+	case SORT_PID:
+		snprintf(buf, len, "%u", s->pid);
+		break;
+	case SORT_TID:
+		snprintf(buf, len, "%u", s->tid);
+		break;
+	case SORT_DSO:
+		snprintf(buf, len, "%s", f->dso_short);
+		break;
+	case SORT_SYM:
+		if (f->at.func) {
+			perf_printable(buf, len, f->at.func);
+		} else if (f->at.mod) {
+			perf_printable(name, sizeof(name), base_name(f->at.mod->path));
+			snprintf(buf, len, "%s+0x%llx", name, (unsigned long long)f->at.offset);
+		} else {
+			snprintf(buf, len, "[unknown]");
+		}
+		break;
+	case SORT_SRCLINE:
+		if (f->at.src) {
+			perf_printable(name, sizeof(name), perf_base_name(f->at.src));
+			snprintf(buf, len, "%s:%d", name, f->at.line);
+		} else {
+			snprintf(buf, len, "??:0");
+		}
+		break;
+	default:
+		snprintf(buf, len, "?");
+	}
+}
+
+static int tally_sorted_key(struct report *r, const struct host_sample *s,
+			    const struct facts *f)
+{
+	char key[SORT_NKEYS * (PERF_NAME_MAX + 16)], *p = key;
+
+	for (size_t i = 0; i < r->keys.n; i++) {
+		if (i)
+			*p++ = SORT_SEP;
+		key_value(r->keys.k[i], s, f, p, PERF_NAME_MAX + 15);
+		p += strlen(p);
+	}
+	return tally_add(&r->sorted, key, 1);
+}
+
+/* "FUNCTION" SORT_SEP "CALLER": who called the function a sample is in. */
+static int tally_caller(struct collection *c, struct report *r,
+			const struct host_sample *s, const char *func)
+{
+	char key[2 * (PERF_NAME_MAX + 4096 + 64)];
+	struct stack_frame frame;
+	size_t n = snprintf(key, sizeof(key), "%s%c", func, SORT_SEP);
+
+	if (n >= sizeof(key))
+		return 0;
+	if (stack_depth(&c->samples, s) > 1) {
+		r->with_callers++;
+		stack_frame(&c->a, &c->samples, s, 1, 0, &frame);
+		function_key(&frame.at, key + n, sizeof(key) - n);
+	} else {
+		snprintf(key + n, sizeof(key) - n, "%s", REPORT_NO_CALLER);
+	}
+	return tally_add(&r->callers, key, 1);
+}
+
+/* The sample's stack folded, outermost first (folded.h). */
+static int tally_stack(struct collection *c, struct report *r,
+		       const struct host_sample *s, const struct facts *f,
+		       struct fold *fold)
+{
+	struct stack_frame frame;
+	const char *line;
+
+	fold_begin(fold, f->comm);
+	for (size_t i = stack_depth(&c->samples, s); i-- > 0;) {
+		stack_frame(&c->a, &c->samples, s, i, 0, &frame);
+		fold_frame(fold, frame.func, frame.dso);
+	}
+	line = fold_line(fold);
+	return line ? tally_add(&r->stacks, line, 1) : -1;
+}
+
+static int tally_sample(struct collection *c, const struct report_opts *o,
+			const struct host_sample *s, struct report *r, struct fold *fold)
 {
 	const char *mod, *proc;
-	struct attribution at;
+	struct facts f;
 	char key[4096 + 64];
 	int err = 0;
 
-	attrib_sample(a, s, &at);
-	r->kernel += at.kernel;
-	r->with_module += at.mod != NULL;
-	r->with_function += at.func != NULL;
-	mod = at.mod ? at.mod->path : at.kernel ? "[kernel: no module record]" :
+	facts_of(&c->a, s, sort_keys_have(&r->keys, SORT_SRCLINE), &f);
+	if (!keep(&c->a, o, s, &f))
+		return 0;
+	r->samples++;
+	r->kernel += f.at.kernel;
+	r->with_module += f.at.mod != NULL;
+	r->with_function += f.at.func != NULL;
+	mod = f.at.mod ? f.at.mod->path : f.at.kernel ? "[kernel: no module record]" :
 	      "[no module record]";
 	/* The idle task is pid 0 and has no record of its own. */
-	proc = s->pid ? attrib_process(a, s->pid) : "[swapper]";
+	proc = s->pid ? attrib_process(&c->a, s->pid) : "[swapper]";
 	snprintf(key, sizeof(key), "%u %s", s->pid, proc ? proc : "[unknown]");
 	err |= tally_add(&r->processes, key, 1);
 	err |= tally_add(&r->modules, mod, 1);
-	/* Unnamed code as MODULE+0xOFFSET: resolvable later, by hand. */
-	if (at.func)
-		snprintf(key, sizeof(key), "%s (%s)", at.func, base_name(mod));
-	else if (at.mod)
-		snprintf(key, sizeof(key), "%s+0x%llx (%s)", base_name(mod),
-			 (unsigned long long)at.offset, base_name(mod));
-	else
-		snprintf(key, sizeof(key), "[unknown] (%s)", mod);
+	function_key(&f.at, key, sizeof(key));
 	err |= tally_add(&r->functions, key, 1);
+	if (r->keys.n)
+		err |= tally_sorted_key(r, s, &f);
+	if (r->callstack_size && o->format == REPORT_TEXT && !o->folded)
+		err |= tally_caller(c, r, s, key);
+	if (o->stacks || o->folded)
+		err |= tally_stack(c, r, s, &f, fold);
 	return err;
 }
 
-int report_load(const char *dir, const struct report_opts *o, struct report *r)
+/*
+ * Without --kallsyms and --vmlinux: DIR/kallsyms, if collect wrote it from
+ * the target's answers (ksym_collect.h). 1 if there is one.
+ */
+static int default_kallsyms(const char *dir, const struct report_opts *o,
+			    struct report *r)
 {
-	struct sample_vec samples = { 0 };
-	struct module_vec mods = { 0 };
+	if (o->kallsyms || o->vmlinux)
+		return 0;
+	snprintf(r->default_kallsyms, sizeof(r->default_kallsyms), "%s/" KSYM_FILE, dir);
+	if (!access(r->default_kallsyms, F_OK))
+		return 1;
+	r->default_kallsyms[0] = 0;
+	return 0;
+}
+
+int collection_open(const char *dir, const struct report_opts *o, struct report *r,
+		    struct collection *c)
+{
 	struct attrib_opts ao = {
 		.sysroot = o->sysroot, .kallsyms = o->kallsyms, .vmlinux = o->vmlinux,
 		.warn = o->warn,
 	};
-	struct attrib a;
-	int ret = 0;
 
 	memset(r, 0, sizeof(*r));
+	memset(c, 0, sizeof(*c));
 	r->sample_size = sizeof(struct sep_sample_record_pc);
 	if (access(dir, F_OK)) {
 		problem(o, r, "%s: %s", dir, strerror(errno));
 		return 2;
 	}
 	read_txt(dir, o, r);
-	load_samples(dir, o, r, &samples);
+	load_samples(dir, o, r, &c->samples);
 	if (!r->ncpus) {
 		problem(o, r, "%s: no cpu0.bin: not a collection directory", dir);
-		ret = 2;
-		goto out;
+		goto fail;
 	}
-	load_modules(dir, o, r, &mods);
-	if (attrib_init(&a, mods.v, mods.n, &ao)) {
+	load_modules(dir, o, r, &c->mods);
+	if (default_kallsyms(dir, o, r))
+		ao.kallsyms = r->default_kallsyms;
+	if (attrib_init(&c->a, c->mods.v, c->mods.n, &ao)) {
 		problem(o, r, "out of memory");
-		ret = 2;
-		goto out;
+		goto fail;
 	}
-	r->samples = 0;
-	for (size_t i = 0; i < samples.n; i++) {
-		if (o->only_pid && samples.v[i].pid != o->pid)
-			continue;
-		r->samples++;
-		if (tally_sample(&a, &samples.v[i], r)) {
+	c->have_attrib = 1;
+	return 0;
+fail:
+	sample_vec_free(&c->samples);
+	module_vec_free(&c->mods);
+	return 2;
+}
+
+void collection_close(const struct report_opts *o, struct report *r,
+		      struct collection *c)
+{
+	if (c->have_attrib) {
+		r->errors += c->a.problems;
+		if (o->sysroot && c->a.nfiles && !c->a.files_opened)
+			problem(o, r, "--sysroot %s: none of the %zu files the samples ran in is below it",
+				o->sysroot, c->a.nfiles);
+		attrib_free(&c->a);
+	}
+	sample_vec_free(&c->samples);
+	module_vec_free(&c->mods);
+	memset(c, 0, sizeof(*c));
+}
+
+int report_load(const char *dir, const struct report_opts *o, struct report *r)
+{
+	struct collection c;
+	struct fold fold = { 0 };
+	int ret = collection_open(dir, o, r, &c);
+
+	if (ret)
+		return ret;
+	r->keys = o->sort;
+	if (!r->keys.n && o->format != REPORT_TEXT)
+		sort_keys_default(&r->keys);
+	for (size_t i = 0; i < c.samples.n; i++) {
+		if (tally_sample(&c, o, &c.samples.v[i], r, &fold)) {
 			problem(o, r, "out of memory");
 			break;
 		}
 	}
-	r->errors += a.problems;
-	if (o->sysroot && a.nfiles && !a.files_opened)
-		problem(o, r, "--sysroot %s: none of the %zu files the samples ran in is below it",
-			o->sysroot, a.nfiles);
-	attrib_free(&a);
-out:
-	sample_vec_free(&samples);
-	module_vec_free(&mods);
-	return ret ? ret : r->errors ? 1 : 0;
+	fold_free(&fold);
+	collection_close(o, r, &c);
+	return r->errors ? 1 : 0;
 }
 
 void report_free(struct report *r)
@@ -274,5 +480,8 @@ void report_free(struct report *r)
 	tally_free(&r->processes);
 	tally_free(&r->modules);
 	tally_free(&r->functions);
+	tally_free(&r->sorted);
+	tally_free(&r->callers);
+	tally_free(&r->stacks);
 	memset(r, 0, sizeof(*r));
 }

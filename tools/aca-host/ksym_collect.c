@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The target's kernel symbols through KERNEL_SYMBOLS (ksym_collect.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attrib.h"
+#include "files.h"
+#include "ksym_collect.h"
+
+#define MAX_STREAM_FILE		(4ull << 30)
+
+static int add_addr(struct ksym_addrs *a, uint64_t addr)
+{
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? 2 * a->cap : 4096;
+		uint64_t *v = realloc(a->v, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		a->v = v;
+		a->cap = cap;
+	}
+	a->v[a->n++] = addr;
+	return 0;
+}
+
+static int by_value(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sort and keep each address once. */
+static void sort_unique(struct ksym_addrs *a)
+{
+	size_t k = 0;
+
+	qsort(a->v, a->n, sizeof(*a->v), by_value);
+	for (size_t i = 0; i < a->n; i++)
+		if (!k || a->v[i] != a->v[k - 1])
+			a->v[k++] = a->v[i];
+	a->n = k;
+}
+
+/* The kernel addresses of @v's samples into @out. */
+static int add_samples(const struct sample_vec *v, struct ksym_addrs *out)
+{
+	for (size_t i = 0; i < v->n; i++) {
+		const struct host_sample *s = &v->v[i];
+
+		if (s->ip >= HOST_KERNEL_IP_MIN && add_addr(out, s->ip))
+			return -1;
+		for (size_t j = 0; j < s->nkernel; j++) {
+			uint64_t ret = v->chain[s->chain + j];
+
+			/* A return address: the call is the byte before it. */
+			if (ret > HOST_KERNEL_IP_MIN && add_addr(out, ret - 1))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+int ksym_gather(const char *dir, uint32_t ncpus, const struct record_layout *l,
+		struct ksym_addrs *out, char *err, size_t errlen)
+{
+	char path[4096], why[256];
+
+	memset(out, 0, sizeof(*out));
+	if (records_layout_check(l, err, errlen))
+		return -1;
+	for (uint32_t cpu = 0; cpu < ncpus; cpu++) {
+		struct sample_vec v = { 0 };
+		uint8_t *buf;
+		size_t len;
+		int bad;
+
+		snprintf(path, sizeof(path), "%s/cpu%u.bin", dir, cpu);
+		buf = read_whole_file(path, MAX_STREAM_FILE, &len);
+		if (!buf)
+			continue;	/* the collection says what is missing */
+		/* A stream that stops making sense: the samples before it. */
+		records_parse_samples(buf, len, l, &v, why, sizeof(why));
+		free(buf);
+		bad = add_samples(&v, out);
+		sample_vec_free(&v);
+		if (bad) {
+			snprintf(err, errlen, "out of memory for kernel addresses");
+			ksym_addrs_free(out);
+			return -1;
+		}
+		/* Keep memory to the distinct addresses as we go. */
+		sort_unique(out);
+	}
+	return 0;
+}
+
+void ksym_addrs_free(struct ksym_addrs *a)
+{
+	free(a->v);
+	memset(a, 0, sizeof(*a));
+}
+
+/* A hex number of 1 to @max digits at *@p, no prefix; advances *@p. */
+static int hex(const char **p, int max, uint64_t *v)
+{
+	int n = 0;
+
+	*v = 0;
+	for (; n < max; n++, (*p)++) {
+		char c = **p;
+
+		if (c >= '0' && c <= '9')
+			*v = *v << 4 | (uint64_t)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			*v = *v << 4 | (uint64_t)(c - 'a' + 10);
+		else
+			break;
+	}
+	return n ? 0 : -1;
+}
+
+/* A name: 1 or more printable bytes without a space, up to @end; advances *@p. */
+static int word(const char **p, const char *end, char *out)
+{
+	size_t n = 0;
+
+	while (*p < end && **p > ' ' && **p <= '~')
+		out[n++] = *(*p)++;
+	out[n] = 0;
+	return n ? 0 : -1;
+}
+
+int ksym_parse_slot(const uint8_t *slot, uint64_t addr, struct ksym_answer *out)
+{
+	const char *p = (const char *)slot;
+	const char *end = memchr(p, 0, ACA_KSYM_SLOT_SIZE);
+	const char *start = p;
+
+	memset(out, 0, sizeof(*out));
+	if (!end)
+		return -1;
+	if (end == p) {
+		/* Empty: zeros to the end of the slot. */
+		for (size_t i = 0; i < ACA_KSYM_SLOT_SIZE; i++)
+			if (slot[i])
+				return -1;
+		return 0;
+	}
+	if (hex(&p, 16, &out->start) || p - start != 16 || *p++ != ' ' ||
+	    hex(&p, 16, &out->size) || *p++ != ' ' || word(&p, end, out->name))
+		return -1;
+	if (p < end && (*p++ != ' ' || word(&p, end, out->module) ||
+			strlen(out->module) > 55))
+		return -1;
+	if (p != end || addr < out->start || addr - out->start >= out->size)
+		return -1;
+	return 1;
+}
+
+struct ksym_list {
+	struct ksym_answer *v;
+	size_t n, cap;
+	size_t bad;			/* answers that were not a symbol of theirs */
+};
+
+static int by_start(const void *a, const void *b)
+{
+	const struct ksym_answer *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The status a target refused KERNEL_SYMBOLS with, in words, once. */
+static void say_refused(int status)
+{
+	const char *why = status == VT_NO_ADMIN_PRIVILEGE ?
+		"the session lacks CAP_PERFMON on the target" :
+		status == VT_DRIVER_COMM_FAILED ?
+		"an older aca, or a SEP target that is not aca" : "refused";
+
+	fprintf(stderr, "aca-host: the target does not name kernel addresses "
+		"(KERNEL_SYMBOLS: status %d, %s); `aca-host report` names kernel "
+		"functions only with --kallsyms or --vmlinux\n", status, why);
+}
+
+/* One request; its answers appended to @syms. 0, 1 refused (said), -1 broken. */
+static int ask(struct host_session *s, const uint64_t *addrs, size_t n,
+	       uint8_t *slots, struct ksym_list *syms)
+{
+	int st = host_command(s, ACA_CMD_KERNEL_SYMBOLS, addrs, n * sizeof(*addrs),
+			      slots, (uint64_t)n * ACA_KSYM_SLOT_SIZE);
+
+	if (st < 0)
+		return -1;
+	if (st) {
+		say_refused(st);
+		return 1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct ksym_answer a;
+		int got = ksym_parse_slot(slots + i * ACA_KSYM_SLOT_SIZE, addrs[i], &a);
+
+		if (got < 0)
+			syms->bad++;
+		if (got <= 0)
+			continue;
+		if (syms->n == syms->cap) {
+			size_t cap = syms->cap ? 2 * syms->cap : 256;
+			struct ksym_answer *v = realloc(syms->v, cap * sizeof(*v));
+
+			if (!v) {
+				fprintf(stderr, "aca-host: out of memory for kernel symbols\n");
+				return -1;
+			}
+			syms->v = v;
+			syms->cap = cap;
+		}
+		syms->v[syms->n++] = a;
+	}
+	return 0;
+}
+
+/* Write @syms (sorted, each start once) as DIR/kallsyms and DIR/kallsyms.size. */
+static int write_files(const char *dir, const struct ksym_list *syms)
+{
+	char path[4096], sizes[4096];
+	FILE *f, *z;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "%s/" KSYM_FILE, dir);
+	snprintf(sizes, sizeof(sizes), "%s/" KSYM_SIZE_FILE, dir);
+	f = fopen(path, "w");
+	z = f ? fopen(sizes, "w") : NULL;
+	if (!f || !z) {
+		fprintf(stderr, "aca-host: %s: %s\n", f ? sizes : path, strerror(errno));
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	for (size_t i = 0; i < syms->n; i++) {
+		const struct ksym_answer *a = &syms->v[i];
+
+		/* /proc/kallsyms' own format; a module's name after a tab. */
+		if (a->module[0])
+			fprintf(f, "%016llx t %s\t[%s]\n", (unsigned long long)a->start,
+				a->name, a->module);
+		else
+			fprintf(f, "%016llx t %s\n", (unsigned long long)a->start, a->name);
+		fprintf(z, "%016llx %llx\n", (unsigned long long)a->start,
+			(unsigned long long)a->size);
+	}
+	if (fclose(f)) {
+		fprintf(stderr, "aca-host: %s: %s\n", path, strerror(errno));
+		err = -1;
+	}
+	if (fclose(z)) {
+		fprintf(stderr, "aca-host: %s: %s\n", sizes, strerror(errno));
+		err = -1;
+	}
+	return err;
+}
+
+long long ksym_collect(struct host_session *s, const char *dir, uint32_t ncpus,
+		       const struct record_layout *l)
+{
+	struct ksym_list syms = { 0 };
+	struct ksym_addrs a;
+	uint64_t batch[ACA_KSYM_MAX_ADDRS];
+	uint8_t *slots = NULL;
+	long long ret = -1;
+	char err[256];
+	size_t k = 0;
+
+	if (ksym_gather(dir, ncpus, l, &a, err, sizeof(err))) {
+		fprintf(stderr, "aca-host: kernel symbols: %s\n", err);
+		return -1;
+	}
+	if (!a.n) {
+		ret = 0;
+		goto out;
+	}
+	slots = malloc((size_t)ACA_KSYM_MAX_ADDRS * ACA_KSYM_SLOT_SIZE);
+	if (!slots) {
+		fprintf(stderr, "aca-host: out of memory for kernel symbols\n");
+		goto out;
+	}
+	while (k < a.n) {
+		size_t n = 0;
+		int st;
+
+		/* Addresses inside a symbol already named need no asking. */
+		for (; k < a.n && n < ACA_KSYM_MAX_ADDRS; k++) {
+			const struct ksym_answer *last = syms.n ? &syms.v[syms.n - 1] : NULL;
+
+			if (last && a.v[k] >= last->start && a.v[k] - last->start < last->size)
+				continue;
+			batch[n++] = a.v[k];
+		}
+		if (!n)
+			break;
+		st = ask(s, batch, n, slots, &syms);
+		if (st < 0)
+			goto out;
+		if (st > 0) {
+			/* Refused: nothing to write, and the collection goes on. */
+			syms.n = 0;
+			ret = 0;
+			goto out;
+		}
+	}
+	if (syms.bad)
+		fprintf(stderr, "aca-host: KERNEL_SYMBOLS: %zu answers were not a symbol of "
+			"their address, left out\n", syms.bad);
+	qsort(syms.v, syms.n, sizeof(*syms.v), by_start);
+	k = 0;
+	for (size_t i = 0; i < syms.n; i++)
+		if (!k || syms.v[i].start != syms.v[k - 1].start)
+			syms.v[k++] = syms.v[i];
+	syms.n = k;
+	if (syms.n && write_files(dir, &syms))
+		goto out;
+	ret = (long long)syms.n;
+out:
+	free(slots);
+	free(syms.v);
+	ksym_addrs_free(&a);
+	return ret;
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The target's kernel symbols, brought home by aca-host collect: every
+ * distinct kernel address in the samples it received (kernel-mode IPs, and
+ * the kernel callers when the records carry callstacks) named with aca's
+ * KERNEL_SYMBOLS command (spec 4.6) before TERMINATE, and written to the
+ * collection directory as a /proc/kallsyms copy of the symbols that
+ * matter (DIR/kallsyms), with their sizes beside it (DIR/kallsyms.size,
+ * which ksyms_load() reads, kallsyms.h). `aca-host report DIR` uses them
+ * when given neither --kallsyms nor --vmlinux.
+ */
+#ifndef ACA_HOST_KSYM_COLLECT_H
+#define ACA_HOST_KSYM_COLLECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "records.h"
+#include "session.h"
+
+#define KSYM_FILE		"kallsyms"
+#define KSYM_SIZE_FILE		"kallsyms.size"
+
+/* Distinct kernel addresses, ascending. */
+struct ksym_addrs {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+/* One answer of KERNEL_SYMBOLS. */
+struct ksym_answer {
+	uint64_t start, size;
+	char name[ACA_KSYM_SLOT_SIZE];
+	char module[ACA_KSYM_SLOT_SIZE];
+};
+
+/*
+ * The kernel addresses to name in @dir's cpu0.bin .. cpu{@ncpus - 1}.bin,
+ * records laid out as @l: each kernel-mode IP, and each kernel caller
+ * minus 1 (a return address: the call is the byte before it). Streams
+ * that do not parse to their end give what they hold before the fault.
+ * Returns 0, or -1 with @err set (out of memory, @l unusable).
+ */
+int ksym_gather(const char *dir, uint32_t ncpus, const struct record_layout *l,
+		struct ksym_addrs *out, char *err, size_t errlen);
+void ksym_addrs_free(struct ksym_addrs *a);
+
+/*
+ * Slot @slot (ACA_KSYM_SLOT_SIZE bytes) of the answer for @addr: 1 with
+ * @out filled when it names a symbol that holds @addr, 0 for an empty
+ * slot, -1 for anything else (not a line as spec 4.6 has it, or a symbol
+ * that does not hold @addr).
+ */
+int ksym_parse_slot(const uint8_t *slot, uint64_t addr, struct ksym_answer *out);
+
+/*
+ * Ask session @s (after STOP, before TERMINATE) to name the kernel
+ * addresses of @dir's samples (ksym_gather()), in requests of at most
+ * ACA_KSYM_MAX_ADDRS, and write DIR/kallsyms and DIR/kallsyms.size.
+ * Returns how many symbols were written (0 when there was nothing to name
+ * or the target would not: that is said once on stderr, and is no
+ * failure), or -1 when a file cannot be written or the session broke
+ * (said on stderr).
+ */
+long long ksym_collect(struct host_session *s, const char *dir, uint32_t ncpus,
+		       const struct record_layout *l);
+
+#endif /* ACA_HOST_KSYM_COLLECT_H */

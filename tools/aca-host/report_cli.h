@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The options report and script share (report_cli.c, script_cli.c): where
+ * names come from (--sysroot, --kallsyms, --vmlinux) and which samples are
+ * kept (--pid, --tid, --comms, --dsos).
+ */
+#ifndef ACA_HOST_REPORT_CLI_H
+#define ACA_HOST_REPORT_CLI_H
+
+#include "report.h"
+
+/* getopt_long() values of the shared options: -s and -p are short ones. */
+enum {
+	OPT_SYSROOT = 's',
+	OPT_KALLSYMS = 'k',
+	OPT_VMLINUX = 'v',
+	OPT_PID = 'p',
+	OPT_TID = 256,
+	OPT_COMMS,
+	OPT_DSOS,
+};
+
+#define REPORT_SHARED_OPTIONS						\
+	{ "sysroot", required_argument, NULL, OPT_SYSROOT },		\
+	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },		\
+	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },		\
+	{ "pid", required_argument, NULL, OPT_PID },			\
+	{ "tid", required_argument, NULL, OPT_TID },			\
+	{ "comms", required_argument, NULL, OPT_COMMS },		\
+	{ "dsos", required_argument, NULL, OPT_DSOS }
+
+/*
+ * Apply shared option @c with @arg to @o. Returns 0; 1 if @c is not one of
+ * them; -1 on a bad value (said on stderr, after @cmd).
+ */
+int report_shared_option(const char *cmd, int c, const char *arg,
+			 struct report_opts *o);
+
+/* Raise the open file limit: libdwfl keeps every file it reads open. */
+void report_raise_nofile(void);
+
+void report_opts_free(struct report_opts *o);
+
+#endif /* ACA_HOST_REPORT_CLI_H */
