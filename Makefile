@@ -458,7 +458,7 @@ version:
 #                            Chromium, the PNG read with zlib)
 # spin keeps its symbols and frame pointers whatever CFLAGS say: profiles of
 # it must be easy to attribute.
-SPIN_CFLAGS := -D_GNU_SOURCE -std=gnu11 -O1 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer $(WARNINGS)
+SPIN_CFLAGS := -D_GNU_SOURCE -std=gnu11 -O1 -g -fno-omit-frame-pointer $(WARNINGS)
 
 tests: $(B)/tests/host_test $(B)/spin
 
