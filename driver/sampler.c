@@ -61,6 +61,7 @@ struct aca_sev {
 	u32 cs_size;		/* 0: none */
 	bool kernel_stack;	/* its chains: the kernel callers, */
 	bool user_stack;	/* the user ones */
+	bool pebs;		/* a precise PMU event: regs' IP is the record's */
 	struct aca_scratch *scratch;	/* its CPU's, with a callstack area */
 };
 
@@ -179,7 +180,7 @@ static u32 aca_fill_callstack(u8 *area, const struct aca_sev *s,
 		.max = (s->cs_size - sizeof(*h)) / sizeof(u64),
 	};
 
-	h->nkernel = s->kernel_stack ? aca_stack_kernel(&chain, regs) : 0;
+	h->nkernel = s->kernel_stack ? aca_stack_kernel(&chain, regs, s->pebs) : 0;
 	h->nuser = s->user_stack ? aca_stack_user(&chain, regs) : 0;
 	h->flags = chain.truncated ? ACA_CALLSTACK_TRUNCATED : 0;
 	return sizeof(*h) + chain.n * sizeof(u64);
@@ -256,6 +257,7 @@ static int aca_create_event(struct aca_sev *s, int cpu,
 	};
 	struct perf_event *pe;
 
+	s->pebs = !sw && e->precise;
 	if (sw) {
 		attr.type = PERF_TYPE_SOFTWARE;
 		attr.config = PERF_COUNT_SW_CPU_CLOCK;
@@ -330,8 +332,8 @@ static const struct acp_group *aca_first_group(const struct acp_config *cfg)
 
 /*
  * The callstack area of @index's records, when the host asked for call
- * stacks (the protocol core checked that it lies in the record, after the
- * base, aligned and with room for its head and an address).
+ * stacks and it lies in the record, after the base, aligned and with room
+ * for its head and an address (as the protocol core checked).
  */
 static void aca_setup_callstack(struct aca_sev *s, const struct acp_config *cfg)
 {
@@ -343,7 +345,10 @@ static void aca_setup_callstack(struct aca_sev *s, const struct acp_config *cfg)
 	if (s->event_index >= cfg->ndesc || !(s->kernel_stack || s->user_stack))
 		return;
 	d = &cfg->desc[s->event_index];
-	if (d->callstack_size && d->callstack_offset >= sizeof(struct sep_sample_record_pc) &&
+	/* The core's checks, again: the chain's bound is computed from them. */
+	if (d->callstack_size >= sizeof(struct aca_callstack_head) + sizeof(u64) &&
+	    d->callstack_offset >= sizeof(struct sep_sample_record_pc) &&
+	    d->callstack_offset % 8 == 0 && d->callstack_size % 8 == 0 &&
 	    d->callstack_offset <= s->size && d->callstack_size <= s->size - d->callstack_offset) {
 		s->cs_offset = d->callstack_offset;
 		s->cs_size = d->callstack_size;

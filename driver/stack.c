@@ -16,6 +16,18 @@
 
 #include "stack.h"
 
+/*
+ * Tasks whose user registers are their own: not kernel threads, and not
+ * the kernel's workers cloned from a user thread (io_uring's, vhost's),
+ * whose saved user registers are their parent's from the clone. Before
+ * 6.4 io_uring's were the only such workers.
+ */
+#ifdef PF_USER_WORKER
+#define ACA_NOT_USER	(PF_KTHREAD | PF_USER_WORKER)
+#else
+#define ACA_NOT_USER	(PF_KTHREAD | PF_IO_WORKER)
+#endif
+
 static bool aca_chain_store(struct aca_chain *c, u64 ip)
 {
 	if (c->n >= c->max) {
@@ -26,7 +38,7 @@ static bool aca_chain_store(struct aca_chain *c, u64 ip)
 	return true;
 }
 
-u32 aca_stack_kernel(struct aca_chain *c, struct pt_regs *regs)
+u32 aca_stack_kernel(struct aca_chain *c, struct pt_regs *regs, bool from_sp)
 {
 	struct unwind_state state;
 	u32 first = c->n;
@@ -36,10 +48,12 @@ u32 aca_stack_kernel(struct aca_chain *c, struct pt_regs *regs)
 		return 0;
 	/*
 	 * Registers the CPU saved (bit 1 of flags always set) start the
-	 * unwinder at their frame, which it steps over to the first caller;
-	 * others (none here, but cheap to honour) only give a stack pointer.
+	 * unwinder at their frame, which it steps over to the first caller.
+	 * Others only give a stack pointer, and so do a precise event's,
+	 * whose IP x86 takes from the PEBS record while sp and bp stay the
+	 * interrupt's: the two may be of different functions.
 	 */
-	if (regs->flags & X86_EFLAGS_FIXED)
+	if (!from_sp && (regs->flags & X86_EFLAGS_FIXED))
 		unwind_start(&state, current, regs, NULL);
 	else
 		unwind_start(&state, current, NULL, (unsigned long *)regs->sp);
@@ -63,7 +77,7 @@ u32 aca_stack_user(struct aca_chain *c, struct pt_regs *regs)
 	unsigned long fp;
 	u32 first = c->n;
 
-	if (!current->mm || (current->flags & PF_KTHREAD))
+	if (!current->mm || (current->flags & ACA_NOT_USER))
 		return 0;
 	if (!user_mode(regs)) {
 		regs = task_pt_regs(current);

@@ -19,8 +19,12 @@ struct aca_chain {
 	bool truncated;		/* an address found no room */
 };
 
-/* The kernel callers of the kernel-mode context @regs. Returns how many. */
-u32 aca_stack_kernel(struct aca_chain *c, struct pt_regs *regs);
+/*
+ * The kernel callers of the kernel-mode context @regs; @from_sp: only its
+ * stack pointer is the interrupted context's (a precise event's). Returns
+ * how many.
+ */
+u32 aca_stack_kernel(struct aca_chain *c, struct pt_regs *regs, bool from_sp);
 
 /*
  * The user callers of current: from @regs if they are user mode, else

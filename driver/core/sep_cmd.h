@@ -300,10 +300,11 @@ struct sep_event_desc {
  * callstack_offset and callstack_size, enable bits collect_callstacks and
  * collect_kernel_callstacks): this head, then @nkernel kernel addresses,
  * then @nuser user ones, innermost caller first. The sample's own IP (the
- * record's iip) is not repeated. Kernel entries are return addresses; so
- * are user ones, except that a kernel-mode sample's first user entry is
- * the user IP its thread entered the kernel from. The rest of the area is
- * zero.
+ * record's iip) is not repeated. Kernel entries are return addresses,
+ * except where the unwinder crossed an interrupt or exception frame: there
+ * the interrupted IP. User entries are return addresses, except that a
+ * kernel-mode sample's first user entry is the user IP its thread entered
+ * the kernel from. The rest of the area is zero.
  */
 #define ACA_CALLSTACK_TRUNCATED			_BITUL(0)	/* the chain went on */
 

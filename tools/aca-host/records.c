@@ -63,7 +63,7 @@ static int parse_callstack(const uint8_t *rec, const struct record_layout *l,
 		snprintf(err, errlen, "a callstack of %zu addresses in an area for %zu", n, room);
 		return -1;
 	}
-	if (out->nchain + n > out->chain_cap) {
+	if (n && out->nchain + n > out->chain_cap) {
 		size_t cap = out->chain_cap ? out->chain_cap : 4096;
 		uint64_t *p;
 
@@ -77,7 +77,8 @@ static int parse_callstack(const uint8_t *rec, const struct record_layout *l,
 		out->chain = p;
 		out->chain_cap = cap;
 	}
-	memcpy(out->chain + out->nchain, area + sizeof(h), n * sizeof(uint64_t));
+	if (n)
+		memcpy(out->chain + out->nchain, area + sizeof(h), n * sizeof(uint64_t));
 	s->chain = out->nchain;
 	s->nkernel = h.nkernel;
 	s->nuser = h.nuser;

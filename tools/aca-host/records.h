@@ -28,7 +28,9 @@ struct host_sample {
 	 * sample_vec.chain from @chain on are kernel return addresses, the
 	 * nuser after them user ones, innermost first. A kernel-mode
 	 * sample's first user entry is the user IP it entered the kernel
-	 * from; every other entry is a return address (look it up at -1).
+	 * from, and where the kernel's unwinder crossed an interrupt frame
+	 * it gives the interrupted IP; every other entry is a return address
+	 * (look it up at -1, as perf does).
 	 */
 	size_t chain;
 	uint16_t nkernel, nuser;
