@@ -89,11 +89,14 @@ u32 aca_stack_user(struct aca_chain *c, struct pt_regs *regs)
 	/*
 	 * Each frame lies above the one it called: a chain that does not
 	 * climb is garbage (or a loop), and ends the walk like a fault does.
+	 * So does a return address outside user space: code built without
+	 * frame pointers leaves bp pointing at data, whatever it holds.
 	 */
 	for (fp = regs->bp; fp && !(fp & 7); fp = frame.next) {
 		if (copy_from_user_nmi(&frame, (const void __user *)fp, sizeof(frame)))
 			break;
-		if (!frame.ret || !aca_chain_store(c, frame.ret))
+		if (!frame.ret || frame.ret >= TASK_SIZE_MAX ||
+		    !aca_chain_store(c, frame.ret))
 			break;
 		if (frame.next <= fp)
 			break;
