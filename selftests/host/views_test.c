@@ -560,6 +560,37 @@ TEST_F(dir, callers_table_lists_the_immediate_callers_of_the_hottest)
 	spin_map_free(&m);
 }
 
+/*
+ * The top-down view: a function counts each sample whose stack holds it,
+ * once however often it recurs (do_idle under do_idle), and its callees
+ * and REPORT_SELF are shares of that.
+ */
+TEST_F(dir, callees_table_counts_a_function_once_a_stack)
+{
+	struct report_opts o = { .top = REPORT_DEFAULT_TOP };
+	struct spin_map m;
+	char ks[PATH_MAX], *out = NULL;
+
+	ASSERT_EQ(0, chains_collection(self, &m, ks, sizeof(ks)));
+	ASSERT_EQ(0, view(self, &o, ks, &out));
+	TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "\nCallees of the functions in the most stacks (self and "
+			       "children, perf report --children)\n"));
+	/* 9 samples in aca_hot_spin, 2 under it in the kernel, 1 it called. */
+	EXPECT_NE(NULL, strstr(out, "        12   80.00%  aca_hot_spin (spin)\n"
+			       "         9   75.00%      " REPORT_SELF "\n"
+			       "         2   16.67%      do_idle (vmlinux)\n"
+			       "         1    8.33%      [unknown] ([no module record])\n"
+			       "         8   53.33%  thread (spin)\n"
+			       "         8  100.00%      aca_hot_spin (spin)\n"));
+	EXPECT_NE(NULL, strstr(out, "         3   20.00%  do_idle (vmlinux)\n"
+			       "         2   66.67%      native_write_msr (vmlinux)\n"
+			       "         1   33.33%      " REPORT_SELF "\n"
+			       "         1   33.33%      do_idle (vmlinux)\n"));
+	free(out);
+	spin_map_free(&m);
+}
+
 /* Without callers in the records there is no callers table. */
 TEST_F(dir, callers_table_needs_callers_in_the_records)
 {
@@ -577,6 +608,7 @@ TEST_F(dir, callers_table_needs_callers_in_the_records)
 	report_print(&self->r, &o, self->path, f);
 	fclose(f);
 	EXPECT_EQ(NULL, strstr(out, "Callers"));
+	EXPECT_EQ(NULL, strstr(out, "Callees"));
 	free(out);
 }
 

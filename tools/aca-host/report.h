@@ -2,8 +2,9 @@
 /*
  * aca-host report: hotspots of a directory written by aca-host collect, by
  * process, by module and by function, or grouped by --sort keys, as text,
- * CSV or JSON; the callers of the hottest functions; folded stacks and a
- * flame graph. Everything in the directory is treated as untrusted input:
+ * CSV or JSON; the callers of the hottest functions (bottom-up) and the
+ * callees of those with the most samples in their stacks (top-down, perf
+ * report --children); folded stacks and a flame graph. Everything in the directory is treated as untrusted input:
  * what cannot be decoded is reported and left out, never followed.
  */
 #ifndef ACA_HOST_REPORT_H
@@ -23,6 +24,8 @@
 #define REPORT_MAX_PID		4194304		/* the kernel's PID_MAX_LIMIT */
 #define REPORT_CALLER_FUNCS	5		/* functions in the callers table */
 #define REPORT_NO_CALLER	"[no caller recorded]"
+#define REPORT_SELF		"[self]"	/* a callee: the function's own samples */
+#define REPORT_FRAME_KEY	1024		/* a frame's function key, cut */
 
 enum report_format {
 	REPORT_TEXT,
@@ -75,6 +78,10 @@ struct report {
 	struct sort_keys keys;		/* of @sorted: --sort, or perf's default */
 	struct tally sorted;		/* key values joined by SORT_SEP */
 	struct tally callers;		/* "FUNCTION" SORT_SEP "CALLER" */
+	/* Each once a sample, wherever in its stack (perf's "Children"). */
+	struct tally children;		/* "FUNCTION" */
+	struct tally callees;		/* "FUNCTION" SORT_SEP "CALLEE" or REPORT_SELF */
+	char (*frame_keys)[REPORT_FRAME_KEY];	/* STACK_MAX_FRAMES of them */
 	struct tally stacks;		/* folded stacks, with opts.stacks */
 };
 

@@ -335,6 +335,66 @@ static int tally_caller(struct collection *c, struct report *r,
 	return tally_add(&r->callers, key, 1);
 }
 
+/* 64-bit FNV-1a of @s: a cheap first comparison of frame keys. */
+static uint64_t key_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
+	return h;
+}
+
+/*
+ * The top-down view (perf report --children): every function in the
+ * sample's stack counts the sample once, however often it recurs, and so
+ * does every call in it, caller to callee; the sample's own function
+ * "calls" REPORT_SELF.
+ */
+static int tally_children(struct collection *c, struct report *r,
+			  const struct host_sample *s)
+{
+	size_t depth = stack_depth(&c->samples, s);
+	uint64_t h[STACK_MAX_FRAMES];
+	char pair[2 * REPORT_FRAME_KEY + 1];
+	char (*k)[REPORT_FRAME_KEY];
+	struct stack_frame frame;
+	int err = 0;
+
+	if (!r->frame_keys) {
+		r->frame_keys = calloc(STACK_MAX_FRAMES, sizeof(*r->frame_keys));
+		if (!r->frame_keys)
+			return -1;
+	}
+	k = r->frame_keys;
+	for (size_t i = 0; i < depth; i++) {
+		stack_frame(&c->a, &c->samples, s, i, 0, &frame);
+		function_key(&frame.at, k[i], REPORT_FRAME_KEY);
+		h[i] = key_hash(k[i]);
+	}
+	for (size_t i = 0; i < depth; i++) {
+		size_t j;
+
+		for (j = 0; j < i && (h[j] != h[i] || strcmp(k[j], k[i])); j++)
+			;
+		if (j == i)
+			err |= tally_add(&r->children, k[i], 1);
+		/* Frame i + 1 called frame i; the same call deeper counts once. */
+		if (i + 1 == depth)
+			break;
+		for (j = 0; j < i; j++)
+			if (h[j] == h[i] && h[j + 1] == h[i + 1] && !strcmp(k[j], k[i]) &&
+			    !strcmp(k[j + 1], k[i + 1]))
+				break;
+		if (j < i)
+			continue;
+		snprintf(pair, sizeof(pair), "%s%c%s", k[i + 1], SORT_SEP, k[i]);
+		err |= tally_add(&r->callees, pair, 1);
+	}
+	snprintf(pair, sizeof(pair), "%s%c%s", k[0], SORT_SEP, REPORT_SELF);
+	return err | tally_add(&r->callees, pair, 1);
+}
+
 /* The sample's stack folded, outermost first (folded.h). */
 static int tally_stack(struct collection *c, struct report *r,
 		       const struct host_sample *s, const struct facts *f,
@@ -378,8 +438,10 @@ static int tally_sample(struct collection *c, const struct report_opts *o,
 	err |= tally_add(&r->functions, key, 1);
 	if (r->keys.n)
 		err |= tally_sorted_key(r, s, &f);
-	if (r->callstack_size && o->format == REPORT_TEXT && !o->folded)
+	if (r->callstack_size && o->format == REPORT_TEXT && !o->folded) {
 		err |= tally_caller(c, r, s, key);
+		err |= tally_children(c, r, s);
+	}
 	if (o->stacks || o->folded)
 		err |= tally_stack(c, r, s, &f, fold);
 	return err;
@@ -482,6 +544,9 @@ void report_free(struct report *r)
 	tally_free(&r->functions);
 	tally_free(&r->sorted);
 	tally_free(&r->callers);
+	tally_free(&r->children);
+	tally_free(&r->callees);
+	free(r->frame_keys);
 	tally_free(&r->stacks);
 	memset(r, 0, sizeof(*r));
 }

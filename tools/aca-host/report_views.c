@@ -140,27 +140,30 @@ void report_sorted(const struct report *r, const struct report_opts *o, FILE *ou
 	free(v);
 }
 
-void report_callers(const struct report *r, const struct report_opts *o, FILE *out)
+/*
+ * The REPORT_CALLER_FUNCS functions most in @funcs, each followed by its
+ * "FUNCTION" SORT_SEP "OTHER" entries of @pairs, most first, as shares of
+ * the function's count (@what: "callers" or "callees").
+ */
+static void pairs_table(const struct report *r, const struct report_opts *o,
+			const struct tally *funcs, const struct tally *pairs,
+			const char *what, FILE *out)
 {
-	size_t nf, nc, funcs;
-	struct tally_entry *f = tally_sorted(&r->functions, &nf);
-	struct tally_entry *c = tally_sorted(&r->callers, &nc);
+	size_t nf, nc, shown_funcs;
+	struct tally_entry *f = tally_sorted(funcs, &nf);
+	struct tally_entry *c = tally_sorted(pairs, &nc);
 
 	if (!f || !c) {
-		fprintf(out, "\n(out of memory)\n");
+		fprintf(out, "(out of memory)\n");
 		goto out;
 	}
-	funcs = nf < REPORT_CALLER_FUNCS ? nf : REPORT_CALLER_FUNCS;
-	fprintf(out, "\nCallers of the hottest functions (%llu samples with callers, %.2f%%)\n"
-		"   samples        %%  function\n"
-		"                      caller\n", (unsigned long long)r->with_callers,
-		pct(r->with_callers, r->samples));
-	for (size_t i = 0; i < funcs; i++) {
+	shown_funcs = nf < REPORT_CALLER_FUNCS ? nf : REPORT_CALLER_FUNCS;
+	for (size_t i = 0; i < shown_funcs; i++) {
 		size_t klen = strlen(f[i].key), shown = 0, more = 0;
 
 		fprintf(out, "%10llu  %6.2f%%  %s\n", (unsigned long long)f[i].count,
 			pct(f[i].count, r->samples), f[i].key);
-		/* Callers by count: c[] is sorted already. */
+		/* By count: c[] is sorted already. */
 		for (size_t j = 0; j < nc; j++) {
 			if (strncmp(c[j].key, f[i].key, klen) || c[j].key[klen] != SORT_SEP)
 				continue;
@@ -173,9 +176,23 @@ void report_callers(const struct report *r, const struct report_opts *o, FILE *o
 				pct(c[j].count, f[i].count), c[j].key + klen + 1);
 		}
 		if (more)
-			fprintf(out, "%22s(%zu more callers)\n", "", more);
+			fprintf(out, "%22s(%zu more %s)\n", "", more, what);
 	}
 out:
 	free(f);
 	free(c);
+}
+
+void report_callers(const struct report *r, const struct report_opts *o, FILE *out)
+{
+	fprintf(out, "\nCallers of the hottest functions (%llu samples with callers, %.2f%%)\n"
+		"   samples        %%  function\n"
+		"                      caller\n", (unsigned long long)r->with_callers,
+		pct(r->with_callers, r->samples));
+	pairs_table(r, o, &r->functions, &r->callers, "callers", out);
+	fprintf(out, "\nCallees of the functions in the most stacks (self and children, "
+		"perf report --children)\n"
+		"   samples        %%  function\n"
+		"                      callee, or %s\n", REPORT_SELF);
+	pairs_table(r, o, &r->children, &r->callees, "callees", out);
 }
