@@ -217,7 +217,7 @@ struct xmodel {
 enum skip {
 	SKIP_NO_NAME,		/* no EventName: counter.json's counter counts */
 	SKIP_METRIC,		/* MetricName: a metric, not an event */
-	SKIP_UNCORE,		/* Unit: an uncore PMU's event (counted by unit) */
+	SKIP_UNCORE,		/* Unit other than a hybrid's cpu_core/cpu_atom */
 	SKIP_NO_ENCODING,	/* a field outside perf's cpu format */
 	SKIP_TABLE_FILE,	/* a file that is not an array of events */
 	NSKIP
@@ -561,7 +561,8 @@ static void check_model(struct __test_metadata *_metadata, FIXTURE_DATA(core) *s
 					t->skipped[SKIP_METRIC]++;
 				} else if (!name) {
 					t->skipped[SKIP_NO_NAME]++;
-				} else if (unit) {
+				} else if (unit && strcmp(unit, "cpu_core") &&
+					   strcmp(unit, "cpu_atom")) {
 					t->skipped[SKIP_UNCORE]++;
 					count_unit(t, unit);
 				} else if (!perf_encode(m, &o, &pe)) {
