@@ -10,16 +10,31 @@
 #define MSR_GLOBAL_CTRL		0x38f
 #define MSR_OFFCORE_RSP_0	0x1a6
 #define MSR_OFFCORE_RSP_1	0x1a7
+#define MSR_PEBS_LD_LAT		0x3f6
+#define MSR_PEBS_FRONTEND	0x3f7
 
-/* Event select bits perf lets a raw event carry (spec 6.5, 6.8). */
+/*
+ * Event select bits perf lets a raw event carry (spec 6.5, 6.8). AnyThread
+ * is perf's to allow or refuse (PMU version 3 and up, CAP_PERFMON, as
+ * START needs anyway). Bits 35:32 are event[11:8] on AMD (perf's amd
+ * format: event config:0-7,32-35) and IN_TX, IN_TXCP on Intel, which
+ * perf takes from a raw config too.
+ */
 #define EVTSEL_EVENT_UMASK	0x0000ffffull
 #define EVTSEL_USR		BIT_ULL(16)
 #define EVTSEL_OS		BIT_ULL(17)
 #define EVTSEL_EDGE		BIT_ULL(18)
+#define EVTSEL_ANY		BIT_ULL(21)
 #define EVTSEL_INV		BIT_ULL(23)
 #define EVTSEL_CMASK		0xff000000ull
-#define EVTSEL_PERF_OWNED	(EVTSEL_EVENT_UMASK | EVTSEL_EDGE | \
-				 EVTSEL_INV | EVTSEL_CMASK)
+#define EVTSEL_EVENT_HI		0xf00000000ull
+#define EVTSEL_PERF_OWNED	(EVTSEL_EVENT_UMASK | EVTSEL_EDGE | EVTSEL_ANY | \
+				 EVTSEL_INV | EVTSEL_CMASK | EVTSEL_EVENT_HI)
+
+/* FIXED_CTR_CTRL nibble j: ring 0, rings > 0, AnyThread, PMI. */
+#define FIXED_OS		BIT(0)
+#define FIXED_USR		BIT(1)
+#define FIXED_ANY		BIT(2)
 
 /*
  * Counters an x86 PMU can have: IA32_PERF_GLOBAL_CTRL enables general
@@ -128,6 +143,9 @@ static u64 ocr_value(const struct ecb_view *v, u32 msr)
 {
 	struct sep_event_reg reg;
 
+	if (!msr)
+		return 0;
+
 	for (u32 i = 0; i < v->hdr->operations[SEP_OP_OCR].register_len; i++)
 		if (slot(v, SEP_OP_OCR, i, &reg) && reg.event_reg_id.reg_id == msr)
 			return reg.reg_value;
@@ -165,6 +183,35 @@ static bool counter_enabled(u64 global_ctrl, bool fixed, u32 i)
 	if (i >= 32)
 		return false;
 	return global_ctrl & BIT_ULL(fixed ? 32 + i : i);
+}
+
+/*
+ * The auxiliary MSR whose OCR slot value perf wants in config1 for an
+ * event select (its event code, bits 35:32 included): offcore response
+ * (0xB7, 0xBB; 0x2A, 0x2B from Golden Cove on), load latency (0xCD; 0xD0
+ * on Gracemont) and the PEBS frontend filter (0xC6; 0xAD, 0xC2 from
+ * Golden Cove on); 0 for none. perf reads config1 only for the event and
+ * umask its model's extra registers name, and ignores it otherwise.
+ */
+static u32 aux_msr(u64 evtsel)
+{
+	switch (evtsel & (EVTSEL_EVENT_HI | 0xff)) {
+	case 0xb7:
+	case 0x2a:
+		return MSR_OFFCORE_RSP_0;
+	case 0xbb:
+	case 0x2b:
+		return MSR_OFFCORE_RSP_1;
+	case 0xcd:
+	case 0xd0:
+		return MSR_PEBS_LD_LAT;
+	case 0xc6:
+	case 0xad:
+	case 0xc2:
+		return MSR_PEBS_FRONTEND;
+	default:
+		return 0;
+	}
 }
 
 static bool add_event(const struct ecb_view *v, struct acp_group *g,
@@ -212,8 +259,10 @@ static bool decode_fixed(const struct ecb_view *v, struct acp_group *g)
 		}
 		nibble = (ctrl >> (4 * j)) & 0xf;
 		e.config = fixed_config[j];
-		e.exclude_kernel = !(nibble & 1);
-		e.exclude_user = !(nibble & 2);
+		if (nibble & FIXED_ANY)
+			e.config |= EVTSEL_ANY;
+		e.exclude_kernel = !(nibble & FIXED_OS);
+		e.exclude_user = !(nibble & FIXED_USR);
 		if (!add_event(v, g, &reg, &e))
 			return false;
 	}
@@ -227,7 +276,6 @@ static bool decode_gp(const struct ecb_view *v, struct acp_group *g)
 
 	for (u32 k = 0; k < v->hdr->operations[SEP_OP_DATA_GP].register_len; k++) {
 		struct acp_event e = { .counter = k };
-		u8 event;
 
 		if (!slot(v, SEP_OP_DATA_GP, k, &reg) ||
 		    !counter_enabled(enabled, false, k))
@@ -239,11 +287,7 @@ static bool decode_gp(const struct ecb_view *v, struct acp_group *g)
 		e.config = sel.reg_value & EVTSEL_PERF_OWNED;
 		e.exclude_user = !(sel.reg_value & EVTSEL_USR);
 		e.exclude_kernel = !(sel.reg_value & EVTSEL_OS);
-		event = sel.reg_value & 0xff;
-		if (event == 0xb7)
-			e.config1 = ocr_value(v, MSR_OFFCORE_RSP_0);
-		else if (event == 0xbb)
-			e.config1 = ocr_value(v, MSR_OFFCORE_RSP_1);
+		e.config1 = ocr_value(v, aux_msr(sel.reg_value));
 		if (!add_event(v, g, &reg, &e))
 			return false;
 	}

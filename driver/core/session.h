@@ -40,7 +40,7 @@ struct acp_event {
 	u16 event_index;	/* the sample's eventIndex and descriptor */
 	u32 msr;		/* counter register it came from */
 	u64 config;		/* raw event encoding for perf */
-	u64 config1;		/* offcore response, if any */
+	u64 config1;		/* offcore response, load latency, frontend */
 	u64 period;		/* sample-after value: 1 .. ACP_COUNTER_MASK */
 };
 

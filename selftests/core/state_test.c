@@ -299,6 +299,102 @@ TEST_F(core, ecb_general_counters_decode)
 	EXPECT_EQ(0x4c2, e->msr);
 }
 
+/* The first group's events as START hands them over, from a doctored vector. */
+static inline const struct acp_group *
+started_ecb(struct __test_metadata *_metadata, FIXTURE_DATA(core) *self,
+	    const u8 *ecb)
+{
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	EXPECT_EQ(VT_SUCCESS, em_groups(_metadata, self, 1));
+	EXPECT_EQ(VT_SUCCESS, send_ecb(_metadata, self, ecb, 4720, 48));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	return &self->f.start_groups[0];
+}
+
+/* AnyThread (select bit 21, fixed nibble bit 2) is perf's to allow: it passes. */
+TEST_F(core, ecb_anythread_reaches_perf)
+{
+	const struct acp_group *g;
+	u8 ecb[4720];
+
+	ecb_copy(_metadata, self, ecb);
+	/* Fixed 1 with nibble 0xf (OS, USR, AnyThread, PMI); PMC0. */
+	ecb_set_slot(ecb, 0, 0x38f, 0x200000001ull, 0, 0, SEP_EVREG_GLOBAL);
+	ecb_set_slot(ecb, 4, 0x38d, 0xf0, 0, 0, SEP_EVREG_GLOBAL);
+	ecb_set_slot(ecb, 10, 0x30a, (1ull << 48) - 2000003, 0, 1, SEP_EVREG_FIXED_REG);
+	/* CPU_CLK_UNHALTED.THREAD_P_ANY: 0x3c, AnyThread, USR, OS, INT, EN. */
+	ecb_set_slot(ecb, 5, 0x186, 0x73003c, 0, 0, 0);
+	ecb_set_slot(ecb, 12, 0xc1, (1ull << 48) - 2000003, 0, 2, SEP_EVREG_IS_GP_REG);
+
+	g = started_ecb(_metadata, self, ecb);
+	ASSERT_EQ(2, g->nevents);
+	EXPECT_EQ(1, g->events[0].fixed);
+	EXPECT_EQ(0x20003c, g->events[0].config);
+	EXPECT_EQ(0, g->events[0].exclude_user);
+	EXPECT_EQ(0, g->events[0].exclude_kernel);
+	EXPECT_EQ(0, g->events[1].fixed);
+	EXPECT_EQ(0x20003c, g->events[1].config);
+}
+
+/* Select bits 35:32 pass: AMD's event[11:8] (perf: event config:0-7,32-35). */
+TEST_F(core, ecb_event_select_bits_35_to_32_reach_perf)
+{
+	const struct acp_group *g;
+	u8 ecb[4720];
+
+	ecb_copy(_metadata, self, ecb);
+	ecb_set_slot(ecb, 0, 0x38f, 0x1, 0, 0, SEP_EVREG_GLOBAL);
+	/* Zen 4 op_cache_hit_miss.all_op_cache_accesses: event 0x28f umask 7; PC. */
+	ecb_set_slot(ecb, 5, 0x186, 0x2005b078full, 0, 0, 0);
+	ecb_set_slot(ecb, 12, 0xc1, (1ull << 48) - 100003, 0, 1, SEP_EVREG_IS_GP_REG);
+
+	g = started_ecb(_metadata, self, ecb);
+	ASSERT_EQ(1, g->nevents);
+	EXPECT_EQ(0x20000078full, g->events[0].config) TH_LOG("USR, OS, PC, INT, EN are perf's");
+}
+
+/*
+ * config1 is the OCR slot of the auxiliary MSR the event select uses:
+ * offcore response (0xB7/0xBB, and 0x2A/0x2B on newer cores), load
+ * latency (0xCD), the PEBS frontend filter (0xC6); by the whole event
+ * code: AMD's 0x1CD is none of them.
+ */
+TEST_F(core, ecb_auxiliary_msrs_become_config1)
+{
+	static const struct {
+		u64 evtsel;
+		u64 config1;
+	} cases[] = {
+		{ 0x5301b7, 0x10001 }, { 0x5301bb, 0x20002 },
+		{ 0x53012a, 0x10001 }, { 0x53012b, 0x20002 },
+		{ 0x5301cd, 0x80 }, { 0x5301c6, 0x400206 },
+		{ 0x5301c0, 0 }, { 0x1005301cdull, 0 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const struct acp_group *g;
+		u8 ecb[4720];
+
+		ecb_copy(_metadata, self, ecb);
+		ecb_set_slot(ecb, 0, 0x38f, 0x1, 0, 0, SEP_EVREG_GLOBAL);
+		ecb_set_slot(ecb, 5, 0x186, cases[i].evtsel, 0, 0, 0);
+		ecb_set_slot(ecb, 12, 0xc1, (1ull << 48) - 100003, 0, 1,
+			     SEP_EVREG_IS_GP_REG);
+		ecb_set_slot(ecb, 16, 0x1a6, 0x10001, 0, 0, 0);
+		ecb_set_slot(ecb, 17, 0x1a7, 0x20002, 0, 0, 0);
+		ecb_set_slot(ecb, 18, 0x3f6, 0x80, 0, 0, 0);
+		ecb_set_slot(ecb, 19, 0x3f7, 0x400206, 0, 0, 0);
+		reinit(_metadata, self, FAKE_NCPUS);
+		g = started_ecb(_metadata, self, ecb);
+		ASSERT_EQ(1, g->nevents);
+		EXPECT_EQ(cases[i].evtsel & 0xf0000ffffull, g->events[0].config);
+		EXPECT_EQ(cases[i].config1, g->events[0].config1)
+			TH_LOG("event select 0x%llx", (unsigned long long)cases[i].evtsel);
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_STOP, NULL, 0, 0));
+	}
+}
+
 TEST_F(core, ecb_with_a_register_off_the_allow_list_is_refused)
 {
 	static const u32 regs[] = { 0x10, 0x1b0, 0xc0000080, 0x2be };
