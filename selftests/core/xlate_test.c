@@ -518,6 +518,79 @@ static int json_file(const struct dirent *d)
 	return n > 5 && !strcmp(d->d_name + n - 5, ".json");
 }
 
+/*
+ * Each object of the JSON array @text through @each; NULL, or why the text
+ * is not such an array (@at: where). A top-level object is not an event
+ * table: *@table false, nothing walked.
+ */
+static const char *jtable(char *text, size_t len,
+			  void (*each)(const struct jobj *o, void *arg), void *arg,
+			  bool *table, size_t *at)
+{
+	struct jparse j = { .p = text, .end = text + len };
+	struct jobj *o = malloc(sizeof(*o));
+
+	*table = false;
+	if (!o)
+		return "out of memory";
+	jspace(&j);
+	if (j.p < j.end && *j.p == '{') {
+		*at = 0;
+		free(o);
+		return NULL;
+	}
+	*table = true;
+	if (!jtake(&j, '[')) {
+		jfail(&j, "expected '[' or '{'");
+	} else if (!jtake(&j, ']')) {
+		do {
+			if (!jobject(&j, o))
+				break;
+			each(o, arg);
+		} while (jtake(&j, ','));
+		if (!j.err && !jtake(&j, ']'))
+			jfail(&j, "expected ',' or ']'");
+	}
+	jspace(&j);
+	if (!j.err && j.p != j.end)
+		jfail(&j, "text after the table");
+	*at = j.p - text;
+	free(o);
+	return j.err;
+}
+
+struct xctx {
+	struct __test_metadata *md;
+	FIXTURE_DATA(core) *self;
+	const struct xmodel *m;
+	struct xtally *t;
+};
+
+/* One entry of a model's table: skipped (and why), or translated. */
+static void each_entry(const struct jobj *o, void *arg)
+{
+	struct xctx *x = arg;
+	const char *name = jget(o, "EventName"), *unit = jget(o, "Unit");
+	struct xtally *t = x->t;
+	struct perf_enc pe;
+
+	if (jget(o, "MetricName")) {
+		t->skipped[SKIP_METRIC]++;
+	} else if (!name) {
+		t->skipped[SKIP_NO_NAME]++;
+	} else if (unit && strcmp(unit, "cpu_core") && strcmp(unit, "cpu_atom")) {
+		t->skipped[SKIP_UNCORE]++;
+		count_unit(t, unit);
+	} else if (!perf_encode(x->m, o, &pe)) {
+		t->skipped[SKIP_NO_ENCODING]++;
+		ksft_print_msg("%s %s: not encodable\n", x->m->name, name);
+	} else {
+		t->checked++;
+		if (!translate(x->md, x->self, x->m, name, &pe))
+			t->mismatches++;
+	}
+}
+
 /* Every core event of @m's tables through translate(); the tally. */
 static void check_model(struct __test_metadata *_metadata, FIXTURE_DATA(core) *self,
 			const struct xmodel *m, struct xtally *t)
@@ -533,54 +606,20 @@ static void check_model(struct __test_metadata *_metadata, FIXTURE_DATA(core) *s
 	nnames = scandir(dir, &names, json_file, alphasort);
 	ASSERT_LT(0, nnames) TH_LOG("no pmu-events tables in %s: make tests extracts them", dir);
 	for (int i = 0; i < nnames; i++) {
-		struct jparse j;
-		struct jobj o;
-		size_t len = 0;
+		struct xctx x = { _metadata, self, m, t };
+		const char *err;
+		bool table;
+		size_t len = 0, at;
 		char *text;
 
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
 		free(names[i]);
 		text = slurp(path, &len);
 		ASSERT_NE(NULL, text) TH_LOG("cannot read %s", path);
-		j = (struct jparse){ .p = text, .end = text + len };
-		if (!jtake(&j, '[')) {
+		err = jtable(text, len, each_entry, &x, &table, &at);
+		EXPECT_EQ(NULL, err) TH_LOG("%s: %s at byte %zu", path, err, at);
+		if (!err && !table)
 			t->skipped[SKIP_TABLE_FILE]++;
-			free(text);
-			continue;
-		}
-		if (!jtake(&j, ']'))
-			do {
-				struct perf_enc pe;
-				const char *name, *unit;
-
-				if (!jobject(&j, &o))
-					break;
-				name = jget(&o, "EventName");
-				unit = jget(&o, "Unit");
-				if (jget(&o, "MetricName")) {
-					t->skipped[SKIP_METRIC]++;
-				} else if (!name) {
-					t->skipped[SKIP_NO_NAME]++;
-				} else if (unit && strcmp(unit, "cpu_core") &&
-					   strcmp(unit, "cpu_atom")) {
-					t->skipped[SKIP_UNCORE]++;
-					count_unit(t, unit);
-				} else if (!perf_encode(m, &o, &pe)) {
-					t->skipped[SKIP_NO_ENCODING]++;
-					ksft_print_msg("%s %s: not encodable\n", m->name, name);
-				} else {
-					t->checked++;
-					if (!translate(_metadata, self, m, name, &pe))
-						t->mismatches++;
-				}
-			} while (jtake(&j, ','));
-		if (!j.err && !jtake(&j, ']'))
-			jfail(&j, "expected ',' or ']'");
-		jspace(&j);
-		if (!j.err && j.p != j.end)
-			jfail(&j, "text after the table");
-		EXPECT_EQ(NULL, j.err) TH_LOG("%s: %s at byte %zu", path, j.err,
-					      (size_t)(j.p - text));
 		free(text);
 	}
 	free(names);
@@ -591,6 +630,76 @@ static void check_model(struct __test_metadata *_metadata, FIXTURE_DATA(core) *s
 	for (u32 u = 0; u < t->nunits; u++)
 		ksft_print_msg("%s: uncore unit %s: %u events, not translated (aca has no uncore translation)\n",
 			       m->name, t->units[u].name, t->units[u].events);
+}
+
+/* ---- the reader ---- */
+
+static void count_objects(const struct jobj *o, void *arg)
+{
+	(*(u32 *)arg)++;
+}
+
+/* What the tables use parses; anything else is an error, not a short table. */
+TEST(json_reader_takes_flat_tables_and_refuses_the_rest)
+{
+	static const struct {
+		const char *text;
+		bool ok;
+		u32 objects;
+	} cases[] = {
+		{ "[]", true, 0 },
+		{ " [ {}, {\"a\": \"b\"} ]\n", true, 2 },
+		{ "[{\"EventCode\": \"0xB7, 0xBB\", \"N\": 4, \"D\": \"x\\\"\\u00e9\\n\"}]", true, 1 },
+		{ "{\"Backend\": \"TopdownL1\"}", true, 0 },
+		{ "", false, 0 },
+		{ "[", false, 0 },
+		{ "[{}", false, 0 },
+		{ "[{},]", false, 0 },
+		{ "[{\"a\": {\"b\": \"c\"}}]", false, 0 },
+		{ "[{\"a\": [\"b\"]}]", false, 0 },
+		{ "[{\"a\": \"b}]", false, 0 },
+		{ "[{\"a\": \"\\q\"}]", false, 0 },
+		{ "[{\"a\": \"\\u12\"}]", false, 0 },
+		{ "[{\"a\" \"b\"}]", false, 0 },
+		{ "[{\"a\": }]", false, 0 },
+		{ "[{}] x", false, 0 },
+		{ "[\"a\"]", false, 0 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *text = strdup(cases[i].text);
+		u32 n = 0;
+		size_t at;
+		bool table;
+		const char *err;
+
+		ASSERT_NE(NULL, text);
+		err = jtable(text, strlen(text), count_objects, &n, &table, &at);
+		EXPECT_EQ(cases[i].ok, !err) TH_LOG("%s: %s", cases[i].text, err ? err : "parsed");
+		if (cases[i].ok)
+			EXPECT_EQ(cases[i].objects, n) TH_LOG("%s", cases[i].text);
+		free(text);
+	}
+}
+
+/* Values come back decoded, numbers as their text, the first of a key. */
+TEST(json_reader_decodes_values)
+{
+	char text[] = "[{\"EventName\": \"A.B\", \"Q\": \"x\\\"y\\\\z\\/\", \"N\": 12, \"T\": true}]";
+	struct jparse j = { .p = text, .end = text + strlen(text) };
+	struct jobj o;
+	u64 v;
+
+	ASSERT_TRUE(jtake(&j, '['));
+	ASSERT_TRUE(jobject(&j, &o));
+	EXPECT_STREQ("A.B", jget(&o, "EventName"));
+	EXPECT_STREQ("x\"y\\z/", jget(&o, "Q"));
+	EXPECT_STREQ("12", jget(&o, "N"));
+	EXPECT_STREQ("true", jget(&o, "T"));
+	EXPECT_EQ(NULL, jget(&o, "Missing"));
+	EXPECT_TRUE(jnum(&o, "N", 0, &v));
+	EXPECT_EQ(12, v);
+	EXPECT_FALSE(jnum(&o, "Q", 0, &v)) TH_LOG("not a number");
 }
 
 /* ---- the models ---- */
