@@ -60,6 +60,7 @@ void aca_device_exit(void);
 enum aca_mem {
 	ACA_MEM_RINGS,		/* sample and module-record rings */
 	ACA_MEM_FILES,		/* open /dev/aca files */
+	ACA_MEM_SCRATCH,	/* per-CPU records of call-stack sampling */
 	ACA_MEM_KINDS
 };
 

@@ -4,7 +4,8 @@
  * freed: /sys/module/aca/memory (0444), one "KIND BYTES" line per kind, for
  * operators and make bench. A ring counts its data and header pages while
  * it lives (a page a pipe or socket still holds after it is the network's);
- * a file counts its state and its reply buffer from open() to release().
+ * a file counts its state and its reply buffer from open() to release();
+ * a collection with call stacks, a scratch record per CPU while it lives.
  */
 #include <linux/atomic.h>
 #include <linux/module.h>
@@ -17,6 +18,7 @@ static atomic_long_t aca_memory[ACA_MEM_KINDS];
 static const char *const aca_memory_names[ACA_MEM_KINDS] = {
 	[ACA_MEM_RINGS] = "rings",
 	[ACA_MEM_FILES] = "files",
+	[ACA_MEM_SCRATCH] = "scratch",
 };
 
 void aca_memory_add(enum aca_mem kind, long bytes)

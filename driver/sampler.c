@@ -233,8 +233,12 @@ static void aca_collection_free(struct aca_collection *c)
 		aca_ring_detach(c->rings[cpu]);
 		aca_ring_put(c->rings[cpu]);
 	}
-	for (u32 cpu = 0; c->scratch && cpu < nr_cpu_ids; cpu++)
+	for (u32 cpu = 0; c->scratch && cpu < nr_cpu_ids; cpu++) {
+		if (!c->scratch[cpu])
+			continue;
 		kfree(c->scratch[cpu]);
+		aca_memory_add(ACA_MEM_SCRATCH, -(long)sizeof(*c->scratch[cpu]));
+	}
 	kfree(c->scratch);
 	kfree(c->rings);
 	kfree(c->errors);
@@ -374,6 +378,7 @@ static int aca_alloc_scratch(struct aca_collection *c)
 					       cpu_to_node(cpu));
 		if (!c->scratch[cpu])
 			return -ENOMEM;
+		aca_memory_add(ACA_MEM_SCRATCH, sizeof(*c->scratch[cpu]));
 	}
 	for (u32 i = 0; i < c->nsev; i++)
 		c->sevs[i].scratch = c->scratch[c->sevs[i].cpu];
