@@ -151,6 +151,8 @@ TEST(malformed_build_ids_end_the_module_stream)
 		{ NULL, 21, 0, "a build-id of 21 bytes (1 to 20)" },
 		{ NULL, 20, -8, "a build-id of 20 bytes at 96 does not fit in recLength 112" },
 		{ NULL, 4, -6, "2 bytes after the path in recLength 98: not a build-id" },
+		{ NULL, 20, 8, "recLength 128 is not that of a 20-byte build-id at 96" },
+		{ NULL, 3, -1, "recLength 103 is not that of a 3-byte build-id at 96" },
 	};
 	uint8_t id[32];
 

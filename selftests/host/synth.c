@@ -83,6 +83,8 @@ void synth_module_build_id(struct sbuf *b, uint32_t pid, uint64_t load, uint64_t
 	sbuf_add(b, id, size);
 	tlen = (sizeof(t) + size + 7) & ~(size_t)7;
 	sbuf_add(b, zero, tlen - sizeof(t) - size);
+	for (int i = 0; i < extra; i++)
+		sbuf_add(b, zero, 1);
 	memcpy(&r, b->p + start, sizeof(r));
 	r.rec_length = at + tlen + extra;
 	memcpy(b->p + start, &r, sizeof(r));

@@ -31,8 +31,8 @@ void synth_module(struct sbuf *b, uint32_t pid, uint64_t load, uint64_t length,
  * aca_mr_build_id): @size bytes of @id (or none, size 0), recLength
  * ALIGN8(80 + pathLength) + ALIGN8(4 + size). @magic and @extra bend it for
  * the malformed cases: the two magic bytes ("BI" when NULL), and bytes
- * added to (or, negative, taken from) recLength, the bytes written staying
- * those of the well-formed record.
+ * added to recLength (zeros written after the record) or, negative, taken
+ * from it (the bytes written staying those of the well-formed record).
  */
 void synth_module_build_id(struct sbuf *b, uint32_t pid, uint64_t load, uint64_t length,
 			   uint64_t page_offset, uint32_t flags, const char *path,

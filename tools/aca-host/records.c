@@ -151,7 +151,8 @@ static char *printable(const uint8_t *p, size_t max)
 /*
  * [ACA-EXT] The build-id after the path of the record at @rec, if its
  * recLength leaves room after ALIGN8(80 + pathLength): it must then be
- * whole and well-formed. Returns 0, or -1 with @err set.
+ * whole and well-formed, and recLength end with its padding. Returns 0, or
+ * -1 with @err set.
  */
 static int parse_build_id(const uint8_t *rec, const struct sep_module_record *r,
 			  struct host_module *m, size_t i, size_t off, char *err,
@@ -185,6 +186,13 @@ static int parse_build_id(const uint8_t *rec, const struct sep_module_record *r,
 		snprintf(err, errlen, "record %zu at offset %zu: a build-id of %u bytes "
 			 "at %zu does not fit in recLength %u", i, off, t.size, at,
 			 r->rec_length);
+		return -1;
+	}
+	/* Padded to 8, and nothing after it. */
+	if (r->rec_length - at != ((sizeof(t) + t.size + SEP_MR_ALIGN - 1) &
+				   ~(size_t)(SEP_MR_ALIGN - 1))) {
+		snprintf(err, errlen, "record %zu at offset %zu: recLength %u is not that "
+			 "of a %u-byte build-id at %zu", i, off, r->rec_length, t.size, at);
 		return -1;
 	}
 	memcpy(m->build_id, rec + at + sizeof(t), t.size);

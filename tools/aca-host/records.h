@@ -95,8 +95,8 @@ int records_parse_samples(const uint8_t *buf, size_t len,
  * set at the first record that is malformed (recLength 0, shorter than its
  * fixed part or its path, running past the end, or with bytes after its
  * padded path that are no well-formed build-id: magic "BI", size 1 to
- * ACA_MR_BUILD_ID_MAX, inside recLength); the records before it are kept,
- * nothing after it is trusted.
+ * ACA_MR_BUILD_ID_MAX, recLength ending with its padding); the records
+ * before it are kept, nothing after it is trusted.
  */
 int records_parse_modules(const uint8_t *buf, size_t len,
 			  struct module_vec *out, char *err, size_t errlen);
