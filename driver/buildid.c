@@ -16,6 +16,7 @@
  * mapped binary are usually there, but a read may wait for the disk.
  */
 #include <linux/elf.h>
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/limits.h>
 #include <linux/sizes.h>
@@ -207,7 +208,7 @@ int aca_buildid_get(struct aca_buildid_cache *c, struct file *file,
 	int size;
 
 	for (u32 i = 0; i < ACA_BUILDID_CACHE && !e; i++)
-		if (c->e[i].inode == inode)
+		if (c->e[i].file && file_inode(c->e[i].file) == inode)
 			e = &c->e[i];
 	if (e && aca_bid_same_time(e->ctime, ctime)) {
 		memcpy(id, e->id, e->size);
@@ -219,10 +220,9 @@ int aca_buildid_get(struct aca_buildid_cache *c, struct file *file,
 	if (!e) {		/* the oldest entry goes */
 		e = &c->e[c->next];
 		c->next = (c->next + 1) % ACA_BUILDID_CACHE;
-		if (e->inode)
-			iput(e->inode);
-		ihold(inode);
-		e->inode = inode;
+		if (e->file)
+			fput(e->file);
+		e->file = get_file(file);
 	}
 	e->ctime = ctime;
 	e->size = size;
@@ -233,7 +233,7 @@ int aca_buildid_get(struct aca_buildid_cache *c, struct file *file,
 void aca_buildid_clear(struct aca_buildid_cache *c)
 {
 	for (u32 i = 0; i < ACA_BUILDID_CACHE; i++)
-		if (c->e[i].inode)
-			iput(c->e[i].inode);
+		if (c->e[i].file)
+			fput(c->e[i].file);
 	memset(c, 0, sizeof(*c));
 }

@@ -14,7 +14,6 @@
 #include "core/sep_cmd.h"
 
 struct file;
-struct inode;
 
 /*
  * The build-id of @file into @id. Returns its size, 1 to
@@ -27,7 +26,11 @@ int aca_buildid_read(struct file *file, u8 id[ACA_MR_BUILD_ID_MAX]);
 #define ACA_BUILDID_CACHE	64	/* files remembered at once */
 
 struct aca_buildid_entry {
-	struct inode *inode;	/* a reference (ihold()), or NULL: unused */
+	/*
+	 * A file of the inode, referenced (get_file()): the inode and the
+	 * mount it is on stay while it is remembered. NULL: unused.
+	 */
+	struct file *file;
 	struct timespec64 ctime;	/* when read: a later change misses */
 	u8 size;		/* 0: the file has none */
 	u8 id[ACA_MR_BUILD_ID_MAX];
@@ -42,12 +45,13 @@ struct aca_buildid_cache {
 /*
  * aca_buildid_read() of @file, or what an earlier call found for its
  * inode if that has not changed since (its ctime); 0 too when the read
- * failed for want of memory. Holds a reference on each inode it remembers.
+ * failed for want of memory. Holds a reference on a file of each inode it
+ * remembers.
  */
 int aca_buildid_get(struct aca_buildid_cache *c, struct file *file,
 		    u8 id[ACA_MR_BUILD_ID_MAX]);
 
-/* Forget everything, dropping the inode references. */
+/* Forget everything, dropping the file references. */
 void aca_buildid_clear(struct aca_buildid_cache *c);
 
 #endif /* ACA_BUILDID_H */

@@ -61,7 +61,8 @@
  * (buildid.c). It is read when the record is written, by the worker with
  * no lock held: not in a hook, not under an mmap lock, nor under the
  * item lock or aca_lock, since reading a file may sleep on I/O. The
- * build-ids found are remembered by inode for one run of the worker (a
+ * build-ids found are remembered by inode (with a reference on a file of
+ * it, which keeps the inode and its mount) for one run of the worker (a
  * STOP walk reads libc once, not once per process), and forgotten at the
  * end of it. STOP asks it for the rest:
  * it describes every live process (one batch of the queue between two;
