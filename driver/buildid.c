@@ -130,9 +130,10 @@ static bool aca_bid_note_phdr(struct file *file, const struct aca_bid_elf *e,
 }
 
 /*
- * The build-id among the @len bytes of notes at @buf, each name and
- * descriptor padded to @align (4, or 8 in a segment aligned so). Returns
- * its size, or 0.
+ * The build-id among the @len bytes of notes at @buf, a segment's: each
+ * name and descriptor ends padded to @align from its start (4, or 8 in a
+ * segment aligned so, where a 12-byte header's name ends at 16, not 20).
+ * Returns its size, or 0.
  */
 static int aca_bid_find(const u8 *buf, u32 len, u32 align,
 			u8 id[ACA_MR_BUILD_ID_MAX])
@@ -149,8 +150,8 @@ static int aca_bid_find(const u8 *buf, u32 len, u32 align,
 		descsz = le32_to_cpu((__force __le32)nh.n_descsz);
 		/* u32 parts: none of these sums can overflow a u64. */
 		name = (u64)pos + sizeof(nh);
-		desc = name + ALIGN((u64)namesz, align);
-		next = desc + ALIGN((u64)descsz, align);
+		desc = ALIGN(name + namesz, align);
+		next = ALIGN(desc + descsz, align);
 		if (desc + descsz > len)
 			return 0;
 		if (le32_to_cpu((__force __le32)nh.n_type) == ACA_NT_GNU_BUILD_ID &&

@@ -624,7 +624,8 @@ static const struct mrec *mrec_of(const struct mrec *recs, size_t n,
 /*
  * The GNU build-id of the 64-bit ELF file @path, read here from the file,
  * apart from the target's reader: the notes of every PT_NOTE segment, each
- * name and descriptor padded to the segment's alignment (4 or 8). Returns
+ * name and descriptor ending padded to the segment's alignment (4 or 8,
+ * from the file's start, where an aligned segment starts). Returns
  * its size, or 0 if it has none or cannot be read.
  */
 static size_t file_build_id(const char *path, uint8_t id[ACA_MR_BUILD_ID_MAX])
@@ -668,7 +669,7 @@ static size_t file_build_id(const char *path, uint8_t id[ACA_MR_BUILD_ID_MAX])
 
 			memcpy(&nh, buf + pos, sizeof(nh));
 			name = pos + sizeof(nh);
-			desc = name + (nh.n_namesz + align - 1) / align * align;
+			desc = (name + nh.n_namesz + align - 1) / align * align;
 			if (desc > end || nh.n_descsz > end - desc)
 				break;
 			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
@@ -678,7 +679,7 @@ static size_t file_build_id(const char *path, uint8_t id[ACA_MR_BUILD_ID_MAX])
 				size = nh.n_descsz;
 				break;
 			}
-			pos = desc + (nh.n_descsz + align - 1) / align * align;
+			pos = (desc + nh.n_descsz + align - 1) / align * align;
 			if (pos >= end)
 				break;
 		}
@@ -799,6 +800,178 @@ TEST(records_carry_the_build_ids_of_their_files)
 	EXPECT_EQ(NULL, mrec_of(recs, nrec, r)->bid);
 	free(recs);
 	coll_close(&c);
+}
+
+/* ---- crafted ELF files: the target's build-id reader within bounds ---- */
+
+#define CRAFT_SIZE	(2 * PAGE)	/* each file, mapped whole */
+#define CRAFT_NOTES	512		/* where the notes are */
+
+struct craft {
+	const char *name;
+	bool is64;
+	uint8_t data;		/* EI_DATA */
+	uint16_t phnum;		/* claimed; one PT_NOTE is written */
+	uint64_t note_off;	/* p_offset; 0: CRAFT_NOTES */
+	int64_t filesz_delta;	/* p_filesz: the notes' size plus this */
+	uint32_t align;		/* p_align; the notes are padded so */
+	bool property_first;	/* a NT_GNU_PROPERTY_TYPE_0 note before */
+	uint32_t id_size;	/* the build-id's descriptor size */
+	uint32_t want;		/* the size the record must carry; 0: none */
+};
+
+static void put_note(uint8_t *p, size_t *at, uint32_t align, uint32_t type,
+		     const char *name, uint32_t namesz, const uint8_t *desc, uint32_t descsz)
+{
+	uint32_t h[3] = { namesz, descsz, type };
+
+	memcpy(p + *at, h, sizeof(h));
+	memcpy(p + *at + 12, name, namesz);
+	*at = (*at + 12 + namesz + align - 1) / align * align;
+	memcpy(p + *at, desc, descsz);
+	*at = (*at + descsz + align - 1) / align * align;
+}
+
+/* Write @c as @path: an ELF header, one PT_NOTE, its notes; the id is 0x40 + i. */
+static int craft_write(const struct craft *c, const char *path, uint8_t *id)
+{
+	uint8_t file[CRAFT_SIZE] = { 0 }, prop[16] = { 1, 2, 3 };
+	size_t notes = CRAFT_NOTES, nlen;
+	int fd, ok;
+
+	for (uint32_t i = 0; i < 32; i++)
+		id[i] = 0x40 + i;
+	if (c->property_first)
+		put_note(file, &notes, c->align, 5, "GNU", 4, prop, sizeof(prop));
+	put_note(file, &notes, c->align, NT_GNU_BUILD_ID, "GNU", 4, id, c->id_size);
+	nlen = notes - CRAFT_NOTES;
+	if (c->is64) {
+		Elf64_Ehdr eh = {
+			.e_ident = { ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3, ELFCLASS64, c->data,
+				     EV_CURRENT },
+			.e_type = ET_DYN, .e_machine = EM_X86_64, .e_version = EV_CURRENT,
+			.e_phoff = sizeof(eh), .e_ehsize = sizeof(eh),
+			.e_phentsize = sizeof(Elf64_Phdr), .e_phnum = c->phnum,
+		};
+		Elf64_Phdr ph = {
+			.p_type = PT_NOTE, .p_flags = PF_R,
+			.p_offset = c->note_off ? c->note_off : CRAFT_NOTES,
+			.p_filesz = nlen + c->filesz_delta, .p_memsz = nlen,
+			.p_align = c->align,
+		};
+
+		memcpy(file, &eh, sizeof(eh));
+		memcpy(file + sizeof(eh), &ph, sizeof(ph));
+	} else {
+		Elf32_Ehdr eh = {
+			.e_ident = { ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3, ELFCLASS32, c->data,
+				     EV_CURRENT },
+			.e_type = ET_DYN, .e_machine = EM_386, .e_version = EV_CURRENT,
+			.e_phoff = sizeof(eh), .e_ehsize = sizeof(eh),
+			.e_phentsize = sizeof(Elf32_Phdr), .e_phnum = c->phnum,
+		};
+		Elf32_Phdr ph = {
+			.p_type = PT_NOTE, .p_flags = PF_R,
+			.p_offset = c->note_off ? c->note_off : CRAFT_NOTES,
+			.p_filesz = nlen + c->filesz_delta, .p_memsz = nlen,
+			.p_align = c->align,
+		};
+
+		memcpy(file, &eh, sizeof(eh));
+		memcpy(file + sizeof(eh), &ph, sizeof(ph));
+	}
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	ok = write(fd, file, sizeof(file)) == sizeof(file);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/*
+ * Files mapped as code whose notes are right, and wrong in the ways a
+ * file's bytes can be: the record carries the build-id exactly when one is
+ * there, of the size it has, in ELF64 and ELF32, in 4- and 8-aligned
+ * segments; nothing out of bounds is taken for one.
+ */
+TEST(crafted_elf_notes_are_read_within_bounds)
+{
+	static const struct craft cases[] = {
+		{ "elf64-20", true, ELFDATA2LSB, 1, 0, 0, 4, false, 20, 20 },
+		{ "elf64-1", true, ELFDATA2LSB, 1, 0, 0, 4, false, 1, 1 },
+		{ "elf64-align8", true, ELFDATA2LSB, 1, 0, 0, 8, true, 20, 20 },
+		{ "elf64-after-property", true, ELFDATA2LSB, 1, 0, 0, 4, true, 8, 8 },
+		{ "elf32-16", false, ELFDATA2LSB, 1, 0, 0, 4, false, 16, 16 },
+		{ "elf64-21", true, ELFDATA2LSB, 1, 0, 0, 4, false, 21, 0 },
+		{ "elf64-0", true, ELFDATA2LSB, 1, 0, 0, 4, false, 0, 0 },
+		{ "elf64-cut", true, ELFDATA2LSB, 1, 0, -4, 4, false, 20, 0 },
+		{ "elf64-past-eof", true, ELFDATA2LSB, 1, 1ull << 40, 0, 4, false, 20, 0 },
+		{ "elf64-at-eof", true, ELFDATA2LSB, 1, CRAFT_SIZE - 8, 0, 4, false, 20, 0 },
+		{ "elf64-huge-filesz", true, ELFDATA2LSB, 1, 0, 1ll << 40, 4, false, 20, 20 },
+		{ "elf64-200-phdrs", true, ELFDATA2LSB, 200, 0, 0, 4, false, 20, 0 },
+		{ "elf64-no-phdrs", true, ELFDATA2LSB, 0, 0, 0, 4, false, 20, 0 },
+		{ "elf64-big-endian", true, ELFDATA2MSB, 1, 0, 0, 4, false, 20, 0 },
+		{ "elf32-past-eof", false, ELFDATA2LSB, 1, 0xfffffff0u, 0, 4, false, 20, 0 },
+		{ "not-elf", true, 0, 1, 0, 0, 4, false, 20, 0 },	/* made text below */
+	};
+	enum { N = sizeof(cases) / sizeof(cases[0]) };
+	char dir[] = "/tmp/aca-bid-XXXXXX", path[N][PATH_MAX];
+	uint8_t id[N][32];
+	void *maps[N];
+	struct mrec *recs;
+	struct coll c;
+	size_t nrec;
+	int mod;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	for (int i = 0; i < N; i++) {
+		int fd;
+
+		snprintf(path[i], sizeof(path[i]), "%s/%s", dir, cases[i].name);
+		ASSERT_EQ(0, craft_write(&cases[i], path[i], id[i])) TH_LOG("%s", path[i]);
+		if (!cases[i].data) {	/* text where the ELF header was, notes kept */
+			char text[64];
+
+			memset(text, '#', sizeof(text));
+			memcpy(text, "#!/bin/sh\n", 10);
+			text[sizeof(text) - 1] = '\n';
+			fd = open(path[i], O_WRONLY | O_CLOEXEC);
+			ASSERT_LE(0, fd);
+			ASSERT_EQ(sizeof(text), pwrite(fd, text, sizeof(text), 0));
+			close(fd);
+		}
+		fd = open(path[i], O_RDONLY | O_CLOEXEC);
+		ASSERT_LE(0, fd);
+		maps[i] = mmap(NULL, CRAFT_SIZE, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+		ASSERT_NE(MAP_FAILED, maps[i]) TH_LOG("%s: %s", path[i], strerror(errno));
+		close(fd);
+	}
+	coll_begin(_metadata, &c);
+	mod = c.n + 1;
+	coll_end(_metadata, &c);
+
+	nrec = parse_records(_metadata, c.buf[mod], c.len[mod], &recs);
+	for (int i = 0; i < N; i++) {
+		const struct sep_module_record *r = find(recs, nrec, getpid(), path[i], true);
+		const struct mrec *m = r ? mrec_of(recs, nrec, r) : NULL;
+
+		ASSERT_NE(NULL, m) TH_LOG("no record of %s", path[i]);
+		if (!cases[i].want) {
+			EXPECT_EQ(NULL, m->bid) TH_LOG("%s: a build-id of %zu bytes",
+							cases[i].name, m->bid_size);
+			continue;
+		}
+		ASSERT_NE(NULL, m->bid) TH_LOG("%s: no build-id", cases[i].name);
+		EXPECT_EQ(cases[i].want, m->bid_size) TH_LOG("%s", cases[i].name);
+		EXPECT_EQ(0, memcmp(id[i], m->bid, m->bid_size)) TH_LOG("%s", cases[i].name);
+	}
+	free(recs);
+	coll_close(&c);
+	for (int i = 0; i < N; i++) {
+		munmap(maps[i], CRAFT_SIZE);
+		unlink(path[i]);
+	}
+	rmdir(dir);
 }
 
 /* Delayed transfer: bit 9 of the switches, nothing before STOP, all after. */
