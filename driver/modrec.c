@@ -49,11 +49,22 @@
  * The worker, a work item on system_unbound_wq, never takes aca_lock. It
  * writes the queued items oldest first, a batch of those queued when it
  * looks at a time, so it keeps up or items run out, never both: an mm's
- * code mappings under its mmap lock for reading (tried for about half a
- * second, then counted missed: a writer that never lets go must not stall
- * the worker), then mmput(); an
- * munmap()'s with d_path(), then fput(). Paths are as the worker sees
- * them, from the root kernel threads share. STOP asks it for the rest:
+ * code mappings ACA_MR_BATCH at a time, each batch taken (a file reference
+ * each) under its mmap lock for reading (tried for about half a second,
+ * then counted missed: a writer that never lets go must not stall the
+ * worker) and written after the lock is dropped, then mmput(); an
+ * munmap()'s likewise, then fput(). Paths are as the worker sees them
+ * (d_path()), from the root kernel threads share.
+ *
+ * [ACA-EXT] A user file mapping's record carries the file's GNU build-id
+ * (struct aca_mr_build_id after the padded path) when one can be read
+ * (buildid.c). It is read when the record is written, by the worker with
+ * no lock held: not in a hook, not under an mmap lock, nor under the
+ * item lock or aca_lock, since reading a file may sleep on I/O. The
+ * build-ids found are remembered by inode (with a reference on a file of
+ * it, which keeps the inode and its mount) for one run of the worker (a
+ * STOP walk reads libc once, not once per process), and forgotten at the
+ * end of it. STOP asks it for the rest:
  * it describes every live process (one batch of the queue between two;
  * it gives up when finish() cancels), removes the hooks
  * (unregister_kprobes() waits for running handlers), writes what they
@@ -112,16 +123,26 @@
 #include <asm/ptrace.h>
 
 #include "aca.h"
+#include "buildid.h"
 
 #define ACA_MR_MIN_PAGES	(SZ_4M >> PAGE_SHIFT)
 #define ACA_MR_ITEMS		1024	/* hook events queued at once */
 #define ACA_MR_UNMAP_VMAS	16	/* mappings an munmap() hook visits */
 #define ACA_MR_UNMAP_CODE	4	/* code mappings it takes of those */
 
-/* One record being built: the fixed part, then its path. */
+#define ACA_MR_BATCH		32	/* code mappings per mmap lock hold */
+
+/* A build-id trailer, its padding included, at most. */
+#define ACA_MR_BID_ROOM		ALIGN(sizeof(struct aca_mr_build_id) + \
+				      ACA_MR_BUILD_ID_MAX, SEP_MR_ALIGN)
+
+/*
+ * One record being built: the fixed part, then its path (at most PATH_MAX
+ * bytes of @path), its padding and its build-id.
+ */
 struct aca_mr_buf {
 	struct sep_module_record rec;
-	char path[PATH_MAX];
+	char path[PATH_MAX + SEP_MR_ALIGN + ACA_MR_BID_ROOM];
 };
 
 enum {
@@ -176,22 +197,43 @@ struct aca_modrec {
 	bool done;				/* the worker's: STOP's work is */
 	bool cancel;				/* finish(): the worker gives up */
 	atomic64_t missed;			/* see the top */
+	/* The worker's: an mm's mappings taken under its lock, to write. */
+	struct aca_mr_map batch[ACA_MR_BATCH];
+	u32 nbatch;
+	struct aca_buildid_cache bids;		/* the worker's, for one run */
 };
 
 /* The session's records, under aca_lock. */
 static struct aca_modrec *aca_mr;
 static unsigned long aca_kernel_start, aca_kernel_end;
 
-/* Add the record in @b, its path NUL-terminated: ALIGN8(80 + path). */
-static void aca_mr_put(struct aca_modrec *mr, struct aca_mr_buf *b)
+/*
+ * Add the record in @b, its path NUL-terminated: ALIGN8(80 + path), then,
+ * if @bid_size, the build-id @bid: ALIGN8(4 + bid_size) more.
+ */
+static void aca_mr_put(struct aca_modrec *mr, struct aca_mr_buf *b,
+		       const u8 *bid, u32 bid_size)
 {
-	u32 plen = strnlen(b->path, sizeof(b->path) - 1) + 1;
+	u32 plen = strnlen(b->path, PATH_MAX - 1) + 1;
 	u32 len = sizeof(b->rec) + plen;
+	u32 total = ALIGN(len, SEP_MR_ALIGN);
+	struct aca_mr_build_id *t;
 
 	b->path[plen - 1] = 0;
 	b->rec.path_length = plen;
-	b->rec.rec_length = ALIGN(len, SEP_MR_ALIGN);
-	aca_ring_write(mr->ring, b, len, b->rec.rec_length);
+	if (bid_size && bid_size <= ACA_MR_BUILD_ID_MAX) {
+		memset(b->path + plen, 0, total - len);
+		t = (struct aca_mr_build_id *)(b->path + total - sizeof(b->rec));
+		t->magic[0] = ACA_MR_BUILD_ID_MAGIC0;
+		t->magic[1] = ACA_MR_BUILD_ID_MAGIC1;
+		t->reserved = 0;
+		t->size = bid_size;
+		memcpy(t->id, bid, bid_size);
+		len = total + sizeof(*t) + bid_size;
+		total += ALIGN(sizeof(*t) + bid_size, SEP_MR_ALIGN);
+	}
+	b->rec.rec_length = total;
+	aca_ring_write(mr->ring, b, len, total);
 }
 
 static u32 aca_mr_ppid(struct task_struct *p)
@@ -215,7 +257,7 @@ static void aca_mr_kernel_rec(struct aca_mr_buf *b, const char *name,
 	b->rec.length64 = size;
 	b->rec.load_addr64 = addr;
 	b->rec.unload_tsc = SEP_MR_UNLOAD_TSC_LOADED;
-	strscpy(b->path, name, sizeof(b->path));
+	strscpy(b->path, name, PATH_MAX);
 }
 
 static void aca_mr_who(struct aca_mr_who *w, struct task_struct *p,
@@ -248,15 +290,23 @@ static bool aca_mr_is_vdso(struct vm_area_struct *vma)
 }
 
 /*
- * @w's code at [@start, @end), mapped from @path at @off, or the vDSO
- * (@path NULL). d_path() may fail (a path too long): missed.
+ * @w's code @m: [start, end) mapped from its file at its offset, with the
+ * file's build-id if it has one, or the vDSO (no file). d_path() may fail
+ * (a path too long): missed. Process context, no lock held: the build-id
+ * may have to be read from the file.
  */
 static void aca_mr_code(struct aca_modrec *mr, const struct aca_mr_who *w,
-			const struct path *path, unsigned long start,
-			unsigned long end, u64 off, bool exe)
+			const struct aca_mr_map *m)
 {
 	struct aca_mr_buf *b = mr->buf;
+	u8 bid[ACA_MR_BUILD_ID_MAX];
+	unsigned long start = m->start, end = m->end;
+	u64 off = m->off;
+	bool exe = m->exe;
+	int bid_size = 0;
 	char *name;
+
+	might_sleep();
 
 	memset(&b->rec, 0, sizeof(b->rec));
 	b->rec.segment_bits = w->is64 ? SEP_MODE_64BIT : SEP_MODE_32BIT;
@@ -272,44 +322,66 @@ static void aca_mr_code(struct aca_modrec *mr, const struct aca_mr_who *w,
 	b->rec.load_addr64 = start;
 	b->rec.page_offset_high = upper_32_bits(off);
 	b->rec.page_offset_low = lower_32_bits(off);
-	if (path) {
-		name = d_path(path, b->path, sizeof(b->path));
+	if (m->file) {
+		name = d_path(&m->file->f_path, b->path, PATH_MAX);
 		if (IS_ERR(name)) {
 			atomic64_inc(&mr->missed);
 			return;
 		}
 		memmove(b->path, name, strlen(name) + 1);
+		bid_size = aca_buildid_get(&mr->bids, m->file, bid);
 	} else {
-		strscpy(b->path, "[vdso]", sizeof(b->path));
+		strscpy(b->path, "[vdso]", PATH_MAX);
 	}
-	aca_mr_put(mr, b);
+	aca_mr_put(mr, b, bid, bid_size);
 }
 
-/* @mm's code mappings, its lock held; anonymous code (a JIT) has no name. */
-static void aca_mr_mm(struct aca_modrec *mr, const struct aca_mr_who *w,
-		      struct mm_struct *mm)
+/* Write @n code mappings of @w and drop their file references. */
+static void aca_mr_write_list(struct aca_modrec *mr, const struct aca_mr_who *w,
+			      struct aca_mr_map *maps, u32 n)
+{
+	for (u32 i = 0; i < n; i++) {
+		if (!READ_ONCE(mr->cancel))
+			aca_mr_code(mr, w, &maps[i]);
+		if (maps[i].file)
+			fput(maps[i].file);
+		maps[i].file = NULL;
+		cond_resched();
+	}
+}
+
+/*
+ * Up to ACA_MR_BATCH code mappings of @mm from @*addr on into mr->batch,
+ * each file referenced, @mm's lock held; anonymous code (a JIT) has no
+ * name. @*addr is then where the next batch starts, or 0: no more.
+ */
+static void aca_mr_take_batch(struct aca_modrec *mr, struct mm_struct *mm,
+			      unsigned long *addr)
 {
 	const struct inode *exe = aca_mr_exe(mm);
 	struct vma_iterator vmi;
 	struct vm_area_struct *vma;
+	struct aca_mr_map *m;
 
 	mmap_assert_locked(mm);
-	vma_iter_init(&vmi, mm, 0);
+	mr->nbatch = 0;
+	vma_iter_init(&vmi, mm, *addr);
 	for_each_vma(vmi, vma) {
-		if (READ_ONCE(mr->cancel))
-			return;
-		if (!(vma->vm_flags & VM_EXEC))
+		if (!(vma->vm_flags & VM_EXEC) ||
+		    (!vma->vm_file && !aca_mr_is_vdso(vma)))
 			continue;
-		if (vma->vm_file)
-			aca_mr_code(mr, w, &vma->vm_file->f_path,
-				    vma->vm_start, vma->vm_end,
-				    (u64)vma->vm_pgoff << PAGE_SHIFT,
-				    file_inode(vma->vm_file) == exe);
-		else if (aca_mr_is_vdso(vma))
-			aca_mr_code(mr, w, NULL, vma->vm_start, vma->vm_end,
-				    0, false);
-		cond_resched();
+		if (mr->nbatch == ACA_MR_BATCH) {
+			*addr = vma->vm_start;
+			return;
+		}
+		m = &mr->batch[mr->nbatch++];
+		m->start = vma->vm_start;
+		m->end = vma->vm_end;
+		m->file = vma->vm_file ? get_file(vma->vm_file) : NULL;
+		m->off = m->file ? (u64)vma->vm_pgoff << PAGE_SHIFT : 0;
+		m->exe = m->file && file_inode(m->file) == exe;
 	}
+	*addr = 0;
 }
 
 /* ---- the item pool: O(1) list moves under a raw spinlock ---- */
@@ -629,7 +701,7 @@ static void aca_mr_module(struct aca_modrec *mr, const struct module *mod)
 
 	aca_mr_kernel_rec(mr->buf, mod->name, base, size,
 			  SEP_MR_GLOBAL_MODULE | SEP_MR_GLOBAL_MODULE_TB5);
-	aca_mr_put(mr, mr->buf);
+	aca_mr_put(mr, mr->buf, NULL, 0);
 }
 
 static void aca_mr_kernel(struct aca_modrec *mr)
@@ -642,7 +714,7 @@ static void aca_mr_kernel(struct aca_modrec *mr)
 			  SEP_MR_EXE | SEP_MR_GLOBAL_MODULE |
 			  SEP_MR_GLOBAL_MODULE_TB5 |
 			  SEP_MR_FIRST_MODULE_REC_IN_PROCESS);
-	aca_mr_put(mr, mr->buf);
+	aca_mr_put(mr, mr->buf, NULL, 0);
 
 	aca_mr_module(mr, THIS_MODULE);
 	rcu_read_lock();
@@ -674,23 +746,39 @@ static bool aca_mr_lock_mm(struct aca_modrec *mr, struct mm_struct *mm)
 	return false;
 }
 
+/*
+ * @w's code mappings in @mm, a batch at a time: taken under the mmap lock,
+ * written once it is dropped (d_path() and build-ids read from the files
+ * are not done under it). A process may map and unmap between two
+ * batches; each goes on from where the last stopped, as /proc/PID/maps
+ * does. A lock not had is counted missed.
+ */
+static void aca_mr_mm(struct aca_modrec *mr, const struct aca_mr_who *w,
+		      struct mm_struct *mm)
+{
+	unsigned long addr = 0;
+
+	do {
+		if (!aca_mr_lock_mm(mr, mm))
+			return;
+		aca_mr_take_batch(mr, mm, &addr);
+		mmap_read_unlock(mm);
+		aca_mr_write_list(mr, w, mr->batch, mr->nbatch);
+		mr->nbatch = 0;
+	} while (addr && !READ_ONCE(mr->cancel));
+}
+
 /* The code mappings of an exit's or exec's mm. */
 static void aca_mr_write_mm(struct aca_modrec *mr, struct aca_mr_item *it)
 {
-	if (aca_mr_lock_mm(mr, it->mm)) {
-		aca_mr_mm(mr, &it->who, it->mm);
-		mmap_read_unlock(it->mm);
-	}
+	aca_mr_mm(mr, &it->who, it->mm);
 }
 
+/* An munmap()'s mappings; their references are dropped as written. */
 static void aca_mr_write_maps(struct aca_modrec *mr, struct aca_mr_item *it)
 {
-	for (u32 i = 0; i < it->nmaps; i++) {
-		struct aca_mr_map *m = &it->maps[i];
-
-		aca_mr_code(mr, &it->who, m->file ? &m->file->f_path : NULL,
-			    m->start, m->end, m->off, m->exe);
-	}
+	aca_mr_write_list(mr, &it->who, it->maps, it->nmaps);
+	it->nmaps = 0;
 }
 
 /*
@@ -740,7 +828,7 @@ static void aca_mr_kthread(struct aca_modrec *mr, struct task_struct *p,
 	b->rec.pid_rec_index = task_tgid_nr(p);
 	b->rec.parent_pid = aca_mr_ppid(p);
 	b->rec.unload_tsc = now;	/* as the reference does */
-	aca_mr_put(mr, b);
+	aca_mr_put(mr, b, NULL, 0);
 }
 
 static void aca_mr_task(struct aca_modrec *mr, struct task_struct *p, u64 now)
@@ -755,11 +843,8 @@ static void aca_mr_task(struct aca_modrec *mr, struct task_struct *p, u64 now)
 	mm = get_task_mm(p);
 	if (!mm)
 		return;		/* exiting: its exit hook took it */
-	if (aca_mr_lock_mm(mr, mm)) {
-		aca_mr_who(&who, p, mm, SEP_MR_UNLOAD_TSC_LOADED);
-		aca_mr_mm(mr, &who, mm);
-		mmap_read_unlock(mm);
-	}
+	aca_mr_who(&who, p, mm, SEP_MR_UNLOAD_TSC_LOADED);
+	aca_mr_mm(mr, &who, mm);
 	mmput(mm);
 }
 
@@ -844,10 +929,8 @@ static void aca_mr_report(struct aca_modrec *mr)
  * The queue, then, once STOP asked: every live process, the hooks
  * removed, what they queued last, the ring finalized. Once only.
  */
-static void aca_mr_work(struct work_struct *work)
+static void aca_mr_run(struct aca_modrec *mr)
 {
-	struct aca_modrec *mr = container_of(work, struct aca_modrec, work);
-
 	aca_mr_drain(mr);
 	if (!READ_ONCE(mr->stop) || mr->done)
 		return;
@@ -864,8 +947,19 @@ static void aca_mr_work(struct work_struct *work)
 	aca_ring_finalize(mr->ring);
 }
 
+/* One run of the worker; the build-ids it read are forgotten after it. */
+static void aca_mr_work(struct work_struct *work)
+{
+	struct aca_modrec *mr = container_of(work, struct aca_modrec, work);
+
+	aca_mr_run(mr);
+	aca_buildid_clear(&mr->bids);
+}
+
 static void aca_mr_free(struct aca_modrec *mr)
 {
+	/* Empty: each run of the worker forgets what it read. */
+	aca_buildid_clear(&mr->bids);
 	if (mr->ring) {
 		aca_ring_detach(mr->ring);
 		aca_ring_put(mr->ring);

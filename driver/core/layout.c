@@ -438,6 +438,11 @@ LAYOUT_OFFSET(sep_module_record, tsc, 64);
 LAYOUT_OFFSET(sep_module_record, parent_pid, 72);
 LAYOUT_OFFSET(sep_module_record, page_offset_low, 76);
 
+LAYOUT_SIZE(aca_mr_build_id, 4);
+LAYOUT_OFFSET(aca_mr_build_id, reserved, 2);
+LAYOUT_OFFSET(aca_mr_build_id, size, 3);
+LAYOUT_OFFSET(aca_mr_build_id, id, 4);
+
 /* The /dev/aca ioctls and the ring header page (uapi/aca.h). */
 LAYOUT_SIZE(aca_peer, 24);
 

@@ -784,7 +784,7 @@ struct sep_sample_record_pc {
 #define SEP_MR_FIRST_MODULE_REC_IN_PROCESS	_BITUL(9)
 
 struct sep_module_record {
-	__u16 rec_length;		/* ALIGN(80 + path_length, 8), never 0 */
+	__u16 rec_length;		/* ALIGN(80 + path_length, 8) [+ build-id], never 0 */
 	__u16 segment_bits;		/* SEP_MR_SEGMENT_TYPE_MASK */
 	__u16 selector;			/* SEP_MR_SELECTOR_* */
 	__u16 segment_name_length;
@@ -803,6 +803,24 @@ struct sep_module_record {
 	__u64 tsc;			/* load TSC, REF-BUG: never set by the reference */
 	__u32 parent_pid;
 	__u32 page_offset_low;
+};
+
+/*
+ * [ACA-EXT] The GNU build-id of a user mapping's file, when the target
+ * read one from it: after the zero-padded path, at
+ * ALIGN(80 + path_length, 8), this head and @size bytes of id, zero-padded
+ * to 8, so that rec_length = ALIGN(80 + path_length, 8) +
+ * ALIGN(4 + size, 8). A host that does not know it skips it by rec_length.
+ */
+#define ACA_MR_BUILD_ID_MAGIC0			'B'
+#define ACA_MR_BUILD_ID_MAGIC1			'I'
+#define ACA_MR_BUILD_ID_MAX			20	/* BUILD_ID_SIZE_MAX */
+
+struct aca_mr_build_id {
+	__u8 magic[2];			/* ACA_MR_BUILD_ID_MAGIC0, MAGIC1 */
+	__u8 reserved;			/* 0 */
+	__u8 size;			/* 1 .. ACA_MR_BUILD_ID_MAX */
+	__u8 id[];
 };
 
 #endif /* ACA_CORE_SEP_CMD_H */

@@ -16,6 +16,7 @@
  * session's end lets go of whatever the hooks took.
  */
 #include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -270,14 +271,43 @@ static size_t stop_after_drain(struct __test_metadata *_metadata,
 struct mrec {
 	const struct sep_module_record *r;
 	const char *path;
+	const uint8_t *bid;	/* [ACA-EXT] build-id, or NULL */
+	size_t bid_size;
 };
+
+/*
+ * A record's [ACA-EXT] build-id trailer at @at of its @rec_length bytes
+ * (ALIGN8(80 + pathLength)): magic, reserved 0, size 1..20, zero padding
+ * to exactly its rec_length.
+ */
+static void parse_build_id(struct __test_metadata *_metadata, const uint8_t *rec,
+			   size_t at, struct mrec *m)
+{
+	const struct sep_module_record *r = m->r;
+	struct aca_mr_build_id t;
+	size_t end;
+
+	ASSERT_LE(at + sizeof(t), r->rec_length) TH_LOG("%s", m->path);
+	memcpy(&t, rec + at, sizeof(t));
+	ASSERT_EQ(ACA_MR_BUILD_ID_MAGIC0, t.magic[0]) TH_LOG("%s", m->path);
+	ASSERT_EQ(ACA_MR_BUILD_ID_MAGIC1, t.magic[1]) TH_LOG("%s", m->path);
+	ASSERT_EQ(0, t.reserved) TH_LOG("%s", m->path);
+	ASSERT_LE(1, t.size) TH_LOG("%s", m->path);
+	ASSERT_GE(ACA_MR_BUILD_ID_MAX, t.size) TH_LOG("%s", m->path);
+	end = at + sizeof(t) + t.size;
+	ASSERT_EQ((end + 7) / 8 * 8, r->rec_length) TH_LOG("%s", m->path);
+	for (size_t k = end; k < r->rec_length; k++)
+		ASSERT_EQ(0, rec[k]) TH_LOG("padding of the build-id of %s", m->path);
+	m->bid = rec + at + sizeof(t);
+	m->bid_size = t.size;
+}
 
 /* Split the module channel into records; all must be well-formed. */
 static size_t parse_records(struct __test_metadata *_metadata,
 			    const uint8_t *p, size_t len, struct mrec **out)
 {
 	struct mrec *recs = NULL;
-	size_t n = 0, cap = 0, off = 0;
+	size_t n = 0, cap = 0, off = 0, base;
 
 	while (off < len) {
 		const struct sep_module_record *r = (const void *)(p + off);
@@ -291,9 +321,10 @@ static size_t parse_records(struct __test_metadata *_metadata,
 		ASSERT_LE(sizeof(*r) + r->path_length, r->rec_length);
 		ASSERT_EQ(0, path[r->path_length - 1]) TH_LOG("record at %zu", off);
 		ASSERT_EQ(r->path_length - 1, strlen(path)) TH_LOG("record at %zu", off);
-		ASSERT_EQ((sizeof(*r) + r->path_length + 7) / 8 * 8, r->rec_length)
-			TH_LOG("record at %zu", off);
-		for (size_t k = sizeof(*r) + r->path_length; k < r->rec_length; k++)
+		base = (sizeof(*r) + r->path_length + 7) / 8 * 8;
+		/* Exactly that, or a build-id after it (user files only). */
+		ASSERT_LE(base, r->rec_length) TH_LOG("record at %zu", off);
+		for (size_t k = sizeof(*r) + r->path_length; k < base; k++)
 			ASSERT_EQ(0, p[off + k]) TH_LOG("padding of the record at %zu", off);
 		EXPECT_EQ(SEP_MR_PID_REC_INDEX_RAW | SEP_MR_TSC_USED,
 			  r->flags & (SEP_MR_PID_REC_INDEX_RAW | SEP_MR_TSC_USED));
@@ -304,8 +335,11 @@ static size_t parse_records(struct __test_metadata *_metadata,
 			recs = realloc(recs, cap * sizeof(*recs));
 			ASSERT_NE(NULL, recs);
 		}
-		recs[n].r = r;
-		recs[n].path = path;
+		recs[n] = (struct mrec){ .r = r, .path = path };
+		if (r->rec_length > base) {
+			EXPECT_EQ('/', path[0]) TH_LOG("a build-id for %s", path);
+			parse_build_id(_metadata, p + off, base, &recs[n]);
+		}
 		n++;
 		off += r->rec_length;
 	}
@@ -575,6 +609,369 @@ TEST(collection_describes_every_module)
 	free(recs);
 	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_TERMINATE, NULL, 0, NULL, 0));
 	coll_close(&c);
+}
+
+/* The parsed record that is @r. */
+static const struct mrec *mrec_of(const struct mrec *recs, size_t n,
+				  const struct sep_module_record *r)
+{
+	for (size_t i = 0; i < n; i++)
+		if (recs[i].r == r)
+			return &recs[i];
+	return NULL;
+}
+
+/*
+ * The GNU build-id of the 64-bit ELF file @path, read here from the file,
+ * apart from the target's reader: the notes of every PT_NOTE segment, each
+ * name and descriptor ending padded to the segment's alignment (4 or 8,
+ * from the file's start, where an aligned segment starts). Returns
+ * its size, or 0 if it has none or cannot be read.
+ */
+static size_t file_build_id(const char *path, uint8_t id[ACA_MR_BUILD_ID_MAX])
+{
+	size_t len = 0, cap = 0, size = 0;
+	uint8_t *buf = NULL;
+	Elf64_Ehdr eh;
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return 0;
+	while (cap < (64u << 20)) {	/* the whole file, at most 64 MiB */
+		cap = cap * 2 + 65536;
+		buf = realloc(buf, cap);
+		if (!buf)
+			break;
+		len += fread(buf + len, 1, cap - len, f);
+		if (len < cap)
+			break;
+	}
+	fclose(f);
+	if (!buf || len < sizeof(eh))
+		goto out;
+	memcpy(&eh, buf, sizeof(eh));
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phoff > len ||
+	    (size_t)eh.e_phnum * sizeof(Elf64_Phdr) > len - eh.e_phoff)
+		goto out;
+	for (size_t i = 0; i < eh.e_phnum && !size; i++) {
+		Elf64_Phdr ph;
+		size_t pos, end, align;
+
+		memcpy(&ph, buf + eh.e_phoff + i * sizeof(ph), sizeof(ph));
+		if (ph.p_type != PT_NOTE || ph.p_offset > len || ph.p_filesz > len - ph.p_offset)
+			continue;
+		align = ph.p_align == 8 ? 8 : 4;
+		end = ph.p_offset + ph.p_filesz;
+		for (pos = ph.p_offset; end - pos >= sizeof(Elf64_Nhdr);) {
+			Elf64_Nhdr nh;
+			size_t name, desc;
+
+			memcpy(&nh, buf + pos, sizeof(nh));
+			name = pos + sizeof(nh);
+			desc = (name + nh.n_namesz + align - 1) / align * align;
+			if (desc > end || nh.n_descsz > end - desc)
+				break;
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    !memcmp(buf + name, "GNU", 4) && nh.n_descsz >= 1 &&
+			    nh.n_descsz <= ACA_MR_BUILD_ID_MAX) {
+				memcpy(id, buf + desc, nh.n_descsz);
+				size = nh.n_descsz;
+				break;
+			}
+			pos = (desc + nh.n_descsz + align - 1) / align * align;
+			if (pos >= end)
+				break;
+		}
+	}
+out:
+	free(buf);
+	return size;
+}
+
+static void hex(const uint8_t *p, size_t n, char *out)
+{
+	for (size_t i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", p[i]);
+	out[2 * n] = 0;
+}
+
+/* Every record of @path carries build-id @id (@size bytes); how many. */
+static int expect_build_id(struct __test_metadata *_metadata, const struct mrec *recs,
+			   size_t n, const char *path, const uint8_t *id, size_t size)
+{
+	char want[2 * ACA_MR_BUILD_ID_MAX + 1], got[2 * ACA_MR_BUILD_ID_MAX + 1];
+	int seen = 0;
+
+	hex(id, size, want);
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(recs[i].path, path))
+			continue;
+		seen++;
+		hex(recs[i].bid ? recs[i].bid : id, recs[i].bid ? recs[i].bid_size : 0, got);
+		EXPECT_TRUE(recs[i].bid && recs[i].bid_size == size &&
+			    !memcmp(recs[i].bid, id, size))
+			TH_LOG("%s (pid %u): build-id '%s' in its record, '%s' in the file",
+			       path, recs[i].r->pid_rec_index, got, want);
+	}
+	return seen;
+}
+
+/*
+ * [ACA-EXT] A user file's records carry the build-id its ELF note has:
+ * this test's executable described at STOP, a child's executable when it
+ * exits, a library when dlclose() unmaps it. The vDSO and the kernel's
+ * records carry none.
+ */
+TEST(records_carry_the_build_ids_of_their_files)
+{
+	uint8_t self_id[ACA_MR_BUILD_ID_MAX], child_id[ACA_MR_BUILD_ID_MAX];
+	uint8_t closed_id[ACA_MR_BUILD_ID_MAX];
+	char self_path[PATH_MAX], child_path[PATH_MAX], closed_path[PATH_MAX] = "";
+	size_t self_size, child_size, closed_size = 0, nrec;
+	const struct sep_module_record *r;
+	const struct mrec *m;
+	struct mrec *recs;
+	int status, mod;
+	struct coll c;
+	void *closed;
+	pid_t child;
+
+	ASSERT_NE(NULL, realpath("/proc/self/exe", self_path));
+	ASSERT_NE(NULL, realpath(CHILD_BIN, child_path));
+	self_size = file_build_id(self_path, self_id);
+	ASSERT_LT(0, self_size) TH_LOG("%s has no build-id note", self_path);
+	child_size = file_build_id(child_path, child_id);
+	ASSERT_LT(0, child_size) TH_LOG("%s has no build-id note", child_path);
+
+	coll_begin(_metadata, &c);
+	mod = c.n + 1;
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		execl(CHILD_BIN, CHILD_BIN, (char *)NULL);
+		_exit(127);
+	}
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	closed = dlopen(CLOSED_LIB, RTLD_NOW);
+	if (closed) {
+		ASSERT_EQ(0, lib_path(closed, closed_path));
+		closed_size = file_build_id(closed_path, closed_id);
+		ASSERT_LT(0, closed_size) TH_LOG("%s has no build-id note", closed_path);
+		ASSERT_EQ(0, dlclose(closed));
+	} else {
+		TH_LOG("no %s here: the munmap() record is not checked", CLOSED_LIB);
+	}
+	take_all(_metadata, &c);
+	coll_end(_metadata, &c);
+
+	nrec = parse_records(_metadata, c.buf[mod], c.len[mod], &recs);
+	ASSERT_LT(0, nrec);
+	EXPECT_EQ(NULL, recs[0].bid) TH_LOG("a build-id for %s", recs[0].path);
+	/* STOP's walk. */
+	r = find(recs, nrec, getpid(), self_path, true);
+	ASSERT_NE(NULL, r) TH_LOG("no record of %s", self_path);
+	m = mrec_of(recs, nrec, r);
+	ASSERT_NE(NULL, m);
+	EXPECT_NE(NULL, m->bid);
+	EXPECT_LE(1, expect_build_id(_metadata, recs, nrec, self_path, self_id, self_size));
+	/* The exit hook's. */
+	r = find(recs, nrec, child, child_path, false);
+	ASSERT_NE(NULL, r) TH_LOG("no exit record of %s (pid %d)", child_path, child);
+	m = mrec_of(recs, nrec, r);
+	ASSERT_NE(NULL, m);
+	EXPECT_NE(NULL, m->bid);
+	EXPECT_LE(1, expect_build_id(_metadata, recs, nrec, child_path, child_id, child_size));
+	/* The munmap() hook's. */
+	if (closed_path[0]) {
+		r = find(recs, nrec, getpid(), closed_path, false);
+		ASSERT_NE(NULL, r) TH_LOG("no unload record of %s", closed_path);
+		m = mrec_of(recs, nrec, r);
+		ASSERT_NE(NULL, m);
+		EXPECT_NE(NULL, m->bid);
+		EXPECT_LE(1, expect_build_id(_metadata, recs, nrec, closed_path, closed_id,
+					     closed_size));
+	}
+	/* No file, no build-id. */
+	r = find(recs, nrec, getpid(), "[vdso]", true);
+	ASSERT_NE(NULL, r);
+	EXPECT_EQ(NULL, mrec_of(recs, nrec, r)->bid);
+	free(recs);
+	coll_close(&c);
+}
+
+/* ---- crafted ELF files: the target's build-id reader within bounds ---- */
+
+#define CRAFT_SIZE	(2 * PAGE)	/* each file, mapped whole */
+#define CRAFT_NOTES	512		/* where the notes are */
+
+struct craft {
+	const char *name;
+	bool is64;
+	uint8_t data;		/* EI_DATA */
+	uint16_t phnum;		/* claimed; one PT_NOTE is written */
+	uint64_t note_off;	/* p_offset; 0: CRAFT_NOTES */
+	int64_t filesz_delta;	/* p_filesz: the notes' size plus this */
+	uint32_t align;		/* p_align; the notes are padded so */
+	bool property_first;	/* a NT_GNU_PROPERTY_TYPE_0 note before */
+	uint32_t id_size;	/* the build-id's descriptor size */
+	uint32_t want;		/* the size the record must carry; 0: none */
+};
+
+static void put_note(uint8_t *p, size_t *at, uint32_t align, uint32_t type,
+		     const char *name, uint32_t namesz, const uint8_t *desc, uint32_t descsz)
+{
+	uint32_t h[3] = { namesz, descsz, type };
+
+	memcpy(p + *at, h, sizeof(h));
+	memcpy(p + *at + 12, name, namesz);
+	*at = (*at + 12 + namesz + align - 1) / align * align;
+	memcpy(p + *at, desc, descsz);
+	*at = (*at + descsz + align - 1) / align * align;
+}
+
+/* Write @c as @path: an ELF header, one PT_NOTE, its notes; the id is 0x40 + i. */
+static int craft_write(const struct craft *c, const char *path, uint8_t *id)
+{
+	uint8_t file[CRAFT_SIZE] = { 0 }, prop[16] = { 1, 2, 3 };
+	size_t notes = CRAFT_NOTES, nlen;
+	int fd, ok;
+
+	for (uint32_t i = 0; i < 32; i++)
+		id[i] = 0x40 + i;
+	if (c->property_first)
+		put_note(file, &notes, c->align, 5, "GNU", 4, prop, sizeof(prop));
+	put_note(file, &notes, c->align, NT_GNU_BUILD_ID, "GNU", 4, id, c->id_size);
+	nlen = notes - CRAFT_NOTES;
+	if (c->is64) {
+		Elf64_Ehdr eh = {
+			.e_ident = { ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3, ELFCLASS64, c->data,
+				     EV_CURRENT },
+			.e_type = ET_DYN, .e_machine = EM_X86_64, .e_version = EV_CURRENT,
+			.e_phoff = sizeof(eh), .e_ehsize = sizeof(eh),
+			.e_phentsize = sizeof(Elf64_Phdr), .e_phnum = c->phnum,
+		};
+		Elf64_Phdr ph = {
+			.p_type = PT_NOTE, .p_flags = PF_R,
+			.p_offset = c->note_off ? c->note_off : CRAFT_NOTES,
+			.p_filesz = nlen + c->filesz_delta, .p_memsz = nlen,
+			.p_align = c->align,
+		};
+
+		memcpy(file, &eh, sizeof(eh));
+		memcpy(file + sizeof(eh), &ph, sizeof(ph));
+	} else {
+		Elf32_Ehdr eh = {
+			.e_ident = { ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3, ELFCLASS32, c->data,
+				     EV_CURRENT },
+			.e_type = ET_DYN, .e_machine = EM_386, .e_version = EV_CURRENT,
+			.e_phoff = sizeof(eh), .e_ehsize = sizeof(eh),
+			.e_phentsize = sizeof(Elf32_Phdr), .e_phnum = c->phnum,
+		};
+		Elf32_Phdr ph = {
+			.p_type = PT_NOTE, .p_flags = PF_R,
+			.p_offset = c->note_off ? c->note_off : CRAFT_NOTES,
+			.p_filesz = nlen + c->filesz_delta, .p_memsz = nlen,
+			.p_align = c->align,
+		};
+
+		memcpy(file, &eh, sizeof(eh));
+		memcpy(file + sizeof(eh), &ph, sizeof(ph));
+	}
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	ok = write(fd, file, sizeof(file)) == sizeof(file);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/*
+ * Files mapped as code whose notes are right, and wrong in the ways a
+ * file's bytes can be: the record carries the build-id exactly when one is
+ * there, of the size it has, in ELF64 and ELF32, in 4- and 8-aligned
+ * segments; nothing out of bounds is taken for one.
+ */
+TEST(crafted_elf_notes_are_read_within_bounds)
+{
+	static const struct craft cases[] = {
+		{ "elf64-20", true, ELFDATA2LSB, 1, 0, 0, 4, false, 20, 20 },
+		{ "elf64-1", true, ELFDATA2LSB, 1, 0, 0, 4, false, 1, 1 },
+		{ "elf64-align8", true, ELFDATA2LSB, 1, 0, 0, 8, true, 20, 20 },
+		{ "elf64-after-property", true, ELFDATA2LSB, 1, 0, 0, 4, true, 8, 8 },
+		{ "elf32-16", false, ELFDATA2LSB, 1, 0, 0, 4, false, 16, 16 },
+		{ "elf64-21", true, ELFDATA2LSB, 1, 0, 0, 4, false, 21, 0 },
+		{ "elf64-0", true, ELFDATA2LSB, 1, 0, 0, 4, false, 0, 0 },
+		{ "elf64-cut", true, ELFDATA2LSB, 1, 0, -4, 4, false, 20, 0 },
+		{ "elf64-past-eof", true, ELFDATA2LSB, 1, 1ull << 40, 0, 4, false, 20, 0 },
+		{ "elf64-at-eof", true, ELFDATA2LSB, 1, CRAFT_SIZE - 8, 0, 4, false, 20, 0 },
+		{ "elf64-huge-filesz", true, ELFDATA2LSB, 1, 0, 1ll << 40, 4, false, 20, 20 },
+		{ "elf64-200-phdrs", true, ELFDATA2LSB, 200, 0, 0, 4, false, 20, 0 },
+		{ "elf64-no-phdrs", true, ELFDATA2LSB, 0, 0, 0, 4, false, 20, 0 },
+		{ "elf64-big-endian", true, ELFDATA2MSB, 1, 0, 0, 4, false, 20, 0 },
+		{ "elf32-past-eof", false, ELFDATA2LSB, 1, 0xfffffff0u, 0, 4, false, 20, 0 },
+		{ "not-elf", true, 0, 1, 0, 0, 4, false, 20, 0 },	/* made text below */
+	};
+	enum { N = sizeof(cases) / sizeof(cases[0]) };
+	char dir[] = "/tmp/aca-bid-XXXXXX", path[N][PATH_MAX];
+	uint8_t id[N][32];
+	void *maps[N];
+	struct mrec *recs;
+	struct coll c;
+	size_t nrec;
+	int mod;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	for (int i = 0; i < N; i++) {
+		int fd;
+
+		snprintf(path[i], sizeof(path[i]), "%s/%s", dir, cases[i].name);
+		ASSERT_EQ(0, craft_write(&cases[i], path[i], id[i])) TH_LOG("%s", path[i]);
+		if (!cases[i].data) {	/* text where the ELF header was, notes kept */
+			char text[64];
+
+			memset(text, '#', sizeof(text));
+			memcpy(text, "#!/bin/sh\n", 10);
+			text[sizeof(text) - 1] = '\n';
+			fd = open(path[i], O_WRONLY | O_CLOEXEC);
+			ASSERT_LE(0, fd);
+			ASSERT_EQ(sizeof(text), pwrite(fd, text, sizeof(text), 0));
+			close(fd);
+		}
+		fd = open(path[i], O_RDONLY | O_CLOEXEC);
+		ASSERT_LE(0, fd);
+		maps[i] = mmap(NULL, CRAFT_SIZE, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+		ASSERT_NE(MAP_FAILED, maps[i]) TH_LOG("%s: %s", path[i], strerror(errno));
+		close(fd);
+	}
+	coll_begin(_metadata, &c);
+	mod = c.n + 1;
+	coll_end(_metadata, &c);
+
+	nrec = parse_records(_metadata, c.buf[mod], c.len[mod], &recs);
+	for (int i = 0; i < N; i++) {
+		const struct sep_module_record *r = find(recs, nrec, getpid(), path[i], true);
+		const struct mrec *m = r ? mrec_of(recs, nrec, r) : NULL;
+
+		ASSERT_NE(NULL, m) TH_LOG("no record of %s", path[i]);
+		if (!cases[i].want) {
+			EXPECT_EQ(NULL, m->bid) TH_LOG("%s: a build-id of %zu bytes",
+							cases[i].name, m->bid_size);
+			continue;
+		}
+		ASSERT_NE(NULL, m->bid) TH_LOG("%s: no build-id", cases[i].name);
+		EXPECT_EQ(cases[i].want, m->bid_size) TH_LOG("%s", cases[i].name);
+		EXPECT_EQ(0, memcmp(id[i], m->bid, m->bid_size)) TH_LOG("%s", cases[i].name);
+	}
+	free(recs);
+	coll_close(&c);
+	for (int i = 0; i < N; i++) {
+		munmap(maps[i], CRAFT_SIZE);
+		unlink(path[i]);
+	}
+	rmdir(dir);
 }
 
 /* Delayed transfer: bit 9 of the switches, nothing before STOP, all after. */

@@ -192,6 +192,51 @@ TEST_F(dir, random_streams_never_crash)
 }
 
 /*
+ * [ACA-EXT] Records with build-ids, a few bytes of their lengths or of
+ * what follows the path changed at random: any verdict, but no crash, no
+ * sanitizer report, and what is accepted is within bounds.
+ */
+TEST(corrupted_build_id_records_never_crash)
+{
+	static const char *const paths[] = { "/x/a", "/x/libthing.so.1", "/x/exactly-8" };
+	uint64_t rng = 0xb17d;
+	uint8_t id[ACA_MR_BUILD_ID_MAX];
+
+	for (int round = 0; round < 2000; round++) {
+		struct module_vec v = { 0 };
+		struct sbuf b = { 0 };
+		size_t starts[3];
+		char err[256];
+
+		for (size_t i = 0; i < sizeof(id); i++)
+			id[i] = synth_rand(&rng);
+		for (int k = 0; k < 3; k++) {
+			starts[k] = b.len;
+			synth_module_build_id(&b, 9, 0x400000 + k * 0x10000, 0x1000, 0, 0,
+					      paths[k], id, 1 + synth_rand(&rng) % 20, NULL, 0);
+		}
+		for (int flips = 1 + round % 4; flips; flips--) {
+			size_t k = synth_rand(&rng) % 3;
+			size_t end = k < 2 ? starts[k + 1] : b.len;
+			/* rec_length, path_length or anything after the fixed part */
+			size_t at = synth_rand(&rng) % 4 == 0 ? starts[k] + synth_rand(&rng) % 2 :
+				    synth_rand(&rng) % 4 == 0 ? starts[k] + 52 + synth_rand(&rng) % 2 :
+				    starts[k] + 80 + synth_rand(&rng) % (end - starts[k] - 80);
+
+			b.p[at] = synth_rand(&rng);
+		}
+		if (!records_parse_modules(b.p, b.len, &v, err, sizeof(err)))
+			EXPECT_EQ(3, v.n) TH_LOG("round %d", round);
+		for (size_t i = 0; i < v.n; i++) {
+			EXPECT_GE(ACA_MR_BUILD_ID_MAX, v.v[i].build_id_size) TH_LOG("round %d", round);
+			EXPECT_NE(NULL, v.v[i].path);
+		}
+		module_vec_free(&v);
+		sbuf_free(&b);
+	}
+}
+
+/*
  * spin's own ELF image cut short and corrupted, opened through libdwfl:
  * refused or read safely, symbols and source lines asked of every part.
  */

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Sample records with a callstack area ([ACA-EXT], struct aca_callstack_head). */
+/*
+ * Sample records with a callstack area ([ACA-EXT], struct aca_callstack_head);
+ * module records with a build-id ([ACA-EXT], struct aca_mr_build_id).
+ */
 #ifdef ACA_HOST_TEST_UNIT
 
 #define CS_DEPTH	4
@@ -89,6 +92,88 @@ TEST(callstack_area_outside_the_record_is_refused)
 	}
 	EXPECT_EQ(0, v.n);
 	sample_vec_free(&v);
+}
+
+/* ---- [ACA-EXT] build-ids after a module record's path ---- */
+
+static const uint8_t test_bid[20] = {
+	0xde, 0xad, 0xbe, 0xef, 0x00, 0x01, 0x02, 0x03, 0x04, 0x05,
+	0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f,
+};
+
+/* A record without and two with build-ids (20 bytes, and 1 after a 7-byte path). */
+TEST(module_records_carry_build_ids)
+{
+	struct module_vec v = { 0 };
+	struct sbuf b = { 0 };
+	char err[256] = "";
+
+	synth_module(&b, 9, 0x400000, 0x1000, 0, 0, SEP_MR_UNLOAD_TSC_LOADED, 0, "/x/none");
+	synth_module_build_id(&b, 9, 0x500000, 0x2000, 0x1000, SEP_MR_EXE, "/x/twenty",
+			      test_bid, 20, NULL, 0);
+	synth_module_build_id(&b, 9, 0x600000, 0x1000, 0, 0, "/x/one!", test_bid + 3, 1,
+			      NULL, 0);
+	synth_module(&b, 9, 0x700000, 0x1000, 0, 0, SEP_MR_UNLOAD_TSC_LOADED, 0, "/x/after");
+	/* 80 + 8 (/x/none) | 80 + 16 + 24 | 80 + 8 + 8 | 80 + 16 */
+	ASSERT_EQ(88 + 120 + 96 + 96, b.len);
+	ASSERT_EQ(0, records_parse_modules(b.p, b.len, &v, err, sizeof(err))) TH_LOG("%s", err);
+	ASSERT_EQ(4, v.n);
+	EXPECT_EQ(0, v.v[0].build_id_size);
+	EXPECT_STREQ("/x/twenty", v.v[1].path);
+	EXPECT_EQ(20, v.v[1].build_id_size);
+	EXPECT_EQ(0, memcmp(test_bid, v.v[1].build_id, 20));
+	EXPECT_EQ(0x500000, v.v[1].load);
+	EXPECT_EQ(0x1000, v.v[1].page_offset);
+	EXPECT_STREQ("/x/one!", v.v[2].path);
+	EXPECT_EQ(1, v.v[2].build_id_size);
+	EXPECT_EQ(0xef, v.v[2].build_id[0]);
+	EXPECT_STREQ("/x/after", v.v[3].path);
+	EXPECT_EQ(0, v.v[3].build_id_size);
+	module_vec_free(&v);
+	sbuf_free(&b);
+}
+
+/*
+ * Malformed build-ids: the stream ends there with the reason, the record
+ * before kept.
+ */
+TEST(malformed_build_ids_end_the_module_stream)
+{
+	static const struct {
+		const char *magic;
+		size_t size;
+		int extra;
+		const char *said;
+	} bad[] = {
+		{ "BX", 20, 0, "bytes 0x42 0x58 after the path are not a build-id's magic 'BI'" },
+		{ "\0\0", 20, 0, "are not a build-id's magic" },
+		{ NULL, 0, 0, "a build-id of 0 bytes (1 to 20)" },
+		{ NULL, 21, 0, "a build-id of 21 bytes (1 to 20)" },
+		{ NULL, 20, -8, "a build-id of 20 bytes at 96 does not fit in recLength 112" },
+		{ NULL, 4, -6, "2 bytes after the path in recLength 98: not a build-id" },
+		{ NULL, 20, 8, "recLength 128 is not that of a 20-byte build-id at 96" },
+		{ NULL, 3, -1, "recLength 103 is not that of a 3-byte build-id at 96" },
+	};
+	uint8_t id[32];
+
+	memset(id, 0xab, sizeof(id));
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct module_vec v = { 0 };
+		struct sbuf b = { 0 };
+		char err[256] = "";
+
+		synth_module(&b, 9, 0x400000, 0x1000, 0, 0, SEP_MR_UNLOAD_TSC_LOADED, 0, "/x/ok");
+		synth_module_build_id(&b, 9, 0x500000, 0x1000, 0, 0, "/x/bad/path",
+				      id, bad[i].size, bad[i].magic, bad[i].extra);
+		EXPECT_EQ(-1, records_parse_modules(b.p, b.len, &v, err, sizeof(err)))
+			TH_LOG("case %zu", i);
+		EXPECT_NE(NULL, strstr(err, bad[i].said)) TH_LOG("case %zu: %s", i, err);
+		EXPECT_NE(NULL, strstr(err, "record 1 at offset 88")) TH_LOG("case %zu: %s", i, err);
+		ASSERT_EQ(1, v.n) TH_LOG("case %zu", i);
+		EXPECT_STREQ("/x/ok", v.v[0].path);
+		module_vec_free(&v);
+		sbuf_free(&b);
+	}
 }
 
 #endif /* ACA_HOST_TEST_UNIT */

@@ -63,6 +63,77 @@ void synth_module(struct sbuf *b, uint32_t pid, uint64_t load, uint64_t length,
 	sbuf_add(b, zero, len - sizeof(r) - plen);
 }
 
+void synth_module_build_id(struct sbuf *b, uint32_t pid, uint64_t load, uint64_t length,
+			   uint64_t page_offset, uint32_t flags, const char *path,
+			   const uint8_t *id, size_t size, const char *magic, int extra)
+{
+	size_t start = b->len, at, tlen;
+	struct aca_mr_build_id t = {
+		.magic = { magic ? magic[0] : ACA_MR_BUILD_ID_MAGIC0,
+			   magic ? magic[1] : ACA_MR_BUILD_ID_MAGIC1 },
+		.size = size,
+	};
+	struct sep_module_record r;
+	static const uint8_t zero[8];
+
+	synth_module(b, pid, load, length, page_offset, 0, SEP_MR_UNLOAD_TSC_LOADED, flags,
+		     path);
+	at = b->len - start;
+	sbuf_add(b, &t, sizeof(t));
+	sbuf_add(b, id, size);
+	tlen = (sizeof(t) + size + 7) & ~(size_t)7;
+	sbuf_add(b, zero, tlen - sizeof(t) - size);
+	for (int i = 0; i < extra; i++)
+		sbuf_add(b, zero, 1);
+	memcpy(&r, b->p + start, sizeof(r));
+	r.rec_length = at + tlen + extra;
+	memcpy(b->p + start, &r, sizeof(r));
+}
+
+int synth_add_build_id(struct sbuf *b, const char *path, const uint8_t *id, size_t size)
+{
+	struct aca_mr_build_id t = {
+		.magic = { ACA_MR_BUILD_ID_MAGIC0, ACA_MR_BUILD_ID_MAGIC1 }, .size = size,
+	};
+	static const uint8_t zero[8];
+	struct sbuf out = { 0 };
+	size_t off = 0;
+	int n = 0;
+
+	while (off < b->len) {
+		struct sep_module_record r;
+		size_t tlen = (sizeof(t) + size + 7) & ~(size_t)7;
+
+		if (b->len - off < sizeof(r))
+			goto bad;
+		memcpy(&r, b->p + off, sizeof(r));
+		if (r.rec_length < sizeof(r) + r.path_length || r.rec_length > b->len - off ||
+		    r.rec_length != ((sizeof(r) + r.path_length + 7) & ~(size_t)7))
+			goto bad;
+		if (strncmp((const char *)b->p + off + sizeof(r), path, r.path_length) ||
+		    strlen(path) + 1 != r.path_length) {
+			sbuf_add(&out, b->p + off, r.rec_length);
+			off += r.rec_length;
+			continue;
+		}
+		n++;
+		off += r.rec_length;
+		r.rec_length += tlen;
+		sbuf_add(&out, &r, sizeof(r));
+		sbuf_add(&out, b->p + off - (r.rec_length - tlen) + sizeof(r),
+			 r.rec_length - tlen - sizeof(r));
+		sbuf_add(&out, &t, sizeof(t));
+		sbuf_add(&out, id, size);
+		sbuf_add(&out, zero, tlen - sizeof(t) - size);
+	}
+	sbuf_free(b);
+	*b = out;
+	return n;
+bad:
+	sbuf_free(&out);
+	return -1;
+}
+
 void synth_sample(struct sbuf *b, size_t rec_size, uint64_t ip, uint32_t pid,
 		  uint32_t tid, uint64_t tsc, uint16_t cpu)
 {

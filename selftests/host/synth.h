@@ -26,6 +26,23 @@ void sbuf_free(struct sbuf *b);
 void synth_module(struct sbuf *b, uint32_t pid, uint64_t load, uint64_t length,
 		  uint64_t page_offset, uint64_t load_tsc, uint64_t unload_tsc,
 		  uint32_t flags, const char *path);
+/*
+ * The same with aca's build-id after the padded path ([ACA-EXT], struct
+ * aca_mr_build_id): @size bytes of @id (or none, size 0), recLength
+ * ALIGN8(80 + pathLength) + ALIGN8(4 + size). @magic and @extra bend it for
+ * the malformed cases: the two magic bytes ("BI" when NULL), and bytes
+ * added to recLength (zeros written after the record) or, negative, taken
+ * from it (the bytes written staying those of the well-formed record).
+ */
+void synth_module_build_id(struct sbuf *b, uint32_t pid, uint64_t load, uint64_t length,
+			   uint64_t page_offset, uint32_t flags, const char *path,
+			   const uint8_t *id, size_t size, const char *magic, int extra);
+/*
+ * Give every record of @path in the module stream @b the build-id @id
+ * (@size bytes) as aca writes it. Returns how many, or -1 if @b is not a
+ * well-formed stream of records without build-ids.
+ */
+int synth_add_build_id(struct sbuf *b, const char *path, const uint8_t *id, size_t size);
 /* One SampleRecordPC of @rec_size bytes (64-bit code, like aca writes). */
 void synth_sample(struct sbuf *b, size_t rec_size, uint64_t ip, uint32_t pid,
 		  uint32_t tid, uint64_t tsc, uint16_t cpu);

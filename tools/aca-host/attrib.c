@@ -240,14 +240,53 @@ static int file_index(struct attrib *a, const char *path)
 	return f->syms ? (int)(a->nfiles - 1) : NO_FILE;
 }
 
-/* The file of user mapping @m, if it opened and @m can be of it. */
+/* @n bytes at @p in hex into @out (room for 2 * n + 1). */
+static char *hex(const uint8_t *p, size_t n, char *out)
+{
+	for (size_t i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", p[i]);
+	out[2 * n] = 0;
+	return out;
+}
+
+/*
+ * Whether @f is the file whose build-id the target read for @m. Returns 0,
+ * or -1 with the two build-ids in @err.
+ */
+static int check_build_id(struct symfile *f, const struct host_module *m,
+			  char *err, size_t errlen)
+{
+	char ours[2 * 64 + 1], theirs[2 * ACA_MR_BUILD_ID_MAX + 1];
+	const uint8_t *id;
+	size_t n = sym_build_id(f, &id);
+
+	if (n == m->build_id_size && !memcmp(id, m->build_id, n))
+		return 0;
+	hex(m->build_id, m->build_id_size, theirs);
+	if (!n)
+		snprintf(err, errlen, "it has no build-id, the target's is %s", theirs);
+	else
+		snprintf(err, errlen, "its build-id is %s, the target's %s",
+			 hex(id, n < 64 ? n : 64, ours), theirs);
+	return -1;
+}
+
+/*
+ * The file of user mapping @m, if it opened and is the one that ran: its
+ * build-id is the one the target read, or, for a record without one, its
+ * code segments can hold the mapping.
+ */
 static int user_file(struct attrib *a, const struct host_module *m)
 {
 	int i = file_index(a, m->path);
 	char err[256];
 
-	if (i < 0 || !sym_check_mapping(a->files[i].syms, m->page_offset, m->length,
-					err, sizeof(err)))
+	if (i < 0)
+		return i;
+	if (m->build_id_size ?
+	    !check_build_id(a->files[i].syms, m, err, sizeof(err)) :
+	    !sym_check_mapping(a->files[i].syms, m->page_offset, m->length,
+			       err, sizeof(err)))
 		return i;
 	if (!a->files[i].mismatch_said) {
 		a->problems++;

@@ -30,7 +30,7 @@ struct attrib_opts {
 struct attrib_file {
 	char *path;			/* as opened (sysroot prepended) */
 	struct symfile *syms;		/* NULL: unreadable */
-	int mismatch_said;		/* a mapping did not fit it: said once */
+	int mismatch_said;		/* not the file that ran: said once */
 };
 
 struct attrib {

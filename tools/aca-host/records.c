@@ -148,6 +148,58 @@ static char *printable(const uint8_t *p, size_t max)
 	return s;
 }
 
+/*
+ * [ACA-EXT] The build-id after the path of the record at @rec, if its
+ * recLength leaves room after ALIGN8(80 + pathLength): it must then be
+ * whole and well-formed, and recLength end with its padding. Returns 0, or
+ * -1 with @err set.
+ */
+static int parse_build_id(const uint8_t *rec, const struct sep_module_record *r,
+			  struct host_module *m, size_t i, size_t off, char *err,
+			  size_t errlen)
+{
+	size_t at = (HOST_MR_FIXED + r->path_length + SEP_MR_ALIGN - 1) &
+		    ~(size_t)(SEP_MR_ALIGN - 1);
+	struct aca_mr_build_id t;
+
+	if (r->rec_length <= at)
+		return 0;
+	if (r->rec_length - at < sizeof(t)) {
+		snprintf(err, errlen, "record %zu at offset %zu: %zu bytes after the path "
+			 "in recLength %u: not a build-id", i, off,
+			 r->rec_length - at, r->rec_length);
+		return -1;
+	}
+	memcpy(&t, rec + at, sizeof(t));
+	if (t.magic[0] != ACA_MR_BUILD_ID_MAGIC0 || t.magic[1] != ACA_MR_BUILD_ID_MAGIC1) {
+		snprintf(err, errlen, "record %zu at offset %zu: bytes 0x%02x 0x%02x after the "
+			 "path are not a build-id's magic 'BI'", i, off, t.magic[0],
+			 t.magic[1]);
+		return -1;
+	}
+	if (t.size < 1 || t.size > ACA_MR_BUILD_ID_MAX) {
+		snprintf(err, errlen, "record %zu at offset %zu: a build-id of %u bytes "
+			 "(1 to %d)", i, off, t.size, ACA_MR_BUILD_ID_MAX);
+		return -1;
+	}
+	if (sizeof(t) + t.size > r->rec_length - at) {
+		snprintf(err, errlen, "record %zu at offset %zu: a build-id of %u bytes "
+			 "at %zu does not fit in recLength %u", i, off, t.size, at,
+			 r->rec_length);
+		return -1;
+	}
+	/* Padded to 8, and nothing after it. */
+	if (r->rec_length - at != ((sizeof(t) + t.size + SEP_MR_ALIGN - 1) &
+				   ~(size_t)(SEP_MR_ALIGN - 1))) {
+		snprintf(err, errlen, "record %zu at offset %zu: recLength %u is not that "
+			 "of a %u-byte build-id at %zu", i, off, r->rec_length, t.size, at);
+		return -1;
+	}
+	memcpy(m->build_id, rec + at + sizeof(t), t.size);
+	m->build_id_size = t.size;
+	return 0;
+}
+
 int records_parse_modules(const uint8_t *buf, size_t len,
 			  struct module_vec *out, char *err, size_t errlen)
 {
@@ -193,6 +245,8 @@ int records_parse_modules(const uint8_t *buf, size_t len,
 		}
 		m = &out->v[out->n];
 		memset(m, 0, sizeof(*m));
+		if (parse_build_id(buf + off, &r, m, i, off, err, errlen))
+			return -1;
 		m->path = printable(buf + off + HOST_MR_FIXED, r.path_length);
 		if (!m->path) {
 			snprintf(err, errlen, "out of memory after %zu module records", i);

@@ -48,6 +48,9 @@ struct host_module {
 	uint32_t flags;		/* SEP_MR_* */
 	uint16_t selector;
 	char *path;		/* printable, NUL-terminated */
+	/* [ACA-EXT] the file's GNU build-id as the target read it (size 0: none) */
+	uint8_t build_id[ACA_MR_BUILD_ID_MAX];
+	uint8_t build_id_size;
 };
 
 struct sample_vec {
@@ -90,8 +93,10 @@ int records_parse_samples(const uint8_t *buf, size_t len,
 /*
  * Append the module records of a module stream. Returns 0, or -1 with @err
  * set at the first record that is malformed (recLength 0, shorter than its
- * fixed part or its path, running past the end); the records before it are
- * kept, nothing after it is trusted.
+ * fixed part or its path, running past the end, or with bytes after its
+ * padded path that are no well-formed build-id: magic "BI", size 1 to
+ * ACA_MR_BUILD_ID_MAX, recLength ending with its padding); the records
+ * before it are kept, nothing after it is trusted.
  */
 int records_parse_modules(const uint8_t *buf, size_t len,
 			  struct module_vec *out, char *err, size_t errlen);

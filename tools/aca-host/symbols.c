@@ -191,6 +191,20 @@ size_t sym_count(struct symfile *f)
 	return f->nsyms;
 }
 
+size_t sym_build_id(struct symfile *f, const uint8_t **id)
+{
+	const unsigned char *bits = NULL;
+	GElf_Addr vaddr;
+	int n = dwfl_module_build_id(f->mod, &bits, &vaddr);
+
+	if (n <= 0 || !bits) {
+		*id = NULL;
+		return 0;
+	}
+	*id = bits;
+	return n;
+}
+
 const char *sym_source(struct symfile *f)
 {
 	const char *main_file = NULL, *debug_file = NULL;

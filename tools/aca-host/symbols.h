@@ -55,6 +55,12 @@ int sym_value(struct symfile *f, const char *name, uint64_t *value);
 /* Number of symbols, of the debug file's table if one was found. */
 size_t sym_count(struct symfile *f);
 
+/*
+ * The GNU build-id of the binary opened (not of a debug file): its size,
+ * with *@id pointing at it until sym_close(); 0 if it has none.
+ */
+size_t sym_build_id(struct symfile *f, const uint8_t **id);
+
 /* The file the symbols come from: the debug file, or the binary itself. */
 const char *sym_source(struct symfile *f);
 
