@@ -90,6 +90,7 @@
 /* More error codes of section 10 (0, 159, 218, 219 are in sep.h). */
 #define VT_NO_MEMORY				26
 #define VT_BAD_PARAMETER			63
+#define VT_INVALID_DEVICE			183
 #define VT_MSR_ACCESS_ERROR			196
 #define VT_NO_ADMIN_PRIVILEGE			213
 #define VT_INVALID_PROG_INFO			228

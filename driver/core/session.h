@@ -64,7 +64,6 @@ struct acp_config {
 	struct sep_event_config events;
 	struct acp_group *groups;
 	u32 ngroups;
-	u32 uncore_groups;	/* accepted, not collected */
 	u32 pmu_buffer_size;
 	u32 osid;
 	u32 ncpus;		/* CPU data channels; module channel = ncpus + 1 */

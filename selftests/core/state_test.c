@@ -134,7 +134,8 @@ TEST_F(core, init_driver_payload_length)
 
 /*
  * The configuration commands, in an order that works when CONFIGURED;
- * @expect is what each must answer.
+ * @expect is what each must answer (the uncore ones 183 where the others
+ * succeed: aca collects no uncore, spec 5.5).
  */
 static inline void run_config_commands(struct __test_metadata *_metadata,
 				       FIXTURE_DATA(core) *self, s32 expect)
@@ -156,11 +157,15 @@ static inline void run_config_commands(struct __test_metadata *_metadata,
 	CFG(SEP_CMD_DESC_NEXT, &desc, sizeof(desc));
 	CFG(SEP_CMD_EM_GROUPS, &ec, sizeof(ec));
 	CFG(SEP_CMD_EM_CONFIG_NEXT, core_ecb(_metadata, self), 4720);
-	CFG(SEP_CMD_INIT_UNC, &unc, sizeof(unc));
-	CFG(SEP_CMD_EM_GROUPS_UNC, &ecu, sizeof(ecu));
-	CFG(SEP_CMD_EM_CONFIG_NEXT_UNC, uncore_ecb(_metadata, self), 2680);
+#define CFG_UNC(id, in, len) \
+	EXPECT_EQ(expect == VT_SUCCESS ? VT_INVALID_DEVICE : expect, \
+		  cmd(_metadata, self, id, in, len, 0)) TH_LOG("command %u", id)
+	CFG_UNC(SEP_CMD_INIT_UNC, &unc, sizeof(unc));
+	CFG_UNC(SEP_CMD_EM_GROUPS_UNC, &ecu, sizeof(ecu));
+	CFG_UNC(SEP_CMD_EM_CONFIG_NEXT_UNC, uncore_ecb(_metadata, self), 2680);
 	CFG(SEP_CMD_INIT_PMU, &pmu, 4);
 	CFG(SEP_CMD_START, NULL, 0);
+#undef CFG_UNC
 #undef CFG
 }
 
@@ -875,8 +880,65 @@ TEST_F(core, init_pmu_takes_nothing_or_a_u32)
 	EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, SEP_CMD_INIT_PMU, five, 5, 0));
 }
 
-/* Uncore is accepted so hosts proceed, and not collected (spec 5.5, 6.7). */
-TEST_F(core, uncore_configuration_is_accepted)
+/*
+ * Core events configured and started, on a session where uncore was
+ * refused: the refusal leaves the session CONFIGURED (IDLE on the wire).
+ */
+static inline void expect_core_collection_starts(struct __test_metadata *_metadata,
+						 FIXTURE_DATA(core) *self)
+{
+	EXPECT_EQ(SEP_STATE_IDLE, driver_state(_metadata, self));
+	EXPECT_EQ(VT_SUCCESS, em_groups(_metadata, self, 1));
+	EXPECT_EQ(VT_SUCCESS, send_ecb(_metadata, self, core_ecb(_metadata, self), 4720, 0));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	EXPECT_EQ(SEP_STATE_RUNNING, driver_state(_metadata, self));
+	EXPECT_EQ(1, self->f.nstart);
+}
+
+/* aca collects no uncore (spec 5.5): 183 and why, not an empty channel. */
+TEST_F(core, init_unc_is_refused_without_an_uncore_pmu)
+{
+	struct sep_dev_unc_config unc = { .dispatch_id = 120, .device_type = 1 };
+
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	EXPECT_EQ(VT_INVALID_DEVICE, cmd(_metadata, self, SEP_CMD_INIT_UNC, &unc, sizeof(unc), 0));
+	EXPECT_EQ(1, self->f.nlogs);
+	EXPECT_EQ(1, fake_log_count(&self->f,
+				    "INIT_UNC refused (183): aca collects no uncore events on this target"));
+	EXPECT_EQ(1, fake_log_count(&self->f, "configure core events only"));
+	expect_core_collection_starts(_metadata, self);
+}
+
+TEST_F(core, em_groups_unc_is_refused_without_an_uncore_pmu)
+{
+	struct sep_event_config ecu;
+
+	tc_event_config(&ecu, true);
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	EXPECT_EQ(VT_INVALID_DEVICE, cmd(_metadata, self, SEP_CMD_EM_GROUPS_UNC, &ecu, sizeof(ecu), 0));
+	EXPECT_EQ(1, self->f.nlogs);
+	EXPECT_EQ(1, fake_log_count(&self->f, "EM_GROUPS_UNC refused (183)"));
+	expect_core_collection_starts(_metadata, self);
+}
+
+/* No DRV_IOCTL_STATUS follows the refusal, asked or not (spec 4.1). */
+TEST_F(core, em_config_next_unc_is_refused_without_an_uncore_pmu)
+{
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	EXPECT_EQ(VT_INVALID_DEVICE, cmd(_metadata, self, SEP_CMD_EM_CONFIG_NEXT_UNC,
+					 uncore_ecb(_metadata, self), 2680, 0));
+	EXPECT_EQ(VT_INVALID_DEVICE, cmd(_metadata, self, SEP_CMD_EM_CONFIG_NEXT_UNC,
+					 uncore_ecb(_metadata, self), 2680, 48));
+	EXPECT_EQ(0, self->r.len);
+	EXPECT_EQ(2, fake_log_count(&self->f, "EM_CONFIG_NEXT_UNC refused (183)"));
+	expect_core_collection_starts(_metadata, self);
+}
+
+/* Malformed uncore requests are refused as any other is: 159, not 183. */
+TEST_F(core, uncore_requests_of_a_wrong_size_are_refused_with_159)
 {
 	struct sep_dev_unc_config unc = { .dispatch_id = 120, .device_type = 1 };
 	struct sep_event_config ecu;
@@ -886,21 +948,14 @@ TEST_F(core, uncore_configuration_is_accepted)
 	memcpy(big, &ecu, sizeof(ecu));
 	open_session(_metadata, self);
 	goto_state(_metadata, self, ACP_CONFIGURED);
-	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_INIT_UNC, &unc, sizeof(unc), 0));
-	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_EM_GROUPS_UNC, &ecu, sizeof(ecu), 0));
-	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_EM_CONFIG_NEXT_UNC,
-				  uncore_ecb(_metadata, self), 2680, 0));
-	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_EM_CONFIG_NEXT_UNC,
-				  uncore_ecb(_metadata, self), 2680, 48));
-	EXPECT_TRUE(tc_all_zero(self->r.data, 48));
-	EXPECT_EQ(VT_SUCCESS, cmd_u32(_metadata, self, SEP_CMD_SET_DEVICE_NUM_UNITS, 1));
-	/* Said once in the log, not per command. */
-	EXPECT_EQ(1, fake_log_count(&self->f, "uncore"));
-	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_INIT_UNC, &unc, sizeof(unc) - 1, 0));
-	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_EM_GROUPS_UNC, big, sizeof(big), 0));
-	EXPECT_NE(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_EM_CONFIG_NEXT_UNC,
-				  uncore_ecb(_metadata, self), 1000, 0));
-	/* Uncore events alone are nothing to START. */
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED,
+		  cmd(_metadata, self, SEP_CMD_INIT_UNC, &unc, sizeof(unc) - 1, 0));
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED,
+		  cmd(_metadata, self, SEP_CMD_EM_GROUPS_UNC, big, sizeof(big), 0));
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, SEP_CMD_EM_CONFIG_NEXT_UNC,
+					     uncore_ecb(_metadata, self), 1000, 0));
+	EXPECT_EQ(0, fake_log_count(&self->f, "refused (183)"));
+	/* Uncore asked for alone is nothing to START. */
 	EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
 }
 
@@ -1147,11 +1202,15 @@ TEST_F(core, collection_sequence_of_the_test_suite)
 		EXPECT_EQ(VT_SUCCESS, send_ecb(_metadata, self, core_ecb(_metadata, self), 4720, 0));
 		EXPECT_EQ(VT_SUCCESS, cmd_u32(_metadata, self, SEP_CMD_SET_DEVICE_NUM_UNITS, 4));
 		if (uncore) {
-			EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_INIT_UNC, &unc, sizeof(unc), 0));
-			EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_EM_GROUPS_UNC, &ecu, sizeof(ecu), 0));
-			EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_EM_CONFIG_NEXT_UNC,
-						  uncore_ecb(_metadata, self), 2680, 0));
+			/* Refused (spec 5.5); the core events still START. */
+			EXPECT_EQ(VT_INVALID_DEVICE,
+				  cmd(_metadata, self, SEP_CMD_INIT_UNC, &unc, sizeof(unc), 0));
+			EXPECT_EQ(VT_INVALID_DEVICE,
+				  cmd(_metadata, self, SEP_CMD_EM_GROUPS_UNC, &ecu, sizeof(ecu), 0));
+			EXPECT_EQ(VT_INVALID_DEVICE, cmd(_metadata, self, SEP_CMD_EM_CONFIG_NEXT_UNC,
+							 uncore_ecb(_metadata, self), 2680, 0));
 			EXPECT_EQ(VT_SUCCESS, cmd_u32(_metadata, self, SEP_CMD_SET_DEVICE_NUM_UNITS, 1));
+			EXPECT_EQ(SEP_STATE_IDLE, driver_state(_metadata, self));
 		}
 		query(_metadata, self, SEP_CMD_GET_NORMALIZED_TSC, 8);
 		EXPECT_EQ(VT_SUCCESS, cmd_u32(_metadata, self, SEP_CMD_INIT_PMU, FAKE_NCPUS * 7 * 8));

@@ -679,6 +679,13 @@ static bool privileged_only(u32 id)
 	       id == ACA_CMD_KERNEL_SYMBOLS;
 }
 
+/* The uncore configuration, never collected: refused (183, spec 5.5). */
+static bool uncore_command(u32 id)
+{
+	return id == SEP_CMD_INIT_UNC || id == SEP_CMD_EM_GROUPS_UNC ||
+	       id == SEP_CMD_EM_CONFIG_NEXT_UNC;
+}
+
 static void check_response(struct slot *s, const void *d, size_t n)
 {
 	const struct sep_control_msg_header *q = &s->req;
@@ -705,9 +712,17 @@ static void check_response(struct slot *s, const void *d, size_t n)
 	if (h.status != VT_SUCCESS && h.status != VT_DRIVER_COMM_FAILED &&
 	    h.status != VT_BAD_PARAMETER && h.status != VT_MSR_ACCESS_ERROR &&
 	    h.status != VT_COMM_NOT_COMPATIBLE && h.status != VT_NO_ADMIN_PRIVILEGE &&
+	    h.status != VT_INVALID_DEVICE &&
 	    (h.status != VT_NO_MEMORY || !fz.f.nfailed))
 		fail("command %u answered %d, a status this target does not have",
 		     q->command_id, h.status);
+	/* Uncore never succeeds; 183 means uncore and nothing else. */
+	if (!bad && uncore_command(q->command_id) && h.status == VT_SUCCESS)
+		fail("uncore command %u succeeded", q->command_id);
+	if ((bad || refuse || !uncore_command(q->command_id)) &&
+	    h.status == VT_INVALID_DEVICE)
+		fail("command %u answered %d (uncore refused)", q->command_id,
+		     h.status);
 	if (h.from_target_data_size !=
 	    (h.status == VT_SUCCESS ? q->from_target_data_size : 0))
 		fail("command %u status %d: %llu bytes follow, %llu asked",

@@ -320,6 +320,10 @@ static void core_device(int conn)
 	request_u32(conn, SEP_CMD_SET_DEVICE_NUM_UNITS, 4, 0);
 }
 
+/*
+ * UncoreCollectionTest's uncore device (spec 5.1 18a-d): each request is
+ * refused (183, spec 5.5) and the collection goes on with the core's.
+ */
 static void uncore_device(int conn)
 {
 	static struct sep_dev_unc_config dev;
@@ -1059,6 +1063,7 @@ static void ecb_seeds(void)
 		sizeof(struct sep_drv_ioctl_status));
 	ecb_gp_events(1);
 	ecb_request(0, SEP_CMD_EM_CONFIG_NEXT);
+	/* refused (183) with no DRV_IOCTL_STATUS, though asked for */
 	request(0, SEP_CMD_EM_CONFIG_NEXT_UNC, ecb_unc, ecb_unc_len,
 		sizeof(struct sep_drv_ioctl_status));
 	request(0, SEP_CMD_START, NULL, 0, 0);
