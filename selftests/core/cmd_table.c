@@ -36,6 +36,7 @@ const struct tc_command tc_commands[] = {
 	CMD(EM_GROUPS, sizeof(struct sep_event_config), 0, 0, 0),
 	CMD(EM_CONFIG_NEXT, CORE_ECB, 0, sizeof(struct sep_drv_ioctl_status), 0),
 	CMD(SET_DEVICE_NUM_UNITS, 4, 0, 0, 0),
+	/* UncoreCollectionTest's; aca refuses these three (183, spec 5.5). */
 	CMD(INIT_UNC, sizeof(struct sep_dev_unc_config), 0, 0, 0),
 	CMD(EM_GROUPS_UNC, sizeof(struct sep_event_config), 0, 0, 0),
 	CMD(EM_CONFIG_NEXT_UNC, UNCORE_ECB, 0, sizeof(struct sep_drv_ioctl_status), 0),
