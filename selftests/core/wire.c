@@ -190,7 +190,7 @@ bool tc_all_zero(const void *p, size_t n)
 	return true;
 }
 
-static u8 *read_file(const char *path, size_t *len)
+u8 *tc_read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	u8 *buf = NULL;
@@ -200,13 +200,15 @@ static u8 *read_file(const char *path, size_t *len)
 		return NULL;
 	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) <= 0 || fseek(f, 0, SEEK_SET))
 		goto out;
-	buf = malloc(n);
+	buf = malloc(n + 1);
 	if (buf && fread(buf, 1, n, f) != (size_t)n) {
 		free(buf);
 		buf = NULL;
 	}
-	if (buf)
+	if (buf) {
+		buf[n] = 0;
 		*len = n;
+	}
 out:
 	fclose(f);
 	return buf;
@@ -235,7 +237,7 @@ u8 *tc_load_vector(const char *name, size_t *len)
 		snprintf(path, sizeof(path), "%s/../../selftests/vectors/%s",
 			 exe, name);
 	}
-	buf = read_file(path, len);
+	buf = tc_read_file(path, len);
 	if (!buf)
 		fprintf(stderr, "# test vector %s: cannot read it\n", path);
 	return buf;

@@ -99,6 +99,12 @@ bool tc_all_zero(const void *p, size_t n);
  */
 u8 *tc_load_vector(const char *name, size_t *len);
 
+/*
+ * The whole of file @path, malloc()ed with a NUL after its *@len bytes,
+ * or NULL if it cannot be read or is empty.
+ */
+u8 *tc_read_file(const char *path, size_t *len);
+
 #define TC_CORE_ECB	"bin_ecb.config_6_0_CPU_CLK_UNHALTED.REF_TSC"
 #define TC_UNCORE_ECB	"bin_ecb.config_6_0_UNC_IMC_DRAM_RW_SLICE0_UNC_IMC_DRAM_RW_SLICE1"
 

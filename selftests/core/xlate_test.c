@@ -422,30 +422,6 @@ static const char *pmu_events_dir(char *buf, size_t len)
 	return buf;
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 &&
-	    fseek(f, 0, SEEK_SET) == 0) {
-		buf = malloc(n + 1);
-		if (buf && fread(buf, 1, n, f) != (size_t)n) {
-			free(buf);
-			buf = NULL;
-		}
-		if (buf) {
-			buf[n] = 0;
-			*len = n;
-		}
-	}
-	fclose(f);
-	return buf;
-}
-
 static void count_unit(struct xtally *t, const char *unit)
 {
 	u32 i;
@@ -614,7 +590,7 @@ static void check_model(struct __test_metadata *_metadata, FIXTURE_DATA(core) *s
 
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
 		free(names[i]);
-		text = slurp(path, &len);
+		text = (char *)tc_read_file(path, &len);
 		ASSERT_NE(NULL, text) TH_LOG("cannot read %s", path);
 		err = jtable(text, len, each_entry, &x, &table, &at);
 		EXPECT_EQ(NULL, err) TH_LOG("%s: %s at byte %zu", path, err, at);
