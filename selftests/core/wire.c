@@ -214,26 +214,33 @@ out:
 	return buf;
 }
 
+char *tc_tests_dir(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+	char *slash;
+
+	if (n <= 0)
+		return NULL;
+	buf[n] = 0;
+	slash = strrchr(buf, '/');
+	if (!slash)
+		return NULL;
+	*slash = 0;
+	return buf;
+}
+
 u8 *tc_load_vector(const char *name, size_t *len)
 {
 	char exe[PATH_MAX], path[PATH_MAX + 256];
 	const char *env = getenv("ACA_VECTORS");
-	char *slash;
-	ssize_t n;
 	u8 *buf;
 
 	if (env) {
 		snprintf(path, sizeof(path), "%s/%s", env, name);
 	} else {
-		/* <repo>/build/tests/core_*_test -> <repo>/selftests/vectors */
-		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-		if (n <= 0)
+		/* <repo>/build/tests -> <repo>/selftests/vectors */
+		if (!tc_tests_dir(exe, sizeof(exe)))
 			return NULL;
-		exe[n] = 0;
-		slash = strrchr(exe, '/');
-		if (!slash)
-			return NULL;
-		*slash = 0;		/* <repo>/build/tests */
 		snprintf(path, sizeof(path), "%s/../../selftests/vectors/%s",
 			 exe, name);
 	}

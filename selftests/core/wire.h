@@ -105,6 +105,9 @@ u8 *tc_load_vector(const char *name, size_t *len);
  */
 u8 *tc_read_file(const char *path, size_t *len);
 
+/* The directory of this test program (<repo>/build/tests) in @buf, or NULL. */
+char *tc_tests_dir(char *buf, size_t len);
+
 #define TC_CORE_ECB	"bin_ecb.config_6_0_CPU_CLK_UNHALTED.REF_TSC"
 #define TC_UNCORE_ECB	"bin_ecb.config_6_0_UNC_IMC_DRAM_RW_SLICE0_UNC_IMC_DRAM_RW_SLICE1"
 

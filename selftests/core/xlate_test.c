@@ -404,20 +404,13 @@ static void host_ecb(u8 *ecb, const struct perf_enc *pe)
 static const char *pmu_events_dir(char *buf, size_t len)
 {
 	const char *env = getenv("ACA_PMU_EVENTS");
-	char exe[PATH_MAX], *slash;
-	ssize_t n;
+	char exe[PATH_MAX];
 
 	if (env)
 		return env;
-	/* <repo>/build/tests/core_xlate_test -> <repo>/build/ksrc/... */
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
+	/* <repo>/build/tests -> <repo>/build/ksrc/... */
+	if (!tc_tests_dir(exe, sizeof(exe)))
 		return NULL;
-	exe[n] = 0;
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return NULL;
-	*slash = 0;
 	snprintf(buf, len, "%s/../ksrc/tools/perf/pmu-events/arch/x86", exe);
 	return buf;
 }
