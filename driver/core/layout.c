@@ -438,6 +438,14 @@ LAYOUT_OFFSET(sep_module_record, tsc, 64);
 LAYOUT_OFFSET(sep_module_record, parent_pid, 72);
 LAYOUT_OFFSET(sep_module_record, page_offset_low, 76);
 
+LAYOUT_SIZE(aca_group_times_head, 24);
+LAYOUT_OFFSET(aca_group_times_head, switch_ms, 12);
+LAYOUT_OFFSET(aca_group_times_head, switches, 16);
+LAYOUT_SIZE(aca_group_time, 16);
+LAYOUT_OFFSET(aca_group_time, running_tsc, 8);
+LAYOUT_SIZE(aca_group_window, 24);
+LAYOUT_OFFSET(aca_group_window, group, 16);
+
 LAYOUT_SIZE(aca_mr_build_id, 4);
 LAYOUT_OFFSET(aca_mr_build_id, reserved, 2);
 LAYOUT_OFFSET(aca_mr_build_id, size, 3);

@@ -41,6 +41,7 @@
 #define SEP_CMD_RESERVE				38
 #define SEP_CMD_KERNEL_CS			42
 #define SEP_CMD_VERSION				51
+#define SEP_CMD_SWITCH_GROUP			54
 #define SEP_CMD_GET_NUM_CORE_CTRS		55
 #define SEP_CMD_NUM_DESCRIPTOR			57
 #define SEP_CMD_DESC_NEXT			58
@@ -78,6 +79,41 @@
 #define ACA_CMD_KERNEL_SYMBOLS			0x41430001
 #define ACA_KSYM_MAX_ADDRS			1024
 #define ACA_KSYM_SLOT_SIZE			512
+
+/*
+ * [ACA-EXT] GROUP_TIMES (multiplexing, 6.8): nothing in; out, as many bytes
+ * as asked (at least the head; the rest zero): struct aca_group_times_head,
+ * then a struct aca_group_time per group that samples (ngroups, in group
+ * order), then a struct aca_group_window per window a group sampled, oldest
+ * first, as many as were kept and fit. A window is a span of TSC ticks
+ * during which the group's events, and no other group's, were enabled on
+ * every sampled CPU: on_tsc is read before the first of them is enabled,
+ * off_tsc after the last is disabled, so every sample of the group has
+ * on_tsc < TSC < off_tsc. A window still open when asked is not listed.
+ */
+#define ACA_CMD_GROUP_TIMES			0x41430002
+#define ACA_GROUP_WINDOWS_MAX			8192
+
+struct aca_group_times_head {
+	__u32 ngroups;		/* groups that sample */
+	__u32 nwindows;		/* windows closed and kept */
+	__u32 windows_lost;	/* closed past ACA_GROUP_WINDOWS_MAX */
+	__u32 switch_ms;	/* the switch timer's period; 0: none */
+	__u64 switches;		/* group changes, by the timer or SWITCH_GROUP */
+};
+
+struct aca_group_time {
+	__u32 group;		/* its index in EM_GROUPS (group_id) */
+	__u32 windows;		/* closed windows, kept or not */
+	__u64 running_tsc;	/* their total length */
+};
+
+struct aca_group_window {
+	__u64 on_tsc;
+	__u64 off_tsc;
+	__u32 group;
+	__u32 reserved;
+};
 
 /* Reference driver states, reported by GET_DRIVER_STATE (8.1). */
 #define SEP_STATE_UNINITIALIZED			0
