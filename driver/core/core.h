@@ -53,6 +53,17 @@ struct acp_ops {
 	void (*stop)(void *ctx);
 	void (*pause)(void *ctx, bool pause);
 	/*
+	 * Multiplexing (spec 6.8): sample the next group from now (SWITCH_GROUP).
+	 * Non-zero: there is no other group to switch to. Optional.
+	 */
+	int (*switch_group)(void *ctx);
+	/*
+	 * [ACA-EXT] GROUP_TIMES: fill @buf (@len bytes, zeroed, at least the
+	 * head) as sep_cmd.h describes, for the collection of this session.
+	 * Optional.
+	 */
+	void (*group_times)(void *ctx, void *buf, size_t len);
+	/*
 	 * STOP, right after stop(): add what ends a collection to the data
 	 * channels (the module records of every live process), or have it
 	 * added later to a stream not final yet (data_final()). Optional.

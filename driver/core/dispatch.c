@@ -19,6 +19,7 @@ static const struct acp_command commands[] = {
 	{ SEP_CMD_STOP, acp_cmd_stop, COLLECTING, 0, 0, 0 },
 	{ SEP_CMD_PAUSE, acp_cmd_pause, ACP_ANY, 0, 0, 0 },
 	{ SEP_CMD_RESUME, acp_cmd_resume, ACP_ANY, 0, 0, 0 },
+	{ SEP_CMD_SWITCH_GROUP, acp_cmd_switch_group, COLLECTING, 0, 0, 0 },
 	{ SEP_CMD_TERMINATE, acp_cmd_terminate, ACP_ANY, 0, 0, 0 },
 	{ SEP_CMD_GET_DRIVER_STATE, acp_cmd_driver_state, ACP_ANY, 0, 0, 4 },
 	/* information */
@@ -74,6 +75,9 @@ static const struct acp_command commands[] = {
 	/* [ACA-EXT] privileged only; its own bounds (acp_cmd_kernel_symbols()) */
 	{ ACA_CMD_KERNEL_SYMBOLS, acp_cmd_kernel_symbols, ACP_ANY,
 	  0, ACP_MAX_PAYLOAD, ACA_KSYM_SLOT_SIZE },
+	/* [ACA-EXT] the session's own collection: no privilege needed */
+	{ ACA_CMD_GROUP_TIMES, acp_cmd_group_times, ACP_ANY, 0, 0,
+	  sizeof(struct aca_group_times_head) },
 };
 
 const struct acp_command *acp_find_command(u32 id)

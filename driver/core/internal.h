@@ -82,6 +82,8 @@ s32 acp_cmd_stop(const struct acp_cmd *cmd, struct acp_reply *r);
 s32 acp_cmd_pause(const struct acp_cmd *cmd, struct acp_reply *r);
 s32 acp_cmd_resume(const struct acp_cmd *cmd, struct acp_reply *r);
 s32 acp_cmd_terminate(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_switch_group(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_group_times(const struct acp_cmd *cmd, struct acp_reply *r);
 s32 acp_cmd_driver_state(const struct acp_cmd *cmd, struct acp_reply *r);
 
 s32 acp_cmd_version(const struct acp_cmd *cmd, struct acp_reply *r);

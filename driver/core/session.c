@@ -231,6 +231,46 @@ s32 acp_cmd_pause(const struct acp_cmd *cmd, struct acp_reply *r)
 	return VT_SUCCESS;
 }
 
+/* Multiplexing: the next group samples from now, paused or not. */
+s32 acp_cmd_switch_group(const struct acp_cmd *cmd, struct acp_reply *r)
+{
+	struct acp_target *t = cmd->t;
+
+	if (!t->ops->switch_group || t->ops->switch_group(t->ctx)) {
+		acp_log(t, "SWITCH_GROUP: the collection samples one group, there is none to switch to");
+		return VT_DRIVER_COMM_FAILED;
+	}
+	return VT_SUCCESS;
+}
+
+/* [ACA-EXT] Each group's sampling windows (sep_cmd.h), as much as asked. */
+s32 acp_cmd_group_times(const struct acp_cmd *cmd, struct acp_reply *r)
+{
+	struct acp_target *t = cmd->t;
+	/* What there can be; the reply's rest is zeros, not memory. */
+	u64 len = sizeof(struct aca_group_times_head) +
+		  ACP_MAX_GROUPS * sizeof(struct aca_group_time) +
+		  ACA_GROUP_WINDOWS_MAX * sizeof(struct aca_group_window);
+	void *out;
+
+	if (!t->ops->group_times) {
+		acp_log(t, "GROUP_TIMES: this target keeps no group times");
+		return VT_DRIVER_COMM_FAILED;
+	}
+	if (cmd->out_len < sizeof(struct aca_group_times_head)) {
+		acp_log(t, "GROUP_TIMES: reply of %llu bytes asked, at least %zu needed",
+			(unsigned long long)cmd->out_len,
+			sizeof(struct aca_group_times_head));
+		return VT_DRIVER_COMM_FAILED;
+	}
+	len = len < cmd->out_len ? len : cmd->out_len;
+	out = acp_reply_alloc(cmd, r, len);
+	if (!out)
+		return VT_NO_MEMORY;
+	t->ops->group_times(t->ctx, out, len);
+	return VT_SUCCESS;
+}
+
 s32 acp_cmd_resume(const struct acp_cmd *cmd, struct acp_reply *r)
 {
 	struct acp_target *t = cmd->t;

@@ -44,6 +44,7 @@ const struct tc_command tc_commands[] = {
 	CMD(START, 0, 0, 0, 0),
 	CMD(PAUSE, 0, 0, 0, 0),
 	CMD(RESUME, 0, 0, 0, 0),
+	CMD(SWITCH_GROUP, 0, 0, 0, 0),
 	CMD(STOP, 0, 0, 0, 0),
 	CMD(TSC_SKEW_INFO, 0, 0, 0, 8),
 	CMD(GET_NUM_SAMPLES, 0, 0, 8, 0),
@@ -62,13 +63,16 @@ const struct tc_command tc_commands[] = {
 	CMD(SET_SCAN_UNCORE_TOPOLOGY_INFO, 0, 0, 0, 0),
 	/* aca's own (spec 4.6): four addresses, a slot each. */
 	{ ACA_CMD_KERNEL_SYMBOLS, "KERNEL_SYMBOLS", 4 * 8, 0, 4 * ACA_KSYM_SLOT_SIZE, 0 },
+	/* The head and one group's time. */
+	{ ACA_CMD_GROUP_TIMES, "GROUP_TIMES", 0, 0,
+	  sizeof(struct aca_group_times_head) + sizeof(struct aca_group_time), 0 },
 };
 
 const unsigned int tc_ncommands = sizeof(tc_commands) / sizeof(tc_commands[0]);
 
 const __u32 tc_unknown_ids[] = {
-	SEP_CMD_SET_CPU_MASK, 18, 19, 20, 26, 36, 43, 54, 62, 89, 93, 95, 99,
-	200, 997, 0x40086400, 0x41430000, 0x41430002, 0x7fffffff, 0x80000000, ~0u,
+	SEP_CMD_SET_CPU_MASK, 18, 19, 20, 26, 36, 43, 62, 89, 93, 95, 99,
+	200, 997, 0x40086400, 0x41430000, 0x41430003, 0x7fffffff, 0x80000000, ~0u,
 };
 
 const unsigned int tc_nunknown_ids = sizeof(tc_unknown_ids) / sizeof(tc_unknown_ids[0]);

@@ -71,6 +71,7 @@ TEST_F(core, every_command_succeeds_with_exact_framing)
 	RUN(SEP_CMD_SET_OSID, &four, 4, 0);
 	/* Ids above 127 (seen[] ends there) before PAX_INFO, the last of them. */
 	RUN(ACA_CMD_KERNEL_SYMBOLS, &kaddr, 8, ACA_KSYM_SLOT_SIZE);
+	RUN(ACA_CMD_GROUP_TIMES, NULL, 0, sizeof(struct aca_group_times_head));
 	RUN(SEP_CMD_PAX_INFO, NULL, 0, 32);
 	RUN(SEP_CMD_CONTROL_DRIVER_LOG, &log, sizeof(log), sizeof(log));
 	RUN(SEP_CMD_GET_DRIVER_LOG, NULL, 0, 64);
@@ -105,6 +106,7 @@ TEST_F(core, every_command_succeeds_with_exact_framing)
 	RUN(SEP_CMD_START, NULL, 0, 0);
 	RUN(SEP_CMD_PAUSE, NULL, 0, 0);
 	RUN(SEP_CMD_RESUME, NULL, 0, 0);
+	RUN(SEP_CMD_SWITCH_GROUP, NULL, 0, 0);
 	RUN(SEP_CMD_STOP, NULL, 0, 0);
 	RUN(SEP_CMD_TERMINATE, NULL, 0, 0);
 #undef RUN

@@ -307,6 +307,28 @@ static void fake_pause(void *ctx, bool pause)
 	f->paused = pause;
 }
 
+static int fake_switch_group(void *ctx)
+{
+	struct fake *f = ctx;
+
+	if (!f->running)
+		f->misuse++;
+	if (!f->switch_ret)
+		f->nswitch++;
+	return f->switch_ret;
+}
+
+static void fake_group_times(void *ctx, void *buf, size_t len)
+{
+	struct fake *f = ctx;
+	struct aca_group_times_head h = { .ngroups = 1, .switches = f->nswitch };
+
+	if (len < sizeof(h))
+		f->misuse++;
+	else
+		memcpy(buf, &h, sizeof(h));
+}
+
 static void fake_sample_counts(void *ctx, u32 cpu, u64 *written, u64 *dropped)
 {
 	*written = FAKE_WRITTEN(cpu);
@@ -505,6 +527,8 @@ const struct acp_ops fake_ops = {
 	.start = fake_start,
 	.stop = fake_stop,
 	.pause = fake_pause,
+	.switch_group = fake_switch_group,
+	.group_times = fake_group_times,
 	.sample_counts = fake_sample_counts,
 	.flush = fake_flush,
 	.data_peek = fake_data_peek,

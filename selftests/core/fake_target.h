@@ -138,6 +138,13 @@ struct fake {
 	u32 start_ngroups;
 	struct acp_group start_groups[FAKE_MAX_GROUPS];
 	/*
+	 * Multiplexing: switch_group() calls (each refused, as with one
+	 * group, while @switch_ret is non-zero); group_times() writes a head
+	 * saying @nswitch switches.
+	 */
+	int switch_ret;
+	u32 nswitch;
+	/*
 	 * Bytes per data channel, by spec 3.1 index (data_peek/data_consume);
 	 * finish() empties them.
 	 */

@@ -1051,6 +1051,71 @@ TEST_F(core, pause_and_resume_elsewhere_are_successful_noops)
 	}
 }
 
+/* SWITCH_GROUP (spec 6.8): the sampler's next group, while collecting only. */
+TEST_F(core, switch_group_while_collecting_asks_the_sampler)
+{
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_RUNNING);
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_SWITCH_GROUP, NULL, 0, 0));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_PAUSE, NULL, 0, 0));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_SWITCH_GROUP, NULL, 0, 0));
+	EXPECT_EQ(2, self->f.nswitch);
+	EXPECT_EQ(SEP_STATE_PAUSED, driver_state(_metadata, self));
+	EXPECT_EQ(0, self->f.misuse);
+}
+
+TEST_F(core, switch_group_with_one_group_is_refused)
+{
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_RUNNING);
+	self->f.switch_ret = -1;
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, SEP_CMD_SWITCH_GROUP, NULL, 0, 0));
+	EXPECT_EQ(SEP_STATE_RUNNING, driver_state(_metadata, self));
+	EXPECT_EQ(0, self->f.nswitch);
+}
+
+TEST_F(core, switch_group_before_start_or_after_stop_is_refused)
+{
+	static const enum acp_state states[] = { ACP_IDLE, ACP_CONFIGURED, ACP_STOPPED };
+
+	for (size_t i = 0; i < sizeof(states) / sizeof(states[0]); i++) {
+		open_session(_metadata, self);
+		goto_state(_metadata, self, states[i]);
+		EXPECT_EQ(VT_DRIVER_COMM_FAILED,
+			  cmd(_metadata, self, SEP_CMD_SWITCH_GROUP, NULL, 0, 0));
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_TERMINATE, NULL, 0, 0));
+	}
+	EXPECT_EQ(0, self->f.nswitch);
+}
+
+/* [ACA-EXT] GROUP_TIMES: at least its head asked; the sampler fills it. */
+TEST_F(core, group_times_needs_room_for_its_head)
+{
+	struct aca_group_times_head h;
+
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_RUNNING);
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_SWITCH_GROUP, NULL, 0, 0));
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED,
+		  cmd(_metadata, self, ACA_CMD_GROUP_TIMES, NULL, 0, sizeof(h) - 1));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, ACA_CMD_GROUP_TIMES, NULL, 0, sizeof(h)));
+	EXPECT_EQ(1, resp_u32(self, offsetof(struct aca_group_times_head, ngroups)));
+	EXPECT_EQ(1, resp_u64(self, offsetof(struct aca_group_times_head, switches)));
+	EXPECT_EQ(0, self->f.misuse);
+}
+
+/* Asked more than there can be: the rest is zeros, not a 16 MiB allocation. */
+TEST_F(core, group_times_beyond_what_there_can_be_is_zeros)
+{
+	u32 asked = ACP_MAX_REPLY;
+
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_STOPPED);
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, ACA_CMD_GROUP_TIMES, NULL, 0, asked));
+	EXPECT_EQ(asked, self->r.len);
+	EXPECT_GT(1u << 20, self->f.largest);
+}
+
 /* start/stop/pause are optional ops (START without start() fails). */
 TEST_F(core, sampler_without_pause_op)
 {

@@ -863,6 +863,11 @@ static u64 natural_size(u32 cmd)
 		return fz.f.ncpus * 8ull;
 	case SEP_CMD_GET_SYS_CONFIG:
 		return fz.sysconfig_len ? fz.sysconfig_len : ~0ull;
+	case ACA_CMD_GROUP_TIMES:
+		/* Past every group and every window kept: zeros. */
+		return sizeof(struct aca_group_times_head) +
+		       ACP_MAX_GROUPS * sizeof(struct aca_group_time) +
+		       ACA_GROUP_WINDOWS_MAX * sizeof(struct aca_group_window);
 	default:
 		return 0;	/* TSC_SKEW_INFO, PAX_INFO, EM_CONFIG_NEXT ... */
 	}
