@@ -80,6 +80,8 @@ int aca_sampler_configure(void *ctx, const struct acp_config *cfg);
 int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused);
 void aca_sampler_stop(void *ctx);
 void aca_sampler_pause(void *ctx, bool pause);
+int aca_sampler_switch_group(void *ctx);
+void aca_sampler_group_times(void *ctx, void *buf, size_t len);
 void aca_sampler_counts(void *ctx, u32 cpu, u64 *written, u64 *dropped);
 void aca_sampler_finish(void *ctx);
 bool aca_sampler_fallback(void *ctx);

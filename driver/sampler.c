@@ -1,9 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Sampling through the in-kernel perf_events API (spec 6.8): at START one
- * pinned counter per event of the first configured group on every online
- * CPU, whose overflow handler writes a SampleRecordPC (spec 7.1) into that
- * CPU's ring (ring.c). The CPU's data channel reads the ring.
+ * pinned counter per event of every configured group on every online CPU,
+ * whose overflow handler writes a SampleRecordPC (spec 7.1) into that CPU's
+ * ring (ring.c). The CPU's data channel reads the ring.
+ *
+ * Multiplexing: one group samples at a time, its events enabled on every
+ * CPU and every other group's disabled. The next one takes over every
+ * em_factor ms when EVENT_CONFIG says so (em_mode timer-based), and on
+ * SWITCH_GROUP. Each span a group sampled is a window: opened (TSC read)
+ * before its first event is enabled, closed (TSC read) after its last is
+ * disabled, so all its samples fall inside. GROUP_TIMES [ACA-EXT] answers
+ * the windows; a group's running time is their total.
  *
  * Where the PMU cannot count the event (no PMU in a VM, counters taken) and
  * sw_clock allows it, every event falls back to the cpu-clock software
@@ -53,6 +61,7 @@ struct aca_sev {
 	struct aca_ring *ring;
 	u32 cpu;
 	u32 event;		/* index in the collection's events[] */
+	u32 group;		/* index in the collection's groups[] */
 	u32 event_index;
 	u32 size;		/* record size on the wire */
 	u32 osid;
@@ -76,16 +85,35 @@ struct aca_scratch {
 	u64 rec[ACA_MAX_RECORD / sizeof(u64)];
 };
 
+/* A configured group, its events events[first..first + nevents). */
+struct aca_group {
+	u32 group_id;		/* its index in EM_GROUPS */
+	u32 first;
+	u32 nevents;
+	u32 windows;		/* closed, kept or not */
+	u64 running_tsc;	/* their total */
+};
+
 struct aca_collection {
 	struct aca_ring **rings;	/* by CPU id, NULL if offline */
-	struct aca_sev *sevs;
+	struct aca_sev *sevs;		/* by CPU, then as events[] */
 	u32 nsev;
 	u32 ncpus;			/* rings */
 	bool sw;			/* cpu-clock fallback */
 	bool counting;			/* events exist */
 	bool paused;
-	struct acp_event *events;	/* the group sampled, from START */
+	struct acp_event *events;	/* every group's, from START */
 	u32 nevents;
+	/* Multiplexing, under aca_lock (see the top). */
+	struct aca_group *groups;
+	u32 ngroups;
+	u32 active;			/* the group that samples, resumed */
+	u64 on_tsc;			/* its open window; 0: none */
+	u32 switch_ms;			/* the timer's period; 0: no timer */
+	u64 switches;
+	struct aca_group_window *windows;	/* with 2+ groups */
+	u32 nwindows;
+	u32 windows_lost;
 	u32 *errors;			/* by CPU: events found not sampling */
 	unsigned long *sw_cpus;		/* CPUs switched to cpu-clock since
 					 * their PMU event stopped
@@ -243,8 +271,10 @@ static void aca_collection_free(struct aca_collection *c)
 	kfree(c->rings);
 	kfree(c->errors);
 	bitmap_free(c->sw_cpus);
-	kfree(c->sevs);
+	kvfree(c->sevs);
 	kfree(c->events);
+	kfree(c->groups);
+	kvfree(c->windows);
 	kfree(c);
 }
 
@@ -290,12 +320,11 @@ static int aca_create_event(struct aca_sev *s, int cpu,
 }
 
 /*
- * One counter per event of @g on every CPU with a ring. A CPU taken offline
- * since INIT_DRIVER is skipped and reported, not a failed START: its
- * channel streams nothing.
+ * One counter per event on every CPU with a ring, disabled. A CPU taken
+ * offline since INIT_DRIVER is skipped and reported, not a failed START:
+ * its channel streams nothing.
  */
-static int aca_create_events(struct aca_collection *c,
-			     const struct acp_group *g, bool sw)
+static int aca_create_events(struct aca_collection *c, bool sw)
 {
 	struct aca_sev *s = c->sevs;
 	u32 offline = 0, first = 0;
@@ -307,11 +336,11 @@ static int aca_create_events(struct aca_collection *c,
 			continue;
 		if (!cpu_online(cpu)) {
 			first = offline++ ? first : cpu;
-			s += g->nevents;
+			s += c->nevents;
 			continue;
 		}
-		for (u32 i = 0; i < g->nevents && !ret; i++, s++)
-			ret = aca_create_event(s, cpu, &g->events[i], sw);
+		for (u32 i = 0; i < c->nevents && !ret; i++, s++)
+			ret = aca_create_event(s, cpu, &c->events[i], sw);
 	}
 	cpus_read_unlock();
 	if (ret) {
@@ -325,13 +354,78 @@ static int aca_create_events(struct aca_collection *c,
 	return 0;
 }
 
-/* The group sampled: the first one whose ECB arrived (normally group 0). */
-static const struct acp_group *aca_first_group(const struct acp_config *cfg)
+/*
+ * Events per CPU at most: every group's (up to ACP_MAX_GROUPS of
+ * ACP_MAX_EVENTS), within what perf is asked to hold for one collection.
+ */
+#define ACA_MAX_CPU_EVENTS	256
+
+/* The groups whose ECB arrived, in group order, and their events. */
+static int aca_take_groups(struct aca_collection *c, const struct acp_config *cfg)
 {
-	for (u32 i = 0; i < cfg->ngroups; i++)
-		if (cfg->groups[i].loaded && cfg->groups[i].nevents)
-			return &cfg->groups[i];
-	return NULL;
+	u32 n = 0, nev = 0;
+
+	for (u32 i = 0; i < cfg->ngroups; i++) {
+		if (cfg->groups[i].loaded && cfg->groups[i].nevents) {
+			n++;
+			nev += cfg->groups[i].nevents;
+		}
+	}
+	if (!n)
+		return -EINVAL;
+	if (nev > ACA_MAX_CPU_EVENTS) {
+		pr_notice_ratelimited("START: %u events in %u groups, at most %u: configure fewer\n",
+				      nev, n, ACA_MAX_CPU_EVENTS);
+		return -E2BIG;
+	}
+	c->groups = kcalloc(n, sizeof(*c->groups), GFP_KERNEL);
+	c->events = kcalloc(nev, sizeof(*c->events), GFP_KERNEL);
+	if (n > 1)
+		c->windows = kvcalloc(ACA_GROUP_WINDOWS_MAX, sizeof(*c->windows),
+				      GFP_KERNEL);
+	if (!c->groups || !c->events || (n > 1 && !c->windows))
+		return -ENOMEM;
+	for (u32 i = 0; i < cfg->ngroups; i++) {
+		const struct acp_group *g = &cfg->groups[i];
+		struct aca_group *a = &c->groups[c->ngroups];
+
+		if (!g->loaded || !g->nevents)
+			continue;
+		a->group_id = i;
+		a->first = c->nevents;
+		a->nevents = g->nevents;
+		memcpy(c->events + c->nevents, g->events,
+		       g->nevents * sizeof(*g->events));
+		c->nevents += g->nevents;
+		c->ngroups++;
+	}
+	return 0;
+}
+
+/*
+ * The switch timer's period: em_factor ms when EVENT_CONFIG asks for
+ * timer-based multiplexing (spec 5.6) and there is more than one group.
+ */
+#define ACA_SWITCH_MS_DEFAULT	10
+#define ACA_SWITCH_MS_MAX	60000
+
+static u32 aca_switch_ms(const struct acp_config *cfg, u32 ngroups)
+{
+	s32 mode = cfg->events.em_mode, factor = cfg->events.em_factor;
+
+	if (ngroups < 2 || mode == SEP_EM_DISABLED)
+		return 0;
+	if (mode != SEP_EM_TIMER_BASED) {
+		pr_notice_ratelimited("EM_GROUPS: em_mode %d (a switch after em_factor samples) is not supported: the groups switch every %u ms\n",
+				      mode, ACA_SWITCH_MS_DEFAULT);
+		return ACA_SWITCH_MS_DEFAULT;
+	}
+	if (factor <= 0) {
+		pr_notice_ratelimited("EM_GROUPS: em_factor %d is no period: the groups switch every %u ms\n",
+				      factor, ACA_SWITCH_MS_DEFAULT);
+		return ACA_SWITCH_MS_DEFAULT;
+	}
+	return min_t(u32, factor, ACA_SWITCH_MS_MAX);
 }
 
 /*
@@ -393,19 +487,21 @@ static u32 aca_record_size(const struct acp_config *cfg, u32 index)
 	return max_t(u32, size, sizeof(struct sep_sample_record_pc));
 }
 
-static int aca_setup_sevs(struct aca_collection *c, const struct acp_config *cfg,
-			  const struct acp_group *g)
+static int aca_setup_sevs(struct aca_collection *c, const struct acp_config *cfg)
 {
 	struct aca_sev *s = c->sevs;
 
 	for (u32 cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		if (!c->rings[cpu])
 			continue;
-		for (u32 i = 0; i < g->nevents; i++, s++) {
+		for (u32 i = 0, g = 0; i < c->nevents; i++, s++) {
+			if (i == c->groups[g].first + c->groups[g].nevents)
+				g++;
 			s->ring = c->rings[cpu];
 			s->cpu = cpu;
 			s->event = i;
-			s->event_index = g->events[i].event_index;
+			s->group = g;
+			s->event_index = c->events[i].event_index;
 			s->size = aca_record_size(cfg, s->event_index);
 			s->osid = cfg->osid;
 			s->target_pid = cfg->drv.target_pid;
@@ -421,15 +517,132 @@ static int aca_setup_sevs(struct aca_collection *c, const struct acp_config *cfg
 	return aca_alloc_scratch(c);
 }
 
-static void aca_enable(struct aca_collection *c, bool on)
+/* The active group's events on every CPU, on or off. */
+static void aca_enable_group(struct aca_collection *c, bool on)
 {
 	for (u32 i = 0; i < c->nsev; i++) {
-		if (!c->sevs[i].pe)
+		struct aca_sev *s = &c->sevs[i];
+
+		if (!s->pe || s->group != c->active)
 			continue;	/* its CPU was offline at START */
 		if (on)
-			perf_event_enable(c->sevs[i].pe);
+			perf_event_enable(s->pe);
 		else
-			perf_event_disable(c->sevs[i].pe);
+			perf_event_disable(s->pe);
+	}
+}
+
+/* The active group's window closes at @off_tsc. */
+static void aca_close_window(struct aca_collection *c, u64 off_tsc)
+{
+	struct aca_group *g = &c->groups[c->active];
+	struct aca_group_window *w;
+
+	if (!c->on_tsc)
+		return;
+	g->windows++;
+	g->running_tsc += off_tsc - c->on_tsc;
+	if (c->windows && c->nwindows < ACA_GROUP_WINDOWS_MAX) {
+		w = &c->windows[c->nwindows++];
+		w->on_tsc = c->on_tsc;
+		w->off_tsc = off_tsc;
+		w->group = g->group_id;
+	} else if (c->windows) {
+		c->windows_lost++;
+	}
+	c->on_tsc = 0;
+}
+
+/*
+ * Sampling on or off: the active group's events, its window opened
+ * before the first is enabled and closed after the last is disabled.
+ */
+static void aca_enable(struct aca_collection *c, bool on)
+{
+	lockdep_assert_held(&aca_lock);
+	if (on) {
+		c->on_tsc = aca_tsc_now();
+		aca_enable_group(c, true);
+	} else {
+		aca_enable_group(c, false);
+		aca_close_window(c, aca_tsc_now());
+	}
+}
+
+/* The next group samples from now, or from resume when paused. */
+static void aca_switch_group(struct aca_collection *c)
+{
+	lockdep_assert_held(&aca_lock);
+	if (!c->paused)
+		aca_enable(c, false);
+	c->active = (c->active + 1) % c->ngroups;
+	c->switches++;
+	if (!c->paused)
+		aca_enable(c, true);
+}
+
+/* The switch timer: the next group every switch_ms while sampling. */
+static void aca_mux_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(aca_mux, aca_mux_fn);
+
+static void aca_mux_fn(struct work_struct *work)
+{
+	struct aca_collection *c;
+
+	mutex_lock(&aca_lock);
+	c = aca_coll;
+	if (c && c->counting && c->switch_ms) {
+		if (!c->paused)
+			aca_switch_group(c);
+		schedule_delayed_work(&aca_mux, msecs_to_jiffies(c->switch_ms));
+	}
+	mutex_unlock(&aca_lock);
+}
+
+/* SWITCH_GROUP: non-zero when there is no other group. */
+int aca_sampler_switch_group(void *ctx)
+{
+	struct aca_collection *c = aca_coll;
+
+	lockdep_assert_held(&aca_lock);
+	if (!c || !c->counting || c->ngroups < 2)
+		return -EINVAL;
+	aca_switch_group(c);
+	return 0;
+}
+
+/* GROUP_TIMES [ACA-EXT]: @buf, @len bytes zeroed, as sep_cmd.h says. */
+void aca_sampler_group_times(void *ctx, void *buf, size_t len)
+{
+	struct aca_collection *c = aca_coll;
+	struct aca_group_times_head h = { 0 };
+	u8 *p = buf, *end = p + len;
+
+	lockdep_assert_held(&aca_lock);
+	if (c && c->groups) {
+		h.ngroups = c->ngroups;
+		h.nwindows = c->nwindows;
+		h.windows_lost = c->windows_lost;
+		h.switch_ms = c->switch_ms;
+		h.switches = c->switches;
+	}
+	if (len < sizeof(h))
+		return;
+	memcpy(p, &h, sizeof(h));
+	p += sizeof(h);
+	for (u32 i = 0; i < h.ngroups && end - p >= sizeof(struct aca_group_time); i++) {
+		struct aca_group_time t = {
+			.group = c->groups[i].group_id,
+			.windows = c->groups[i].windows,
+			.running_tsc = c->groups[i].running_tsc,
+		};
+
+		memcpy(p, &t, sizeof(t));
+		p += sizeof(t);
+	}
+	for (u32 i = 0; i < h.nwindows && end - p >= sizeof(*c->windows); i++) {
+		memcpy(p, &c->windows[i], sizeof(*c->windows));
+		p += sizeof(*c->windows);
 	}
 }
 
@@ -519,7 +732,7 @@ static int aca_recreate_cpu(struct aca_collection *c, u32 cpu)
 			continue;
 		ret = aca_create_event(s, cpu, &c->events[s->event],
 				       aca_cpu_clock(c, cpu));
-		if (!ret && !c->paused)
+		if (!ret && !c->paused && s->group == c->active)
 			perf_event_enable(s->pe);
 	}
 	/* All of the CPU's events or none: a part would pass for the whole. */
@@ -614,11 +827,14 @@ static void aca_replug_fn(struct work_struct *work)
 static void aca_watch_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(aca_watch, aca_watch_fn);
 
-/* The first event of @cpu's that is not sampling, or NULL. */
+/* The first event of @cpu's sampling group that is not sampling, or NULL. */
 static struct aca_sev *aca_cpu_failed(struct aca_collection *c,
 				      struct aca_sev *first)
 {
-	for (struct aca_sev *s = first; s < first + c->nevents; s++)
+	const struct aca_group *g = &c->groups[c->active];
+
+	for (struct aca_sev *s = first + g->first;
+	     s < first + g->first + g->nevents; s++)
 		if (s->pe && READ_ONCE(s->pe->state) < PERF_EVENT_STATE_INACTIVE)
 			return s;
 	return NULL;
@@ -711,7 +927,8 @@ static ssize_t event_off_write(struct file *file, const char __user *ubuf,
 	c = aca_coll;
 	ret = -ESRCH;
 	for (u32 i = 0; c && c->counting && !c->paused && i < c->nsev; i++) {
-		if (c->sevs[i].cpu == cpu && c->sevs[i].pe) {
+		if (c->sevs[i].cpu == cpu && c->sevs[i].pe &&
+		    c->sevs[i].group == c->active) {
 			perf_event_disable(c->sevs[i].pe);
 			ret = 0;
 		}
@@ -728,40 +945,37 @@ static const struct file_operations aca_event_off_fops = {
 
 int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
 {
-	const struct acp_group *g = aca_first_group(cfg);
 	struct aca_collection *c;
 	int ret;
 
 	lockdep_assert_held(&aca_lock);
-	if (!g)
-		return -EINVAL;
 	if (!aca_coll) {
 		ret = aca_sampler_configure(ctx, cfg);
 		if (ret)
 			return ret;
 	}
 	c = aca_coll;
-	if (c->sevs)
+	if (c->sevs || c->groups)
 		return -EBUSY;	/* one START per collection (spec 3.4) */
-	c->nsev = c->ncpus * g->nevents;
-	c->sevs = kcalloc(c->nsev, sizeof(*c->sevs), GFP_KERNEL);
-	c->events = kmemdup(g->events, g->nevents * sizeof(*g->events),
-			    GFP_KERNEL);
-	if (!c->sevs || !c->events)
+	ret = aca_take_groups(c, cfg);
+	if (ret)
+		return ret;
+	c->nsev = c->ncpus * c->nevents;
+	c->sevs = kvcalloc(c->nsev, sizeof(*c->sevs), GFP_KERNEL);
+	if (!c->sevs)
 		return -ENOMEM;
-	c->nevents = g->nevents;
-	ret = aca_setup_sevs(c, cfg, g);
+	ret = aca_setup_sevs(c, cfg);
 	if (ret)
 		return ret;
 
-	ret = aca_create_events(c, g, c->sw);
+	ret = aca_create_events(c, c->sw);
 	if (ret && !c->sw && aca_sw_clock) {
 		/* Without any PMU, the load-time probe has said it once. */
 		if (aca_pmu_ok)
 			pr_notice_ratelimited("the PMU refused event 0x%llx (%d): sampling with cpu-clock at the requested rate instead\n",
-					      g->events[0].config, ret);
+					      c->events[0].config, ret);
 		c->sw = true;
-		ret = aca_create_events(c, g, true);
+		ret = aca_create_events(c, true);
 	}
 	if (ret) {
 		pr_notice_ratelimited("START: cannot create the sampling events (%d)\n",
@@ -773,6 +987,10 @@ int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
 		aca_enable(c, true);
 	aca_watch_events(c);
 	schedule_delayed_work(&aca_watch, msecs_to_jiffies(ACA_WATCH_MS));
+	c->switch_ms = aca_switch_ms(cfg, c->ngroups);
+	if (c->switch_ms)
+		mod_delayed_work(system_wq, &aca_mux,
+				 msecs_to_jiffies(c->switch_ms));
 	return 0;
 }
 
@@ -991,4 +1209,5 @@ void aca_sampler_exit(void)
 	cpuhp_remove_state_nocalls(aca_cpuhp);
 	cancel_work_sync(&aca_replug_work);
 	cancel_delayed_work_sync(&aca_watch);
+	cancel_delayed_work_sync(&aca_mux);
 }

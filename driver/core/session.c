@@ -237,7 +237,7 @@ s32 acp_cmd_switch_group(const struct acp_cmd *cmd, struct acp_reply *r)
 	struct acp_target *t = cmd->t;
 
 	if (!t->ops->switch_group || t->ops->switch_group(t->ctx)) {
-		acp_log(t, "SWITCH_GROUP: the collection samples one group, there is none to switch to");
+		acp_log(t, "SWITCH_GROUP: the collection samples one group: no other to switch to");
 		return VT_DRIVER_COMM_FAILED;
 	}
 	return VT_SUCCESS;

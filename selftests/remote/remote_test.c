@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "../common/status_check.h"
+#include "../../tools/aca-host/channels.h"
 #include "../../tools/aca-host/host.h"
 #include "../../tools/aca-host/session.h"
 
@@ -386,6 +387,87 @@ TEST(ecb_with_a_bit_63_period_is_refused)
 	r->reg_value = ECB_MASK_48 + 1 - 2200000;
 	EXPECT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_EM_CONFIG_NEXT, ecb, len, NULL, 0));
 	EXPECT_EQ(0, host_session_close(&s));
+	free(ecb);
+}
+
+/*
+ * Multiplexing by SWITCH_GROUP alone (em_mode -1: no timer): two groups of
+ * one REF_TSC event each (event indices 0 and 1), switched twice, once while
+ * paused. GROUP_TIMES then lists three windows of groups 0, 1, 0, in time
+ * order, and SWITCH_GROUP after STOP is refused. The data channels are read
+ * to nothing meanwhile: STOP answers once they are drained.
+ */
+TEST(switch_group_moves_sampling_to_the_next_group)
+{
+	struct sep_drv_config dc = { .size = sizeof(dc), .version = SEP_DRV_CONFIG_VERSION };
+	struct sep_event_config ec = { .num_groups = 2, .em_mode = SEP_EM_DISABLED,
+				       .em_factor = -1, .em_event_num = -1 };
+	struct {
+		struct aca_group_times_head h;
+		struct aca_group_time g[2];
+		struct aca_group_window w[4];
+	} t;
+	struct chan_set cs = { 0 };
+	struct host_session s;
+	struct sep_event_reg *r;
+	int32_t busy = -1;
+	size_t len;
+	uint8_t *ecb = ref_tsc_ecb(ECB_SLOTS, 3, &len);
+
+	ASSERT_NE(NULL, ecb);
+	ASSERT_EQ(0, open_session(&s));
+	ASSERT_EQ(0, host_command(&s, SEP_CMD_RESERVE, NULL, 0, &busy, 4));
+	ASSERT_EQ(0, busy);
+	ASSERT_EQ(0, host_command(&s, SEP_CMD_INIT_DRIVER, &dc, sizeof(dc), NULL, 0));
+	ASSERT_EQ(0, host_command(&s, SEP_CMD_EM_GROUPS, &ec, sizeof(ec), NULL, 0));
+	r = (struct sep_event_reg *)(ecb + sizeof(struct sep_ecb)) + ECB_FIXED_START + 2;
+	for (uint32_t g = 0; g < 2; g++) {
+		((struct sep_ecb *)ecb)->group_id = g;
+		r->event_id_index = g;
+		ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_EM_CONFIG_NEXT, ecb, len, NULL, 0));
+	}
+	cs.n = s.ndata;
+	cs.ch = calloc(cs.n, sizeof(*cs.ch));
+	ASSERT_NE(NULL, cs.ch);
+	for (uint32_t i = 0; i < cs.n; i++) {
+		cs.ch[i].fd = s.data[i];
+		cs.ch[i].out = -1;
+		snprintf(cs.ch[i].name, sizeof(cs.ch[i].name), "%u", i);
+	}
+	ASSERT_EQ(0, chans_start(&cs));
+	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_START, NULL, 0, NULL, 0));
+	usleep(200000);
+	EXPECT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_SWITCH_GROUP, NULL, 0, NULL, 0));
+	usleep(200000);
+	EXPECT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_PAUSE, NULL, 0, NULL, 0));
+	EXPECT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_SWITCH_GROUP, NULL, 0, NULL, 0));
+	EXPECT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_RESUME, NULL, 0, NULL, 0));
+	usleep(200000);
+	EXPECT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_STOP, NULL, 0, NULL, 0));
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED,
+		  host_command(&s, SEP_CMD_SWITCH_GROUP, NULL, 0, NULL, 0));
+	ASSERT_EQ(VT_SUCCESS, host_command(&s, ACA_CMD_GROUP_TIMES, NULL, 0, &t, sizeof(t)));
+	EXPECT_EQ(2, t.h.ngroups);
+	EXPECT_EQ(3, t.h.nwindows);
+	EXPECT_EQ(0, t.h.windows_lost);
+	EXPECT_EQ(0, t.h.switch_ms);
+	EXPECT_EQ(2, t.h.switches);
+	EXPECT_EQ(0, t.g[0].group);
+	EXPECT_EQ(2, t.g[0].windows);
+	EXPECT_EQ(1, t.g[1].group);
+	EXPECT_EQ(1, t.g[1].windows);
+	for (int i = 0; i < 3; i++) {
+		EXPECT_EQ(i == 1, t.w[i].group) TH_LOG("window %d", i);
+		EXPECT_LT(t.w[i].on_tsc, t.w[i].off_tsc);
+		if (i)
+			EXPECT_LE(t.w[i - 1].off_tsc, t.w[i].on_tsc);
+	}
+	EXPECT_EQ(t.g[0].running_tsc, (t.w[0].off_tsc - t.w[0].on_tsc) +
+				      (t.w[2].off_tsc - t.w[2].on_tsc));
+	EXPECT_EQ(0, chans_wait(&cs, 10000));	/* EOF after STOP */
+	chans_stop(&cs);
+	EXPECT_EQ(0, host_session_close(&s));
+	free(cs.ch);
 	free(ecb);
 }
 
