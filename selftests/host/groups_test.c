@@ -223,4 +223,33 @@ TEST_F(dir, report_without_groups_txt_has_no_event_table)
 	free(text);
 }
 
+static size_t count_in(const char *text, const char *what)
+{
+	size_t n = 0;
+
+	for (const char *p = text; p && (p = strstr(p, what)); p += strlen(what))
+		n++;
+	return n;
+}
+
+TEST_F(dir, script_names_each_sample_s_event_by_its_group)
+{
+	struct report_opts o = { 0 };
+	char *text = NULL;
+	size_t len;
+	FILE *f;
+
+	mux_collection(self, 1);
+	/* run_report() writes cpu0.bin and module.bin for script to read. */
+	ASSERT_EQ(0, run_report(self, NULL));
+	f = open_memstream(&text, &len);
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(0, script_print(self->path, &o, f));
+	fclose(f);
+	ASSERT_NE(NULL, text);
+	EXPECT_EQ(30, count_in(text, " INST_RETIRED.ANY: \n"));
+	EXPECT_EQ(10, count_in(text, " CPU_CLK_UNHALTED.THREAD: \n"));
+	free(text);
+}
+
 #endif /* ACA_HOST_TEST_UNIT */

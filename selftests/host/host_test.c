@@ -35,6 +35,7 @@
 #include "../../tools/aca-host/ksym_collect.h"
 #include "../../tools/aca-host/payload.h"
 #include "../../tools/aca-host/report.h"
+#include "../../tools/aca-host/script.h"
 #include "../../tools/aca-host/session.h"
 #include "../../tools/aca-host/symbols.h"
 #include "mock_target.h"

@@ -19,7 +19,10 @@ size_t groups_reply_size(void)
 	       ACA_GROUP_WINDOWS_MAX * sizeof(struct aca_group_window);
 }
 
-/* An event name as one awk field: printable, no blanks, never empty. */
+/*
+ * An event name as one awk field: printable, no blanks, never empty.
+ * @dst may be @src.
+ */
 static void field_copy(char *dst, size_t len, const char *src)
 {
 	size_t i;
@@ -140,6 +143,8 @@ static int read_line(const char *line, struct group_times *gt)
 		   &g->group, g->event, &g->index, &g->windows, &a, &end) != 5 || line[end])
 		return -1;
 	g->running_tsc = a;
+	/* The file is input like any other: its names print as they are. */
+	field_copy(g->event, sizeof(g->event), g->event);
 	gt->n++;
 	return 0;
 }

@@ -105,6 +105,9 @@ struct collection {
  * to report on (no directory, no sample file).
  */
 int report_load(const char *dir, const struct report_opts *o, struct report *r);
+/* The group (in r->groups) whose event index @s carries, or -1. */
+int report_group_of(const struct report *r, const struct host_sample *s);
+
 /*
  * Group @i's event count estimated as perf stat does with multiplexing:
  * samples x sample_after x enabled / running, enabled the collection's

@@ -142,12 +142,21 @@ static void read_groups(const char *dir, const struct report_opts *o, struct rep
 	}
 }
 
-/* A kept sample counts for the group whose event index it carries. */
-static void count_group(struct report *r, const struct host_sample *s)
+int report_group_of(const struct report *r, const struct host_sample *s)
 {
 	for (uint32_t i = 0; i < r->groups.n; i++)
 		if (r->groups.g[i].index >= 0 && (uint32_t)r->groups.g[i].index == s->event)
-			r->group_samples[i]++;
+			return i;
+	return -1;
+}
+
+/* A kept sample counts for the group whose event index it carries. */
+static void count_group(struct report *r, const struct host_sample *s)
+{
+	int g = report_group_of(r, s);
+
+	if (g >= 0)
+		r->group_samples[g]++;
 }
 
 double report_group_estimate(const struct report *r, uint32_t i, double *share)
