@@ -108,7 +108,7 @@ host: $(B)/aca-host
 HOST_CLI_SRC := $(addprefix tools/aca-host/,main.c args.c hello.c info.c ping.c \
 	collect_cli.c report_cli.c script_cli.c)
 HOST_LIB_SRC := $(addprefix tools/aca-host/,net.c session.c payload.c ecb.c channels.c \
-	collect.c collect_out.c progress.c files.c records.c symbols.c kallsyms.c attrib.c tally.c \
+	collect.c collect_out.c groups.c progress.c files.c records.c symbols.c kallsyms.c attrib.c tally.c \
 	report_load.c report.c ksym_collect.c perfnames.c stack.c filter.c sortkey.c \
 	textesc.c folded.c flamegraph.c report_views.c script.c)
 HOST_OBJ := $(B)/obj/aca-host

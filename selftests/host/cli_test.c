@@ -231,6 +231,10 @@ FIXTURE_VARIANT_ADD(bad_number, collect_port_too_big) {
 	{ "collect", "127.0.0.1:99999", "--duration", "1", "--out", "/nonexistent/aca-host-test" },
 	"aca-host collect: TARGET '127.0.0.1:99999': port '99999' is not a number from 1 to 65535\n"
 };
+FIXTURE_VARIANT_ADD(bad_number, collect_switch_ms_too_big) {
+	BAD_COLLECT("--switch-ms", "10001"),
+	"aca-host collect: --switch-ms: '10001' is not a number from 1 to 10000\n"
+};
 /* The report's and script's other values: keys, formats, lists. */
 FIXTURE_VARIANT_ADD(bad_number, tid_too_big) {
 	BAD_REPORT("--tid", "4194305"),

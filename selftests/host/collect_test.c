@@ -11,18 +11,25 @@
 /* Far beyond what loopback sockets buffer: a host that does not read stalls. */
 #define FLOOD_SAMPLES	200000
 
+#define MAX_EXTRA_ARGS	16
+
 /*
  * Run aca-host collect against @m into @out (a directory of the test's
- * own) with @extra (or NULL) on its command line; returns its exit status
- * (or -1), what it said is in self->run.
+ * own) with @extra (NULL-terminated, at most MAX_EXTRA_ARGS) on its command
+ * line; returns its exit status (or -1), what it said is in self->run.
  */
-static int run_collect_to(FIXTURE_DATA(dir) *self, struct mock_target *m,
-			  const char *out, const char *extra)
+static int run_collect_argv(FIXTURE_DATA(dir) *self, struct mock_target *m,
+			    const char *out, const char *const *extra)
 {
 	char target[32], dir[4096];
-	const char *args[] = { "collect", target, "--duration", "0.3", "--out", dir,
-			       "--eof-timeout", "2", extra, NULL };
+	const char *args[8 + MAX_EXTRA_ARGS + 1] = { "collect", target, "--duration", "0.3",
+						     "--out", dir, "--eof-timeout", "2" };
 
+	for (int i = 0; extra[i]; i++) {
+		if (i == MAX_EXTRA_ARGS)
+			return -1;
+		args[8 + i] = extra[i];
+	}
 	if (!synth_host_path() || mock_start(m))
 		return -1;
 	snprintf(target, sizeof(target), "127.0.0.1:%d", m->port);
@@ -30,6 +37,15 @@ static int run_collect_to(FIXTURE_DATA(dir) *self, struct mock_target *m,
 	synth_run_host(self->path, args, &self->run);
 	mock_join(m);
 	return self->run.status;
+}
+
+/* The same with one @extra argument, or none (NULL). */
+static int run_collect_to(FIXTURE_DATA(dir) *self, struct mock_target *m,
+			  const char *out, const char *extra)
+{
+	const char *args[] = { extra, NULL };
+
+	return run_collect_argv(self, m, out, args);
 }
 
 static int run_collect(FIXTURE_DATA(dir) *self, struct mock_target *m,

@@ -205,6 +205,77 @@ static void kernel_symbols(struct mock_target *m, const struct sep_control_msg_h
 	}
 }
 
+/* The event index and descriptor of the ECB's counter (its one data slot). */
+static void ecb_counter(const uint8_t *in, uint64_t len, int32_t *index, int32_t *desc)
+{
+	const struct sep_event_reg *slot = (const void *)(in + sizeof(struct sep_ecb));
+	size_t n = (len - sizeof(struct sep_ecb)) / sizeof(*slot);
+
+	*index = *desc = -1;
+	for (size_t i = 0; i < n; i++) {
+		if (slot[i].reg_type != SEP_REG_TYPE_DATA || !slot[i].event_reg_id.reg_id)
+			continue;
+		*index = slot[i].event_id_index;
+		*desc = slot[i].desc_id;
+	}
+}
+
+/* EM_CONFIG_NEXT: which group, and the index its samples would carry. */
+static void em_config_next(struct mock_target *m, const struct sep_control_msg_header *h,
+			   const uint8_t *in)
+{
+	const struct sep_ecb *ecb = (const void *)in;
+
+	if (h->to_target_data_size < sizeof(*ecb)) {
+		fail(m, "EM_CONFIG_NEXT: shorter than an ECB header");
+		return;
+	}
+	if (m->necbs == MOCK_MAX_ECBS)
+		return;
+	m->ecb_group[m->necbs] = ecb->group_id;
+	ecb_counter(in, h->to_target_data_size, &m->ecb_index[m->necbs],
+		    &m->ecb_desc[m->necbs]);
+	m->necbs++;
+}
+
+/*
+ * GROUP_TIMES as sep_cmd.h lays it out: MOCK_ROUNDS turns of every group,
+ * each turn's window MOCK_WINDOW_TSC of its MOCK_TURN_TSC, as many
+ * windows as fit in the @len bytes asked.
+ */
+static void group_times(struct mock_target *m, uint8_t *out, uint64_t len)
+{
+	struct aca_group_times_head h = {
+		.ngroups = m->num_groups, .nwindows = MOCK_ROUNDS * m->num_groups,
+		.switch_ms = m->em_mode == SEP_EM_TIMER_BASED ? m->em_factor : 0,
+	};
+	uint64_t at = sizeof(h);
+
+	m->group_times_asked = 1;
+	h.switches = h.nwindows ? h.nwindows - 1 : 0;
+	if (len < sizeof(h) + h.ngroups * sizeof(struct aca_group_time)) {
+		fail(m, "GROUP_TIMES: too few bytes asked for the groups");
+		return;
+	}
+	memcpy(out, &h, sizeof(h));
+	for (uint32_t g = 0; g < h.ngroups; g++, at += sizeof(struct aca_group_time)) {
+		struct aca_group_time t = { .group = g, .windows = MOCK_ROUNDS,
+					    .running_tsc = MOCK_ROUNDS * MOCK_WINDOW_TSC };
+
+		memcpy(out + at, &t, sizeof(t));
+	}
+	for (uint32_t i = 0; i < h.nwindows && at + sizeof(struct aca_group_window) <= len;
+	     i++, at += sizeof(struct aca_group_window)) {
+		struct aca_group_window w = {
+			.on_tsc = MOCK_WINDOWS_TSC + i * MOCK_TURN_TSC,
+			.off_tsc = MOCK_WINDOWS_TSC + i * MOCK_TURN_TSC + MOCK_WINDOW_TSC,
+			.group = i % h.ngroups,
+		};
+
+		memcpy(out + at, &w, sizeof(w));
+	}
+}
+
 /* One command; returns 0 to go on, 1 after TERMINATE. */
 static int command(struct session *s, const struct sep_control_msg_header *h,
 		   const uint8_t *in)
@@ -252,6 +323,27 @@ static int command(struct session *s, const struct sep_control_msg_header *h,
 	}
 	case ACA_CMD_KERNEL_SYMBOLS:
 		kernel_symbols(m, h, in, out);
+		break;
+	case SEP_CMD_NUM_DESCRIPTOR:
+		memcpy(&m->num_descriptors, in, 4);
+		break;
+	case SEP_CMD_DESC_NEXT:
+		m->descs++;
+		break;
+	case SEP_CMD_EM_GROUPS: {
+		struct sep_event_config ec;
+
+		memcpy(&ec, in, sizeof(ec));
+		m->num_groups = ec.num_groups;
+		m->em_mode = ec.em_mode;
+		m->em_factor = ec.em_factor;
+		break;
+	}
+	case SEP_CMD_EM_CONFIG_NEXT:
+		em_config_next(m, h, in);
+		break;
+	case ACA_CMD_GROUP_TIMES:
+		group_times(m, out, out_len);
 		break;
 	case SEP_CMD_START:
 		if (m->mode == MOCK_DIE_AT_START) {

@@ -44,6 +44,12 @@ enum mock_hello {
 #define MOCK_KGAP		0xffffffff81100200ull
 #define MOCK_KUNKNOWN		0xffffffff81300000ull
 
+#define MOCK_MAX_ECBS		16
+#define MOCK_ROUNDS		3
+#define MOCK_WINDOWS_TSC	100000ull
+#define MOCK_TURN_TSC		1000ull	/* one group's turn */
+#define MOCK_WINDOW_TSC		900ull	/* of it, enabled */
+
 struct mock_target {
 	enum mock_stop mode;
 	enum mock_hello hello;
@@ -73,6 +79,23 @@ struct mock_target {
 	uint32_t ksym_max_batch;
 	uint64_t ksym_addrs;
 	uint64_t ksym_last;		/* every address is asked once, ascending */
+	/* EM_GROUPS: groups and switching asked; NUM_DESCRIPTOR, DESC_NEXTs. */
+	uint32_t num_groups;
+	int32_t em_mode, em_factor;
+	uint32_t num_descriptors, descs;
+	/*
+	 * EM_CONFIG_NEXT, in order: each ECB's group_id, and the event index
+	 * and descriptor of its one counter (-1: no counter found).
+	 */
+	int necbs;
+	uint32_t ecb_group[MOCK_MAX_ECBS];
+	int32_t ecb_index[MOCK_MAX_ECBS], ecb_desc[MOCK_MAX_ECBS];
+	/*
+	 * GROUP_TIMES (answered unless fail_command says otherwise): each
+	 * configured group had MOCK_ROUNDS windows of MOCK_WINDOW_TSC ticks,
+	 * in turns, after a start at MOCK_WINDOWS_TSC.
+	 */
+	int group_times_asked;
 	int failed;			/* the host broke the protocol */
 	char why[256];
 };

@@ -154,6 +154,17 @@ void synth_sample(struct sbuf *b, size_t rec_size, uint64_t ip, uint32_t pid,
 			 rec_size - sizeof(r) : sizeof(pad));
 }
 
+void synth_set_event(struct sbuf *b, size_t rec_size, uint32_t event)
+{
+	struct sep_sample_record_pc r;
+	uint8_t *p = b->p + b->len - rec_size;
+
+	memcpy(&r, p, sizeof(r));
+	r.bit_fields2 = (r.bit_fields2 & ~SEP_SAMPLE_EVENT_INDEX_MASK) |
+			((event << SEP_SAMPLE_EVENT_INDEX_SHIFT) & SEP_SAMPLE_EVENT_INDEX_MASK);
+	memcpy(p, &r, sizeof(r));
+}
+
 void synth_sample_chain(struct sbuf *b, size_t rec_size, uint64_t ip, uint32_t pid,
 			uint32_t tid, uint64_t tsc, uint16_t cpu, uint16_t nkernel,
 			uint16_t nuser, uint32_t flags, const uint64_t *addrs)

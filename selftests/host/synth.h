@@ -46,6 +46,8 @@ int synth_add_build_id(struct sbuf *b, const char *path, const uint8_t *id, size
 /* One SampleRecordPC of @rec_size bytes (64-bit code, like aca writes). */
 void synth_sample(struct sbuf *b, size_t rec_size, uint64_t ip, uint32_t pid,
 		  uint32_t tid, uint64_t tsc, uint16_t cpu);
+/* Give the last @rec_size-byte sample in @b the eventIndex @event (spec 7.1). */
+void synth_set_event(struct sbuf *b, size_t rec_size, uint32_t event);
 
 /*
  * One SampleRecordPC with a callstack area, as aca writes it when callers

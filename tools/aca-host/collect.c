@@ -16,6 +16,7 @@
 #include "collect.h"
 #include "ecb.h"
 #include "files.h"
+#include "groups.h"
 #include "host.h"
 #include "ksym_collect.h"
 #include "payload.h"
@@ -86,18 +87,51 @@ static int open_session(struct host_session *s, const struct collect_opts *o)
 	}
 }
 
+/* The ECB of each group, group g's at g: one, or one per --event. */
+struct ecb_set {
+	uint8_t *ecb[HOST_MAX_GROUPS];
+	size_t len[HOST_MAX_GROUPS];
+	uint32_t n;
+};
+
+static void ecb_set_free(struct ecb_set *e)
+{
+	for (uint32_t i = 0; i < e->n; i++)
+		free(e->ecb[i]);
+	e->n = 0;
+}
+
+/* EM_CONFIG_NEXT of group @g. */
+static int send_ecb(struct host_session *s, const struct ecb_set *e, uint32_t g)
+{
+	struct sep_drv_ioctl_status st;
+
+	memset(&st, 0, sizeof(st));
+	/* With a status buffer the target can say which register it refused. */
+	if (!host_command(s, SEP_CMD_EM_CONFIG_NEXT, e->ecb[g], e->len[g], &st,
+			  sizeof(st)) && !st.drv_status)
+		return 0;
+	fprintf(stderr, "aca-host: EM_CONFIG_NEXT: the target refused the ECB");
+	if (e->n > 1)
+		fprintf(stderr, " of group %u", g);
+	if (st.drv_status)
+		fprintf(stderr, " (status %u, register type %u key 0x%llx)",
+			st.drv_status, st.reg_prog_type, (unsigned long long)st.reg_key1);
+	fprintf(stderr, "; its kernel log may say why\n");
+	return -1;
+}
+
 /* Spec 5.1 steps 1-20, minus the informational queries. */
-static int configure(struct host_session *s, const uint8_t *ecb, size_t ecb_len,
-		     struct collect_result *r)
+static int configure(struct host_session *s, const struct collect_opts *o,
+		     const struct ecb_set *ecbs, struct collect_result *r)
 {
 	struct sep_drv_topology_info *topo = NULL;
 	struct sep_dev_config *dev = NULL;
-	struct sep_drv_ioctl_status st;
 	struct sep_event_config evc;
 	struct sep_event_desc desc;
 	struct sep_drv_setup_info setup;
 	struct sep_drv_config drv;
-	uint32_t version;
+	uint32_t version, ndesc = host_num_descriptors(ecbs->n);
 	int32_t cores, busy = -1;
 	int err = -1;
 
@@ -132,30 +166,22 @@ static int configure(struct host_session *s, const uint8_t *ecb, size_t ecb_len,
 	host_event_desc(&desc);
 	host_dev_config(dev);
 	host_event_config(&evc);
+	host_groups(&evc, ecbs->n, o->switch_ms);
 	host_callstacks(&r->layout, &desc, dev, &evc);
-	memset(&st, 0, sizeof(st));
 	if (cmd(s, SEP_CMD_INIT_DRIVER, &drv, sizeof(drv), NULL, 0, "INIT_DRIVER") ||
 	    cmd(s, SEP_CMD_SET_CPU_TOPOLOGY, topo, (uint64_t)r->ncpus * sizeof(*topo),
 		NULL, 0, "SET_CPU_TOPOLOGY") ||
-	    cmd_u32(s, SEP_CMD_NUM_DESCRIPTOR, HOST_NUM_DESCRIPTORS, "NUM_DESCRIPTOR"))
+	    cmd_u32(s, SEP_CMD_NUM_DESCRIPTOR, ndesc, "NUM_DESCRIPTOR"))
 		goto out;
-	for (int i = 0; i < HOST_NUM_DESCRIPTORS; i++)
+	for (uint32_t i = 0; i < ndesc; i++)
 		if (cmd(s, SEP_CMD_DESC_NEXT, &desc, sizeof(desc), NULL, 0, "DESC_NEXT"))
 			goto out;
 	if (cmd(s, SEP_CMD_INIT, dev, sizeof(*dev), NULL, 0, "INIT") ||
 	    cmd(s, SEP_CMD_EM_GROUPS, &evc, sizeof(evc), NULL, 0, "EM_GROUPS"))
 		goto out;
-	/* With a status buffer the target can say which register it refused. */
-	if (host_command(s, SEP_CMD_EM_CONFIG_NEXT, ecb, ecb_len, &st, sizeof(st)) ||
-	    st.drv_status) {
-		fprintf(stderr, "aca-host: EM_CONFIG_NEXT: the target refused the ECB");
-		if (st.drv_status)
-			fprintf(stderr, " (status %u, register type %u key 0x%llx)",
-				st.drv_status, st.reg_prog_type,
-				(unsigned long long)st.reg_key1);
-		fprintf(stderr, "; its kernel log may say why\n");
-		goto out;
-	}
+	for (uint32_t g = 0; g < ecbs->n; g++)
+		if (send_ecb(s, ecbs, g))
+			goto out;
 	if (cmd_u32(s, SEP_CMD_SET_DEVICE_NUM_UNITS, 1, "SET_DEVICE_NUM_UNITS") ||
 	    cmd_u32(s, SEP_CMD_INIT_PMU, r->ncpus * 7 * 8, "INIT_PMU"))
 		goto out;
@@ -296,36 +322,81 @@ static int terminate(struct host_session *s)
 	return st || rest ? -1 : 0;
 }
 
-static uint8_t *load_ecb(const struct collect_opts *o, struct collect_result *r,
-			 size_t *len)
+/* The ECB of --ecb FILE, as group 0 alone. */
+static int load_ecb_file(const struct collect_opts *o, struct ecb_set *e)
 {
-	uint8_t *ecb;
+	size_t len;
+	uint8_t *ecb = read_whole_file(o->ecb_file, MAX_ECB_FILE, &len);
 
-	if (o->ecb_file) {
-		ecb = read_whole_file(o->ecb_file, MAX_ECB_FILE, len);
-		if (!ecb)
-			fprintf(stderr, "aca-host: %s: %s\n", o->ecb_file, strerror(errno));
-		else if (*len < sizeof(struct sep_ecb)) {
-			fprintf(stderr, "aca-host: %s: %zu bytes, an ECB has at least %zu\n",
-				o->ecb_file, *len, sizeof(struct sep_ecb));
-			free(ecb);
-			ecb = NULL;
-		}
-		return ecb;
+	if (!ecb) {
+		fprintf(stderr, "aca-host: %s: %s\n", o->ecb_file, strerror(errno));
+		return -1;
 	}
+	if (len < sizeof(struct sep_ecb)) {
+		fprintf(stderr, "aca-host: %s: %zu bytes, an ECB has at least %zu\n",
+			o->ecb_file, len, sizeof(struct sep_ecb));
+		free(ecb);
+		return -1;
+	}
+	e->ecb[0] = ecb;
+	e->len[0] = len;
+	e->n = 1;
+	return 0;
+}
+
+/* The built-in ECB of each --event, group g sampling o->events[g]. */
+static int build_ecbs(const struct collect_opts *o, struct collect_result *r,
+		      struct ecb_set *e)
+{
 	r->sample_after = host_sample_after(r->tsc_hz, o->rate);
-	ecb = host_ecb_build(o->event, r->sample_after, len);
-	if (!ecb)
-		fprintf(stderr, "aca-host: cannot build the ECB of %s\n", o->event);
-	return ecb;
+	for (e->n = 0; e->n < o->nevents; e->n++) {
+		e->ecb[e->n] = host_ecb_build_group(o->events[e->n], r->sample_after,
+						    e->n, &e->len[e->n]);
+		if (!e->ecb[e->n]) {
+			fprintf(stderr, "aca-host: cannot build the ECB of %s\n",
+				o->events[e->n]);
+			ecb_set_free(e);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * After the closing queries: when each group sampled (GROUP_TIMES, an aca
+ * extension), into DIR/groups.txt. A target without it (159: a SEP driver,
+ * an older aca) leaves none, and that is no failure.
+ */
+static void group_times(struct host_session *s, const struct collect_opts *o,
+			struct collect_result *r)
+{
+	size_t len = groups_reply_size();
+	uint8_t *buf = malloc(len);
+	int st;
+
+	if (!buf) {
+		fprintf(stderr, "aca-host: out of memory\n");
+		r->complete = 0;
+		return;
+	}
+	st = host_command(s, ACA_CMD_GROUP_TIMES, NULL, 0, buf, len);
+	if (st < 0)
+		r->complete = 0;
+	else if (st && o->nevents > 1)
+		fprintf(stderr, "aca-host: note: the target keeps no group times (status %d): "
+			"no %s/" GROUPS_FILE ", report cannot scale the counts\n", st, o->out);
+	else if (!st && groups_write(o->out, buf, len, o->events, o->nevents, r->tsc_hz))
+		r->complete = 0;
+	else if (!st)
+		r->groups_written = 1;
+	free(buf);
 }
 
 int collect_run(const struct collect_opts *o)
 {
 	struct host_session *s = calloc(1, sizeof(*s));
 	struct collect_result *r = calloc(1, sizeof(*r));
-	uint8_t *ecb = NULL;
-	size_t ecb_len = 0;
+	struct ecb_set ecbs = { .n = 0 };
 	int ok = 0, session = 0;
 
 	if (!s || !r) {
@@ -335,7 +406,7 @@ int collect_run(const struct collect_opts *o)
 	host_layout(&r->layout, o->call_depth);
 	r->kernel_symbols = -1;
 	/* A file ECB is checked before the target is bothered. */
-	if (o->ecb_file && !(ecb = load_ecb(o, r, &ecb_len)))
+	if (o->ecb_file && load_ecb_file(o, &ecbs))
 		goto out;
 	if (open_session(s, o))
 		goto out;
@@ -350,11 +421,11 @@ int collect_run(const struct collect_opts *o)
 		goto end;
 	if (!r->tsc_hz && !o->ecb_file)
 		fprintf(stderr, "aca-host: the target reports no TSC rate; assuming 2.2 GHz\n");
-	if (!ecb)
-		ecb = load_ecb(o, r, &ecb_len);
-	if (!ecb || configure(s, ecb, ecb_len, r) || run(s, o, r))
+	if ((!ecbs.n && build_ecbs(o, r, &ecbs)) || configure(s, o, &ecbs, r) ||
+	    run(s, o, r))
 		goto end;
 	r->complete = !finish(s, o, r);
+	group_times(s, o, r);
 	if (r->all_eof)
 		kernel_symbols(s, o, r);
 end:
@@ -373,7 +444,7 @@ end:
 		fprintf(stderr, "aca-host: collection %s\n",
 			r->complete ? "incomplete: see above" : "failed");
 out:
-	free(ecb);
+	ecb_set_free(&ecbs);
 	free(s);
 	free(r);
 	return ok ? 0 : 1;

@@ -12,7 +12,13 @@
 struct collect_opts {
 	const char *target;
 	const char *out;		/* directory */
-	const char *event;		/* built-in ECB, or NULL with ecb_file */
+	/*
+	 * Built-in ECBs, one group each (none with ecb_file): group g samples
+	 * events[g], all different; two or more take turns of switch_ms.
+	 */
+	const char *events[HOST_MAX_GROUPS];
+	uint32_t nevents;
+	uint32_t switch_ms;
 	const char *ecb_file;
 	double duration;		/* seconds between START and STOP */
 	uint32_t rate;			/* samples/s per CPU asked for */
@@ -41,6 +47,7 @@ struct collect_result {
 	struct chan_set chans;
 	struct host_layout layout;	/* of the records asked for */
 	long long kernel_symbols;	/* in DIR/kallsyms (KERNEL_SYMBOLS); -1: not asked */
+	int groups_written;		/* DIR/groups.txt (GROUP_TIMES) */
 };
 
 /* collect_out.c: where the streams go and what is said about them. */

@@ -17,24 +17,31 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: aca-host collect TARGET[:PORT] --duration S --out DIR\n"
-		"                        [--event NAME | --ecb FILE] [--rate HZ]\n"
+		"                        [--event NAME... | --ecb FILE] [--rate HZ] [--switch-ms MS]\n"
 		"                        [-g | --call-graph fp[,N]] [--timeout S] [--eof-timeout S]\n"
 		"  Sample the target for S seconds and save every data channel in DIR:\n"
 		"  cpuN.bin, uncore.bin, module.bin and collection.txt. A previous\n"
 		"  collection in DIR is moved to DIR.old first; any other non-empty DIR\n"
 		"  is left alone and the command refused.\n"
 		"  --duration S     seconds between START and STOP (at most 86400)\n"
-		"  --event NAME     built-in ECB (default %s):\n", HOST_DEFAULT_EVENT);
+		"  --event NAME     built-in ECB (default %s); given up to %u times\n"
+		"                   (each a different event), each event is a group of\n"
+		"                   its own and the groups take turns (multiplexing):\n",
+		HOST_DEFAULT_EVENT, HOST_MAX_GROUPS);
 	host_ecb_list(f);
 	fprintf(f,
 		"  --ecb FILE       send FILE as the ECB instead (e.g. a VTune bin_ecb.config)\n"
 		"  --rate HZ        samples per second and CPU for --event, 1 to 100000\n"
 		"                   (default 1000)\n"
+		"  --switch-ms MS   with two or more --event, each group's turn in\n"
+		"                   milliseconds, 1 to %u (default %u); when each sampled\n"
+		"                   is saved in DIR/groups.txt\n"
 		"  -g, --call-graph fp[,N]\n"
 		"                   record each sample's callers too, kernel and user, by\n"
 		"                   frame pointers: at most N (default %d, at most %u)\n"
 		"  --timeout S      give up connecting after S seconds, 1 to %d (default %d)\n"
 		"  --eof-timeout S  how long every channel may take to end after STOP (30)\n",
+		HOST_MAX_SWITCH_MS, HOST_DEFAULT_SWITCH_MS,
 		HOST_DEFAULT_CALL_DEPTH, (unsigned int)HOST_MAX_CALL_DEPTH,
 		HOST_MAX_TIMEOUT_S, HOST_CONNECT_TIMEOUT_S);
 }
@@ -56,6 +63,24 @@ static int call_graph(const char *arg, struct collect_opts *o)
 	return 0;
 }
 
+/* --event NAME once more: a group of its own, so never the same event twice. */
+static int add_event(const char *name, struct collect_opts *o)
+{
+	if (o->nevents == HOST_MAX_GROUPS) {
+		fprintf(stderr, "%s: --event given more than %u times\n", cmd,
+			HOST_MAX_GROUPS);
+		return 2;
+	}
+	for (uint32_t i = 0; i < o->nevents; i++)
+		if (!strcmp(o->events[i], name)) {
+			fprintf(stderr, "%s: --event %s given twice: the samples of its two "
+				"groups could not be told apart\n", cmd, name);
+			return 2;
+		}
+	o->events[o->nevents++] = name;
+	return 0;
+}
+
 /* One option; 0, or the exit status 2 after a message. */
 static int option(int c, struct collect_opts *o)
 {
@@ -69,7 +94,11 @@ static int option(int c, struct collect_opts *o)
 		o->out = optarg;
 		return 0;
 	case 'e':
-		o->event = optarg;
+		return add_event(optarg, o);
+	case 'S':
+		if (arg_number(cmd, "--switch-ms", optarg, 1, HOST_MAX_SWITCH_MS, &rate))
+			return 2;
+		o->switch_ms = rate;
 		return 0;
 	case 'b':
 		o->ecb_file = optarg;
@@ -109,15 +138,17 @@ static int check(struct collect_opts *o, int argc, char **argv)
 	o->target = argv[optind];
 	if (host_check_target(cmd, o->target))
 		return 2;
-	if (o->event && o->ecb_file) {
+	if (o->nevents && o->ecb_file) {
 		fprintf(stderr, "%s: --event and --ecb exclude each other\n", cmd);
 		return 2;
 	}
-	if (!o->ecb_file && !o->event)
-		o->event = HOST_DEFAULT_EVENT;
-	if (o->event && !host_ecb_known(o->event)) {
+	if (!o->ecb_file && !o->nevents)
+		o->events[o->nevents++] = HOST_DEFAULT_EVENT;
+	for (uint32_t i = 0; i < o->nevents; i++) {
+		if (host_ecb_known(o->events[i]))
+			continue;
 		fprintf(stderr, "%s: unknown event '%s'; known events:\n", cmd,
-			o->event);
+			o->events[i]);
 		host_ecb_list(stderr);
 		return 2;
 	}
@@ -132,13 +163,15 @@ int cmd_collect(int argc, char **argv)
 		{ "event", required_argument, NULL, 'e' },
 		{ "ecb", required_argument, NULL, 'b' },
 		{ "rate", required_argument, NULL, 'r' },
+		{ "switch-ms", required_argument, NULL, 'S' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "eof-timeout", required_argument, NULL, 't' },
 		{ "call-graph", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	struct collect_opts o = { .rate = 1000, .eof_timeout_s = 30,
+	struct collect_opts o = { .rate = 1000, .switch_ms = HOST_DEFAULT_SWITCH_MS,
+				  .eof_timeout_s = 30,
 				  .timeout_s = HOST_CONNECT_TIMEOUT_S };
 	int c, ret;
 

@@ -17,6 +17,7 @@
 
 #include "collect.h"
 #include "files.h"
+#include "groups.h"
 #include "host.h"
 #include "ksym_collect.h"
 #include "payload.h"
@@ -32,7 +33,7 @@ static int out_problem(const char *dir, const char *what)
 
 /*
  * A file collect writes: collection.txt, cpuN.bin, uncore.bin, module.bin,
- * kallsyms, kallsyms.size.
+ * kallsyms, kallsyms.size, groups.txt.
  */
 static int is_collection_file(const char *name)
 {
@@ -40,7 +41,7 @@ static int is_collection_file(const char *name)
 
 	if (!strcmp(name, "collection.txt") || !strcmp(name, "uncore.bin") ||
 	    !strcmp(name, "module.bin") || !strcmp(name, KSYM_FILE) ||
-	    !strcmp(name, KSYM_SIZE_FILE))
+	    !strcmp(name, KSYM_SIZE_FILE) || !strcmp(name, GROUPS_FILE))
 		return 1;
 	if (strncmp(name, "cpu", 3))
 		return 0;
@@ -367,6 +368,16 @@ static void accounting_gaps(const struct collect_result *r, char *buf, size_t le
 		 !r->have_num_samples && drops[0] ? "; " : "", drops);
 }
 
+/* The --event names, comma-separated in group order. */
+static void event_names(const struct collect_opts *o, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (uint32_t i = 0; i < o->nevents && n < len; i++)
+		n += snprintf(buf + n, len - n, "%s%s", i ? "," : "", o->events[i]);
+}
+
 static void write_txt(FILE *f, const struct host_session *s,
 		      const struct collect_opts *o, const struct collect_result *r,
 		      const struct accounting *a, long long nmod, const char *moderr)
@@ -389,9 +400,16 @@ static void write_txt(FILE *f, const struct host_session *s,
 		snprintf(ev, sizeof(ev), "ecb:%s", o->ecb_file);
 		kv_str(f, "event", ev, sizeof(ev));
 	} else {
-		kv_str(f, "event", o->event, 256);
+		char ev[HOST_MAX_GROUPS * 256];
+
+		event_names(o, ev, sizeof(ev));
+		kv_str(f, "event", ev, sizeof(ev));
 		fprintf(f, "sample_after=%llu\n", (unsigned long long)r->sample_after);
 		fprintf(f, "rate_hz=%u\n", o->rate);
+		if (o->nevents > 1) {
+			fprintf(f, "groups=%u\n", o->nevents);
+			fprintf(f, "switch_ms=%u\n", o->switch_ms);
+		}
 	}
 	fprintf(f, "sampling=%s\n", r->sw_clock ? "cpu-clock (no PMU on the target)" : "pmu");
 	fprintf(f, "sample_size=%u\n", r->layout.sample_size);
@@ -452,8 +470,11 @@ static void print_summary(const struct host_session *s, const struct collect_opt
 			  const struct collect_result *r, const struct accounting *a,
 			  long long nmod, const char *moderr)
 {
+	char ev[HOST_MAX_GROUPS * 256];
+
+	event_names(o, ev, sizeof(ev));
 	printf("collected %s on %s (%.64s %.64s, %u CPUs) for %.1f s\n",
-	       o->ecb_file ? o->ecb_file : o->event, o->target,
+	       o->ecb_file ? o->ecb_file : ev, o->target,
 	       s->status.os_info.sysname, s->status.os_info.release, r->ncpus,
 	       r->elapsed);
 	if (r->sw_clock)
@@ -485,8 +506,9 @@ static void print_summary(const struct host_session *s, const struct collect_opt
 	if (r->kernel_symbols > 0)
 		printf("  kernel  %10lld symbols named by the target, in %s/" KSYM_FILE "\n",
 		       r->kernel_symbols, o->out);
-	printf("  files   %s/{cpu0..cpu%u,uncore,module}.bin, %s/collection.txt\n",
-	       o->out, r->ncpus ? r->ncpus - 1 : 0, o->out);
+	printf("  files   %s/{cpu0..cpu%u,uncore,module}.bin, %s/collection.txt%s\n",
+	       o->out, r->ncpus ? r->ncpus - 1 : 0, o->out,
+	       r->groups_written ? ", groups.txt" : "");
 }
 
 int collect_report(const struct host_session *s, const struct collect_opts *o,

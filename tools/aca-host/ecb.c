@@ -97,7 +97,8 @@ static void reg(struct sep_event_reg *r, uint8_t type, uint32_t msr,
 	r->flags = flags;
 }
 
-uint8_t *host_ecb_build(const char *name, uint64_t sample_after, size_t *len)
+uint8_t *host_ecb_build_group(const char *name, uint64_t sample_after,
+			      uint32_t group, size_t *len)
 {
 	const size_t size = sizeof(struct sep_ecb) + NUM_SLOTS * sizeof(struct sep_event_reg);
 	const struct fixed_event *ev = find(name);
@@ -116,6 +117,7 @@ uint8_t *host_ecb_build(const char *name, uint64_t sample_after, size_t *len)
 
 	h->version = SEP_ECB_VERSION;
 	h->num_entries = NUM_ENTRIES;
+	h->group_id = group;
 	h->num_events = 1;
 	/* Legacy cccr/escr/data ranges, as the vector has them. */
 	h->cccr_start = 0;
@@ -155,10 +157,18 @@ uint8_t *host_ecb_build(const char *name, uint64_t sample_after, size_t *len)
 	    (HOST_COUNTER_MASK + 1 - sample_after) & HOST_COUNTER_MASK,
 	    SEP_EVREG_LBR_VALUE | SEP_EVREG_FIXED_REG);
 	slots[SLOT_DATA_FIXED + ev->counter].max_bits = HOST_COUNTER_MASK;
+	/* The group's samples carry its number as eventIndex, and descriptor. */
+	slots[SLOT_DATA_FIXED + ev->counter].event_id_index = group;
+	slots[SLOT_DATA_FIXED + ev->counter].desc_id = group;
 
 	reg(&slots[SLOT_OCR + 4], SEP_REG_TYPE_ESCR, MSR_LBR_SELECT, 0, SEP_EVREG_GLOBAL);
 	reg(&slots[SLOT_GLOBAL_STATUS], SEP_REG_TYPE_EMPTY, MSR_PERF_GLOBAL_STATUS, 0, 0);
 
 	*len = size;
 	return buf;
+}
+
+uint8_t *host_ecb_build(const char *name, uint64_t sample_after, size_t *len)
+{
+	return host_ecb_build_group(name, sample_after, 0, len);
 }

@@ -22,6 +22,15 @@
  */
 uint8_t *host_ecb_build(const char *name, uint64_t sample_after, size_t *len);
 
+/*
+ * The same as group @group of a multiplexed collection: the ECB's group_id,
+ * and the event index and descriptor its samples carry, are all @group, so
+ * a sample's eventIndex says which group took it. Group 0 is
+ * host_ecb_build()'s ECB byte for byte.
+ */
+uint8_t *host_ecb_build_group(const char *name, uint64_t sample_after,
+			      uint32_t group, size_t *len);
+
 /* True if @name is an event host_ecb_build() knows. */
 int host_ecb_known(const char *name);
 

@@ -63,6 +63,20 @@ void host_event_config(struct sep_event_config *e)
 	e->max_fixed_counters = 3;
 }
 
+void host_groups(struct sep_event_config *e, uint32_t ngroups, uint32_t switch_ms)
+{
+	e->num_groups = ngroups;
+	if (ngroups < 2)
+		return;
+	e->em_mode = SEP_EM_TIMER_BASED;
+	e->em_factor = switch_ms;
+}
+
+uint32_t host_num_descriptors(uint32_t ngroups)
+{
+	return ngroups > HOST_NUM_DESCRIPTORS ? ngroups : HOST_NUM_DESCRIPTORS;
+}
+
 void host_layout(struct host_layout *l, unsigned int depth)
 {
 	l->sample_size = HOST_SAMPLE_SIZE;

@@ -25,12 +25,27 @@ struct host_layout {
 };
 /* Descriptors sent with DESC_NEXT: 0 for the core event, 1 as the test host. */
 #define HOST_NUM_DESCRIPTORS	2
+/*
+ * Groups of one event each (--event given several times), sampled one at
+ * a time; group g's samples carry event index g (host_ecb_build_group()).
+ */
+#define HOST_MAX_GROUPS		8u
+/* --switch-ms: the groups' turns, in milliseconds. */
+#define HOST_DEFAULT_SWITCH_MS	10u
+#define HOST_MAX_SWITCH_MS	10000u
 
 void host_drv_config(struct sep_drv_config *c);
 void host_topology(struct sep_drv_topology_info *t, uint32_t ncpus);
 void host_event_desc(struct sep_event_desc *d);
 void host_dev_config(struct sep_dev_config *d);
 void host_event_config(struct sep_event_config *e);
+/*
+ * @ngroups groups: with two or more the target switches between them every
+ * @switch_ms milliseconds (em_mode timer based); one is never switched.
+ */
+void host_groups(struct sep_event_config *e, uint32_t ngroups, uint32_t switch_ms);
+/* Descriptors to send: one per event index used, and the test host's two. */
+uint32_t host_num_descriptors(uint32_t ngroups);
 void host_layout(struct host_layout *l, unsigned int depth);
 /* Ask for call stacks (user and kernel) in records laid out as @l. */
 void host_callstacks(const struct host_layout *l, struct sep_event_desc *d,

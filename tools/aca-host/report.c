@@ -32,6 +32,33 @@ static void table(const struct tally *t, const char *what, const struct report *
 	free(v);
 }
 
+/*
+ * Multiplexed groups (DIR/groups.txt, two or more): each event's samples,
+ * how long its group ran, and its count estimated as perf stat does.
+ */
+static void groups_table(const struct report *r, FILE *out)
+{
+	const struct group_times *gt = &r->groups;
+
+	fprintf(out, "\nBy event (multiplexed: %u groups taking turns of %u ms, "
+		"%llu switches, %u windows",
+		gt->n, gt->switch_ms, (unsigned long long)gt->switches, gt->windows_kept);
+	if (gt->windows_lost)
+		fprintf(out, " and %u not kept", gt->windows_lost);
+	fprintf(out, ")\n   samples   running    estimated count  event\n");
+	for (uint32_t i = 0; i < gt->n; i++) {
+		double share, est = report_group_estimate(r, i, &share);
+
+		fprintf(out, "%10llu  %7.2f%%  ", (unsigned long long)r->group_samples[i],
+			100.0 * share);
+		if (est < 0)
+			fprintf(out, "%17s  %s  (not counted)\n", "-", gt->g[i].event);
+		else
+			fprintf(out, "%17.0f  %s  (%.2f%%)\n", est, gt->g[i].event,
+				100.0 * share);
+	}
+}
+
 /* The filters of @o, and the share of the samples they keep. */
 static void filters(const struct report *r, const struct report_opts *o, FILE *out)
 {
@@ -94,6 +121,8 @@ void report_print(const struct report *r, const struct report_opts *o,
 	if (r->errors)
 		fprintf(out, "%-12s %10d  (see the messages on stderr)\n", "input errors",
 			r->errors);
+	if (r->groups.n > 1)
+		groups_table(r, out);
 	if (r->keys.n) {
 		report_sorted(r, o, out);
 	} else {

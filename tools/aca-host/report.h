@@ -15,6 +15,7 @@
 
 #include "attrib.h"
 #include "filter.h"
+#include "groups.h"
 #include "records.h"
 #include "sortkey.h"
 #include "tally.h"
@@ -63,6 +64,11 @@ struct report {
 	uint32_t callstack_offset;	/* 0: the records carry no callers */
 	uint32_t callstack_size;
 	uint64_t tsc_hz;		/* 0: collection.txt does not say */
+	uint64_t sample_after;		/* 0: collection.txt does not say */
+	uint64_t start_tsc, stop_tsc;	/* of the collection; 0: unknown */
+	/* DIR/groups.txt (groups.n 0: none); the samples of each group kept. */
+	struct group_times groups;
+	uint64_t group_samples[GROUPS_MAX];
 	uint64_t *cpu_samples;		/* per CPU file */
 	uint64_t all_samples;		/* in the files */
 	uint64_t samples;		/* reported on: all, or those the filters keep */
@@ -99,6 +105,17 @@ struct collection {
  * to report on (no directory, no sample file).
  */
 int report_load(const char *dir, const struct report_opts *o, struct report *r);
+/* The group (in r->groups) whose event index @s carries, or -1. */
+int report_group_of(const struct report *r, const struct host_sample *s);
+
+/*
+ * Group @i's event count estimated as perf stat does with multiplexing:
+ * samples x sample_after x enabled / running, enabled the collection's
+ * TSC span (stop_tsc - start_tsc; without it, all groups' windows), running
+ * the group's windows. *@share is running / enabled. -1 if it cannot be
+ * estimated (the group never ran, sample_after or the times unknown).
+ */
+double report_group_estimate(const struct report *r, uint32_t i, double *share);
 void report_print(const struct report *r, const struct report_opts *o,
 		  const char *dir, FILE *out);
 void report_free(struct report *r);

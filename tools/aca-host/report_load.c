@@ -106,6 +106,17 @@ static void read_txt(const char *dir, const struct report_opts *o, struct report
 				problem(o, r, "%s: tsc_hz '%.32s' out of range", path, val);
 			else
 				r->tsc_hz = v;
+		} else if (!strcmp(line, "sample_after")) {
+			if (number(val, 1, UINT64_MAX, &v))
+				problem(o, r, "%s: sample_after '%.32s' out of range", path, val);
+			else
+				r->sample_after = v;
+		} else if (!strcmp(line, "start_tsc")) {
+			if (!number(val, 0, UINT64_MAX, &v))
+				r->start_tsc = v;
+		} else if (!strcmp(line, "stop_tsc")) {
+			if (!number(val, 0, UINT64_MAX, &v))
+				r->stop_tsc = v;
 		} else if (!strcmp(line, "samples_dropped")) {
 			if (!number(val, 0, UINT64_MAX, &v)) {
 				r->dropped = v;
@@ -118,6 +129,51 @@ static void read_txt(const char *dir, const struct report_opts *o, struct report
 		}
 	}
 	free(txt);
+}
+
+/* DIR/groups.txt, when collect wrote one: none is no problem. */
+static void read_groups(const char *dir, const struct report_opts *o, struct report *r)
+{
+	char err[4200];
+
+	if (groups_read(dir, &r->groups, err, sizeof(err)) < 0) {
+		problem(o, r, "%s (no multiplexing table)", err);
+		memset(&r->groups, 0, sizeof(r->groups));
+	}
+}
+
+int report_group_of(const struct report *r, const struct host_sample *s)
+{
+	for (uint32_t i = 0; i < r->groups.n; i++)
+		if (r->groups.g[i].index >= 0 && (uint32_t)r->groups.g[i].index == s->event)
+			return i;
+	return -1;
+}
+
+/* A kept sample counts for the group whose event index it carries. */
+static void count_group(struct report *r, const struct host_sample *s)
+{
+	int g = report_group_of(r, s);
+
+	if (g >= 0)
+		r->group_samples[g]++;
+}
+
+double report_group_estimate(const struct report *r, uint32_t i, double *share)
+{
+	uint64_t running = r->groups.g[i].running_tsc;
+	double enabled = 0;
+
+	*share = 0;
+	if (r->stop_tsc > r->start_tsc && r->start_tsc)
+		enabled = r->stop_tsc - r->start_tsc;
+	else
+		for (uint32_t k = 0; k < r->groups.n; k++)
+			enabled += r->groups.g[k].running_tsc;
+	if (!running || !enabled || !r->sample_after)
+		return -1;
+	*share = running / enabled;
+	return (double)r->group_samples[i] * r->sample_after * enabled / running;
 }
 
 static int cpu_file(const char *dir, uint32_t cpu, char *path, size_t len)
@@ -424,6 +480,7 @@ static int tally_sample(struct collection *c, const struct report_opts *o,
 	if (!keep(&c->a, o, s, &f))
 		return 0;
 	r->samples++;
+	count_group(r, s);
 	r->kernel += f.at.kernel;
 	r->with_module += f.at.mod != NULL;
 	r->with_function += f.at.func != NULL;
@@ -479,6 +536,7 @@ int collection_open(const char *dir, const struct report_opts *o, struct report 
 		return 2;
 	}
 	read_txt(dir, o, r);
+	read_groups(dir, o, r);
 	load_samples(dir, o, r, &c->samples);
 	if (!r->ncpus) {
 		problem(o, r, "%s: no cpu0.bin: not a collection directory", dir);

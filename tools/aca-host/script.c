@@ -53,6 +53,18 @@ static void print_sample(struct collection *c, const struct report *r,
 	fputc('\n', out);
 }
 
+/*
+ * The event of @s: its group's, named in groups.txt, when the collection
+ * multiplexed several; else the collection's, @event.
+ */
+static const char *sample_event(const struct report *r, const char *event,
+				const struct host_sample *s)
+{
+	int g = r->groups.n > 1 ? report_group_of(r, s) : -1;
+
+	return g >= 0 ? r->groups.g[g].event : event;
+}
+
 int script_print(const char *dir, const struct report_opts *o, FILE *out)
 {
 	struct collection c;
@@ -80,7 +92,9 @@ int script_print(const char *dir, const struct report_opts *o, FILE *out)
 		qsort_r(order, c.samples.n, sizeof(*order), by_time, c.samples.v);
 		for (size_t i = 0; i < c.samples.n; i++)
 			if (report_keep(&c, o, &c.samples.v[order[i]]))
-				print_sample(&c, &r, event, &c.samples.v[order[i]], out);
+				print_sample(&c, &r, sample_event(&r, event,
+								  &c.samples.v[order[i]]),
+					     &c.samples.v[order[i]], out);
 		free(order);
 	}
 	collection_close(o, &r, &c);
