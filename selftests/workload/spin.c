@@ -17,14 +17,22 @@
  * MIX_WEIGHTS of a round, so they take 16:8:6:4:3 of the time (43, 22,
  * 16, 11 and 8 %), each called by mix_thread() alone. Profilers compared
  * on it must agree on that order and those shares.
+ *
+ *   spin munmap [THREADS [SECONDS]]
+ *
+ * Each thread maps a page of its own executable as code and unmaps it
+ * again, as fast as it can: munmap()s of file code, for the hooks that
+ * record them (the soak's churn).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
 
 #define MAX_THREADS	1024
 
@@ -93,6 +101,25 @@ __attribute__((noinline)) void *mix_thread(void *arg)
 	return NULL;
 }
 
+static void *munmap_thread(void *arg)
+{
+	unsigned long rounds = 0;
+	int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	void *p;
+
+	while (fd >= 0 && !__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
+		p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+		if (p == MAP_FAILED)
+			break;
+		munmap(p, 4096);
+		rounds++;
+	}
+	if (fd >= 0)
+		close(fd);
+	*(unsigned long *)arg = rounds;
+	return NULL;
+}
+
 static int parse(const char *s, double lo, double hi, double *v)
 {
 	char *end;
@@ -111,20 +138,23 @@ int main(int argc, char **argv)
 	struct timespec ts;
 	int n;
 
-	if (argc > 1 && !strcmp(argv[1], "mix")) {
-		run = mix_thread;
+	if (argc > 1 && (!strcmp(argv[1], "mix") || !strcmp(argv[1], "munmap"))) {
+		run = strcmp(argv[1], "mix") ? munmap_thread : mix_thread;
 		argv++;
 		argc--;
 	}
 	if (argc > 3 || (argc > 1 && parse(argv[1], 1, MAX_THREADS, &nthreads)) ||
 	    (argc > 2 && parse(argv[2], 0, 86400, &seconds))) {
-		fprintf(stderr, "usage: spin [mix] [THREADS (1-%d) [SECONDS]]\n", MAX_THREADS);
+		fprintf(stderr, "usage: spin [mix|munmap] [THREADS (1-%d) [SECONDS]]\n",
+			MAX_THREADS);
 		return 2;
 	}
 	n = (int)nthreads;
 	printf("spin: pid %d, %d threads for %g s in %s at %p\n",
-	       (int)getpid(), n, seconds, run == thread ? "aca_hot_spin" : "mix_thread",
-	       run == thread ? (void *)aca_hot_spin : (void *)mix_thread);
+	       (int)getpid(), n, seconds,
+	       run == thread ? "aca_hot_spin" : run == mix_thread ? "mix_thread" : "munmap_thread",
+	       run == thread ? (void *)aca_hot_spin :
+	       run == mix_thread ? (void *)mix_thread : (void *)munmap_thread);
 	fflush(stdout);
 	for (int i = 0; i < n; i++) {
 		if (pthread_create(&threads[i], NULL, run, &rounds[i])) {
