@@ -46,6 +46,12 @@
 
 /* Fixed counter j as perf's raw encoding (spec 6.8 step 2). */
 static const u64 fixed_config[] = { 0x00c0, 0x003c, 0x0300, 0x0400 };
+/*
+ * Precise fixed counter 0 where fixed counters can do PEBS (PEBS baseline,
+ * Icelake on): INST_RETIRED.PREC_DIST, perf's pseudo-encoding for that
+ * counter alone; 0x00c0 precise would go to a general counter instead.
+ */
+#define FIXED0_PREC_DIST	0x0100
 
 /* The payload buffer comes from the allocator, so it is aligned for these. */
 struct ecb_view {
@@ -240,6 +246,15 @@ static bool add_event(const struct ecb_view *v, struct acp_group *g,
 	return true;
 }
 
+/* The target's fixed counters can sample precisely (PEBS baseline). */
+static bool pebs_baseline(struct acp_target *t)
+{
+	u64 caps;
+
+	return t->ops->rdmsr && t->ops->rdmsr(t->ctx, -1, MSR_PERF_CAPABILITIES, &caps) &&
+	       (caps & PERF_CAP_PEBS_BASELINE);
+}
+
 static bool decode_fixed(const struct ecb_view *v, struct acp_group *g)
 {
 	u64 ctrl = global_reg(v, MSR_FIXED_CTR_CTRL, 0);
@@ -259,6 +274,8 @@ static bool decode_fixed(const struct ecb_view *v, struct acp_group *g)
 		}
 		nibble = (ctrl >> (4 * j)) & 0xf;
 		e.config = fixed_config[j];
+		if (!j && (reg.flags & SEP_EVREG_PRECISE) && pebs_baseline(v->t))
+			e.config = FIXED0_PREC_DIST;
 		if (nibble & FIXED_ANY)
 			e.config |= EVTSEL_ANY;
 		e.exclude_kernel = !(nibble & FIXED_OS);

@@ -74,6 +74,10 @@ void *acp_reply_alloc(const struct acp_cmd *cmd, struct acp_reply *r,
 void *acp_zalloc(struct acp_target *t, size_t n);
 void acp_free(struct acp_target *t, void *p);
 
+/* IA32_PERF_CAPABILITIES; bit 14: PEBS baseline (fixed counters can be precise). */
+#define MSR_PERF_CAPABILITIES	0x345
+#define PERF_CAP_PEBS_BASELINE	BIT_ULL(14)
+
 /* Command implementations, by file. */
 s32 acp_cmd_reserve(const struct acp_cmd *cmd, struct acp_reply *r);
 s32 acp_cmd_init_driver(const struct acp_cmd *cmd, struct acp_reply *r);

@@ -342,6 +342,42 @@ TEST_F(core, ecb_anythread_reaches_perf)
 	EXPECT_EQ(0x20003c, g->events[1].config);
 }
 
+/* Fixed counter 0, precise (INST_RETIRED.PREC_DIST's ECB), with @caps. */
+static const struct acp_group *started_prec_dist(struct __test_metadata *_metadata,
+						 FIXTURE_DATA(core) *self, u64 caps)
+{
+	u8 ecb[4720];
+
+	fake_set_msr(&self->f, 0x345, caps);
+	ecb_copy(_metadata, self, ecb);
+	ecb_set_slot(ecb, 0, 0x38f, 1ull << 32, 0, 0, SEP_EVREG_GLOBAL);
+	ecb_set_slot(ecb, 4, 0x38d, 0xb, 0, 0, SEP_EVREG_GLOBAL);
+	ecb_set_slot(ecb, 9, 0x309, (1ull << 48) - 2000003, 0, 1,
+		     SEP_EVREG_FIXED_REG | SEP_EVREG_PRECISE);
+	return started_ecb(_metadata, self, ecb);
+}
+
+/* Where fixed counters can be precise (PEBS baseline), perf's 0x0100. */
+TEST_F(core, ecb_precise_fixed_counter_0_is_prec_dist_with_pebs_baseline)
+{
+	const struct acp_group *g = started_prec_dist(_metadata, self, 1ull << 14);
+
+	ASSERT_EQ(1, g->nevents);
+	EXPECT_EQ(1, g->events[0].fixed);
+	EXPECT_EQ(1, g->events[0].precise);
+	EXPECT_EQ(0x0100, g->events[0].config);
+}
+
+/* Without it (Skylake and before), fixed counter 0 stays 0x00c0. */
+TEST_F(core, ecb_precise_fixed_counter_0_without_pebs_baseline_is_inst_retired)
+{
+	const struct acp_group *g = started_prec_dist(_metadata, self, 0);
+
+	ASSERT_EQ(1, g->nevents);
+	EXPECT_EQ(1, g->events[0].precise);
+	EXPECT_EQ(0x00c0, g->events[0].config);
+}
+
 /* Select bits 35:32 pass: AMD's event[11:8] (perf: event config:0-7,32-35). */
 TEST_F(core, ecb_event_select_bits_35_to_32_reach_perf)
 {

@@ -19,7 +19,10 @@
  * (inst_retired.any -> event=0xc0, cpu_clk_unhalted.thread -> 0x3c, ...);
  * those win, as in perf. Fixed-counter events ("Counter": "Fixed counter
  * N") go to fixed counter N with FIXED_CTR_CTRL's nibble, the rest to the
- * first general counter their "Counter" lists.
+ * first general counter their "Counter" lists. On a model whose fixed
+ * counters can be precise (PEBS baseline in IA32_PERF_CAPABILITIES,
+ * Icelake on), INST_RETIRED.PREC_DIST on fixed counter 0 is perf's
+ * 0x0100; the fake target says so for those models.
  *
  * The JSON reader is this file's: arrays of flat objects whose values are
  * strings or numbers, which is what these tables are.
@@ -211,6 +214,7 @@ static const u32 aux_msrs[] = { 0x1a6, 0x1a7, 0x3f6, 0x3f7 };
 struct xmodel {
 	const char *name;
 	bool amd;		/* event select bits 35:32 hold event[11:8] */
+	bool pebs_baseline;	/* Icelake on: fixed counters can be precise */
 };
 
 /* Why an entry is not a core event to check; each counted. */
@@ -265,6 +269,7 @@ struct perf_enc {
 	u32 counter;		/* general counter when not fixed */
 	u64 evtsel;		/* the host's event select */
 	bool any;
+	bool prec_dist_ecb;	/* expected 0x0100, not jevents' name rule */
 };
 
 /* The encoding jevents.py derives from @o, and the host's registers. */
@@ -318,6 +323,17 @@ static bool perf_encode(const struct xmodel *m, const struct jobj *o,
 		pe->counter = atoi(counter);
 		if (pe->counter > 7)
 			return false;
+	}
+	/*
+	 * Precise on fixed counter 0 where fixed counters can be precise: the
+	 * ECB (that counter, PEBS) of INST_RETIRED.PREC_DIST, whatever the
+	 * entry's name. perf runs it on that counter as 0x0100; jevents' name
+	 * rule would make INST_RETIRED.ANY 0xc0, which perf puts on a general
+	 * counter the host did not program.
+	 */
+	if (m->pebs_baseline && pe->fixed == 0 && pe->precise) {
+		pe->prec_dist_ecb = pe->config != 0x0100;
+		pe->config = 0x0100;
 	}
 	pe->evtsel = (event & 0xff) | umask << 8 | EVTSEL_USR | EVTSEL_OS |
 		     edge << 18 | EVTSEL_INT | any << 21 | EVTSEL_EN | inv << 23 |
@@ -445,6 +461,8 @@ static bool translate(struct __test_metadata *_metadata, FIXTURE_DATA(core) *sel
 
 	host_ecb(ecb, pe);
 	reinit(_metadata, self, FAKE_NCPUS);
+	/* What IA32_PERF_CAPABILITIES says on that model (PREC_DIST's encoding). */
+	fake_set_msr(&self->f, 0x345, m->pebs_baseline ? 1ull << 14 : 0);
 	open_session(_metadata, self);
 	goto_state(_metadata, self, ACP_CONFIGURED);
 	EXPECT_EQ(VT_SUCCESS, em_groups(_metadata, self, 1));
@@ -555,6 +573,9 @@ static void each_entry(const struct jobj *o, void *arg)
 		ksft_print_msg("%s %s: not encodable\n", x->m->name, name);
 	} else {
 		t->checked++;
+		if (pe.prec_dist_ecb)
+			ksft_print_msg("%s %s: precise on fixed counter 0, INST_RETIRED.PREC_DIST's ECB: expected 0x0100\n",
+				       x->m->name, name);
 		if (!translate(x->md, x->self, x->m, name, &pe))
 			t->mismatches++;
 	}
@@ -675,7 +696,7 @@ TEST(json_reader_decodes_values)
 
 TEST_F(core, skylake_core_events_translate_as_perf_encodes_them)
 {
-	static const struct xmodel m = { "skylake", false };
+	static const struct xmodel m = { "skylake", false, false };
 	struct xtally t;
 
 	check_model(_metadata, self, &m, &t);
@@ -686,7 +707,7 @@ TEST_F(core, skylake_core_events_translate_as_perf_encodes_them)
 
 TEST_F(core, skylakex_core_events_translate_as_perf_encodes_them)
 {
-	static const struct xmodel m = { "skylakex", false };
+	static const struct xmodel m = { "skylakex", false, false };
 	struct xtally t;
 
 	check_model(_metadata, self, &m, &t);
@@ -696,9 +717,45 @@ TEST_F(core, skylakex_core_events_translate_as_perf_encodes_them)
 	EXPECT_EQ(0, t.mismatches);
 }
 
+/* PEBS baseline: INST_RETIRED.PREC_DIST on fixed counter 0 is 0x0100. */
+TEST_F(core, icelakex_core_events_translate_as_perf_encodes_them)
+{
+	static const struct xmodel m = { "icelakex", false, true };
+	struct xtally t;
+
+	check_model(_metadata, self, &m, &t);
+	EXPECT_LT(300, t.checked);
+	EXPECT_LT(1000, t.skipped[SKIP_UNCORE]) TH_LOG("the server's uncore tables");
+	EXPECT_EQ(0, t.skipped[SKIP_NO_ENCODING]);
+	EXPECT_EQ(0, t.mismatches);
+}
+
+TEST_F(core, sapphirerapids_core_events_translate_as_perf_encodes_them)
+{
+	static const struct xmodel m = { "sapphirerapids", false, true };
+	struct xtally t;
+
+	check_model(_metadata, self, &m, &t);
+	EXPECT_LT(300, t.checked);
+	EXPECT_EQ(0, t.skipped[SKIP_NO_ENCODING]);
+	EXPECT_EQ(0, t.mismatches);
+}
+
+/* A hybrid: its cpu_core and cpu_atom events alike. */
+TEST_F(core, alderlake_core_events_translate_as_perf_encodes_them)
+{
+	static const struct xmodel m = { "alderlake", false, true };
+	struct xtally t;
+
+	check_model(_metadata, self, &m, &t);
+	EXPECT_LT(300, t.checked);
+	EXPECT_EQ(0, t.skipped[SKIP_NO_ENCODING]);
+	EXPECT_EQ(0, t.mismatches);
+}
+
 TEST_F(core, amdzen4_core_events_translate_as_perf_encodes_them)
 {
-	static const struct xmodel m = { "amdzen4", true };
+	static const struct xmodel m = { "amdzen4", true, false };
 	struct xtally t;
 
 	check_model(_metadata, self, &m, &t);
