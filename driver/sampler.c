@@ -523,8 +523,9 @@ static void aca_enable_group(struct aca_collection *c, bool on)
 	for (u32 i = 0; i < c->nsev; i++) {
 		struct aca_sev *s = &c->sevs[i];
 
+		/* Another group's, or its CPU was offline at START. */
 		if (!s->pe || s->group != c->active)
-			continue;	/* its CPU was offline at START */
+			continue;
 		if (on)
 			perf_event_enable(s->pe);
 		else
@@ -581,7 +582,11 @@ static void aca_switch_group(struct aca_collection *c)
 		aca_enable(c, true);
 }
 
-/* The switch timer: the next group every switch_ms while sampling. */
+/*
+ * The switch timer: the next group every switch_ms while sampling. One
+ * queued for an ended collection finds the next one's (or none) under
+ * aca_lock: at worst a new collection's first turn is short.
+ */
 static void aca_mux_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(aca_mux, aca_mux_fn);
 
@@ -599,7 +604,10 @@ static void aca_mux_fn(struct work_struct *work)
 	mutex_unlock(&aca_lock);
 }
 
-/* SWITCH_GROUP: non-zero when there is no other group. */
+/*
+ * SWITCH_GROUP: non-zero when there is no other group. The switch timer
+ * starts over, so the new group gets a whole turn.
+ */
 int aca_sampler_switch_group(void *ctx)
 {
 	struct aca_collection *c = aca_coll;
@@ -608,6 +616,8 @@ int aca_sampler_switch_group(void *ctx)
 	if (!c || !c->counting || c->ngroups < 2)
 		return -EINVAL;
 	aca_switch_group(c);
+	if (c->switch_ms)
+		mod_delayed_work(system_wq, &aca_mux, msecs_to_jiffies(c->switch_ms));
 	return 0;
 }
 
@@ -813,9 +823,11 @@ static void aca_replug_fn(struct work_struct *work)
  * than it, such as the NMI watchdog, or more events than counters; at
  * START, at resume or when a CPU comes back) in ERROR state and leaves it
  * there, sampling nothing and saying nothing. Right after START and then
- * every ACA_WATCH_MS while the collection samples, every event of an
- * online CPU is checked: one below INACTIVE (in error, or off without the
- * sampler having turned it off) gets all its CPU's events made anew, with
+ * every ACA_WATCH_MS while the collection samples, every event of the
+ * sampling group on an online CPU is checked (the others are off by
+ * design): one below INACTIVE (in error, or off without the sampler
+ * having turned it off) gets all its CPU's events made anew, every
+ * group's, with
  * cpu-clock at the requested rate for the rest of the collection if it was
  * a PMU event and sw_clock allows, and a rate-limited log line. The
  * collection file counts it in the CPU's errors; after ACA_WATCH_RETRIES a

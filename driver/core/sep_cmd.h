@@ -89,7 +89,9 @@
  * during which the group's events, and no other group's, were enabled on
  * every sampled CPU: on_tsc is read before the first of them is enabled,
  * off_tsc after the last is disabled, so every sample of the group has
- * on_tsc < TSC < off_tsc. A window still open when asked is not listed.
+ * on_tsc < TSC < off_tsc (as far as the CPUs' TSCs agree). A window still
+ * open when asked is not listed; with one group none is kept (nwindows 0),
+ * its time is.
  */
 #define ACA_CMD_GROUP_TIMES			0x41430002
 #define ACA_GROUP_WINDOWS_MAX			8192

@@ -142,8 +142,8 @@ TEST_F(dir, collect_refuses_the_same_event_twice)
 	EXPECT_EQ(2, synth_run_host(self->path, args, &self->run));
 	ASSERT_NE(NULL, self->run.err);
 	EXPECT_NE(NULL, strstr(self->run.err, "aca-host collect: --event INST_RETIRED.ANY "
-			       "given twice: the samples of its two groups could not be "
-			       "told apart\n"));
+			       "given twice: the report names each group by its event, "
+			       "and could not tell these two apart\n"));
 }
 
 /*
@@ -196,17 +196,21 @@ TEST_F(dir, report_scales_each_group_by_its_running_share)
 	ASSERT_EQ(2, self->r.groups.n);
 	EXPECT_EQ(30, self->r.group_samples[0]);
 	EXPECT_EQ(10, self->r.group_samples[1]);
-	/* samples x sample_after x enabled / running */
-	EXPECT_EQ(120000.0, report_group_estimate(&self->r, 0, &share));
-	EXPECT_EQ(0.25, share);
-	EXPECT_EQ(20000.0, report_group_estimate(&self->r, 1, &share));
-	EXPECT_EQ(0.5, share);
+	/*
+	 * samples x sample_after x enabled / running, enabled the 75000 ticks
+	 * some group sampled (not stop_tsc - start_tsc, which has set-up and
+	 * drain in it).
+	 */
+	EXPECT_EQ(90000, (long)(report_group_estimate(&self->r, 0, &share) + 0.5));
+	EXPECT_EQ(3333, (long)(share * 10000));
+	EXPECT_EQ(15000, (long)(report_group_estimate(&self->r, 1, &share) + 0.5));
+	EXPECT_EQ(6667, (long)(share * 10000 + 0.5));
 	text = report_text(self);
 	ASSERT_NE(NULL, text);
-	EXPECT_NE(NULL, strstr(text, "        30    25.00%             120000  "
-			       "INST_RETIRED.ANY  (25.00%)\n"));
-	EXPECT_NE(NULL, strstr(text, "        10    50.00%              20000  "
-			       "CPU_CLK_UNHALTED.THREAD  (50.00%)\n"));
+	EXPECT_NE(NULL, strstr(text, "        30    33.33%              90000  "
+			       "INST_RETIRED.ANY  (33.33%)\n"));
+	EXPECT_NE(NULL, strstr(text, "        10    66.67%              15000  "
+			       "CPU_CLK_UNHALTED.THREAD  (66.67%)\n"));
 	free(text);
 }
 

@@ -391,11 +391,40 @@ TEST(ecb_with_a_bit_63_period_is_refused)
 }
 
 /*
+ * The samples of the CPU channels' files @files (@n of them, 48-byte
+ * records) that lie outside every window of @w (@nw of them) of their own
+ * group (group g samples with event index g); *@total counts them all.
+ */
+static uint32_t outside_windows(FILE **files, uint32_t n,
+				const struct aca_group_window *w, uint32_t nw,
+				uint32_t *total)
+{
+	struct sep_sample_record_pc rec;
+	uint32_t outside = 0;
+
+	*total = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		rewind(files[i]);
+		while (fread(&rec, sizeof(rec), 1, files[i]) == 1) {
+			uint32_t k = 0;
+
+			while (k < nw && !(w[k].group == rec.descriptor_id &&
+					   w[k].on_tsc < rec.tsc && rec.tsc < w[k].off_tsc))
+				k++;
+			outside += k == nw;
+			(*total)++;
+		}
+	}
+	return outside;
+}
+
+/*
  * Multiplexing by SWITCH_GROUP alone (em_mode -1: no timer): two groups of
  * one REF_TSC event each (event indices 0 and 1), switched twice, once while
  * paused. GROUP_TIMES then lists three windows of groups 0, 1, 0, in time
- * order, and SWITCH_GROUP after STOP is refused. The data channels are read
- * to nothing meanwhile: STOP answers once they are drained.
+ * order, every sample of the CPU channels lies inside a window of its own
+ * group, and SWITCH_GROUP after STOP is refused. The data channels are read
+ * into files meanwhile: STOP answers once they are drained.
  */
 TEST(switch_group_moves_sampling_to_the_next_group)
 {
@@ -410,6 +439,8 @@ TEST(switch_group_moves_sampling_to_the_next_group)
 	struct chan_set cs = { 0 };
 	struct host_session s;
 	struct sep_event_reg *r;
+	FILE *files[HOST_MAX_CHANNELS];
+	uint32_t total = 0;
 	int32_t busy = -1;
 	size_t len;
 	uint8_t *ecb = ref_tsc_ecb(ECB_SLOTS, 3, &len);
@@ -430,8 +461,10 @@ TEST(switch_group_moves_sampling_to_the_next_group)
 	cs.ch = calloc(cs.n, sizeof(*cs.ch));
 	ASSERT_NE(NULL, cs.ch);
 	for (uint32_t i = 0; i < cs.n; i++) {
+		files[i] = tmpfile();
+		ASSERT_NE(NULL, files[i]);
 		cs.ch[i].fd = s.data[i];
-		cs.ch[i].out = -1;
+		cs.ch[i].out = fileno(files[i]);
 		snprintf(cs.ch[i].name, sizeof(cs.ch[i].name), "%u", i);
 	}
 	ASSERT_EQ(0, chans_start(&cs));
@@ -466,7 +499,16 @@ TEST(switch_group_moves_sampling_to_the_next_group)
 				      (t.w[2].off_tsc - t.w[2].on_tsc));
 	EXPECT_EQ(0, chans_wait(&cs, 10000));	/* EOF after STOP */
 	chans_stop(&cs);
+	/*
+	 * The first ncpus channels are the CPUs' (spec 3.1). The target idles
+	 * (cpu-clock skips idle): how many samples there are is its business,
+	 * that none lies outside its group's windows is the test's.
+	 */
+	EXPECT_EQ(0, outside_windows(files, s.ncpus, t.w, 3, &total));
+	ksft_print_msg("%u samples, each in a window of its group\n", total);
 	EXPECT_EQ(0, host_session_close(&s));
+	for (uint32_t i = 0; i < cs.n; i++)
+		fclose(files[i]);
 	free(cs.ch);
 	free(ecb);
 }

@@ -63,7 +63,11 @@ static int call_graph(const char *arg, struct collect_opts *o)
 	return 0;
 }
 
-/* --event NAME once more: a group of its own, so never the same event twice. */
+/*
+ * --event NAME once more: a group of its own. Never the same event twice:
+ * the report names each group by its event, so the two could not be told
+ * apart there.
+ */
 static int add_event(const char *name, struct collect_opts *o)
 {
 	if (o->nevents == HOST_MAX_GROUPS) {
@@ -73,8 +77,9 @@ static int add_event(const char *name, struct collect_opts *o)
 	}
 	for (uint32_t i = 0; i < o->nevents; i++)
 		if (!strcmp(o->events[i], name)) {
-			fprintf(stderr, "%s: --event %s given twice: the samples of its two "
-				"groups could not be told apart\n", cmd, name);
+			fprintf(stderr, "%s: --event %s given twice: the report names each "
+				"group by its event, and could not tell these two apart\n",
+				cmd, name);
 			return 2;
 		}
 	o->events[o->nevents++] = name;
@@ -84,7 +89,7 @@ static int add_event(const char *name, struct collect_opts *o)
 /* One option; 0, or the exit status 2 after a message. */
 static int option(int c, struct collect_opts *o)
 {
-	unsigned long rate;
+	unsigned long rate, ms;
 	double t;
 
 	switch (c) {
@@ -96,9 +101,9 @@ static int option(int c, struct collect_opts *o)
 	case 'e':
 		return add_event(optarg, o);
 	case 'S':
-		if (arg_number(cmd, "--switch-ms", optarg, 1, HOST_MAX_SWITCH_MS, &rate))
+		if (arg_number(cmd, "--switch-ms", optarg, 1, HOST_MAX_SWITCH_MS, &ms))
 			return 2;
-		o->switch_ms = rate;
+		o->switch_ms = ms;
 		return 0;
 	case 'b':
 		o->ecb_file = optarg;

@@ -110,10 +110,11 @@ int report_group_of(const struct report *r, const struct host_sample *s);
 
 /*
  * Group @i's event count estimated as perf stat does with multiplexing:
- * samples x sample_after x enabled / running, enabled the collection's
- * TSC span (stop_tsc - start_tsc; without it, all groups' windows), running
- * the group's windows. *@share is running / enabled. -1 if it cannot be
- * estimated (the group never ran, sample_after or the times unknown).
+ * samples x sample_after x enabled / running, enabled the time some group
+ * sampled (all groups' windows: not START's set-up, STOP's drain or a
+ * pause), running the group's windows. *@share is running / enabled. -1 if
+ * it cannot be estimated (the group never ran, sample_after or the times
+ * unknown).
  */
 double report_group_estimate(const struct report *r, uint32_t i, double *share);
 void report_print(const struct report *r, const struct report_opts *o,

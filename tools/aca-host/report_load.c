@@ -165,11 +165,8 @@ double report_group_estimate(const struct report *r, uint32_t i, double *share)
 	double enabled = 0;
 
 	*share = 0;
-	if (r->stop_tsc > r->start_tsc && r->start_tsc)
-		enabled = r->stop_tsc - r->start_tsc;
-	else
-		for (uint32_t k = 0; k < r->groups.n; k++)
-			enabled += r->groups.g[k].running_tsc;
+	for (uint32_t k = 0; k < r->groups.n; k++)
+		enabled += r->groups.g[k].running_tsc;
 	if (!running || !enabled || !r->sample_after)
 		return -1;
 	*share = running / enabled;
