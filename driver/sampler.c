@@ -570,16 +570,26 @@ static void aca_enable(struct aca_collection *c, bool on)
 	}
 }
 
-/* The next group samples from now, or from resume when paused. */
+static void aca_watch_events(struct aca_collection *c);
+
+/*
+ * The next group samples from now, or from resume when paused. Its events
+ * are checked at once, as at START: one that got no counter would
+ * otherwise pass its whole turn, counted as running, sampling nothing.
+ */
 static void aca_switch_group(struct aca_collection *c)
 {
 	lockdep_assert_held(&aca_lock);
-	if (!c->paused)
-		aca_enable(c, false);
+	if (c->paused) {
+		c->active = (c->active + 1) % c->ngroups;
+		c->switches++;
+		return;
+	}
+	aca_enable(c, false);
 	c->active = (c->active + 1) % c->ngroups;
 	c->switches++;
-	if (!c->paused)
-		aca_enable(c, true);
+	aca_enable(c, true);
+	aca_watch_events(c);
 }
 
 /*
