@@ -111,12 +111,6 @@ static void read_txt(const char *dir, const struct report_opts *o, struct report
 				problem(o, r, "%s: sample_after '%.32s' out of range", path, val);
 			else
 				r->sample_after = v;
-		} else if (!strcmp(line, "start_tsc")) {
-			if (!number(val, 0, UINT64_MAX, &v))
-				r->start_tsc = v;
-		} else if (!strcmp(line, "stop_tsc")) {
-			if (!number(val, 0, UINT64_MAX, &v))
-				r->stop_tsc = v;
 		} else if (!strcmp(line, "samples_dropped")) {
 			if (!number(val, 0, UINT64_MAX, &v)) {
 				r->dropped = v;
