@@ -46,6 +46,7 @@
 #define SEP_CMD_NUM_DESCRIPTOR			57
 #define SEP_CMD_DESC_NEXT			58
 #define SEP_CMD_GET_DRIVER_STATE		61
+#define SEP_CMD_READ_SWITCH_GROUP		62
 #define SEP_CMD_EM_GROUPS_UNC			63
 #define SEP_CMD_EM_CONFIG_NEXT_UNC		64
 #define SEP_CMD_INIT_UNC			65
@@ -53,6 +54,7 @@
 #define SEP_CMD_WRITE_MSR			68
 #define SEP_CMD_GET_PLATFORM_INFO		70
 #define SEP_CMD_GET_NORMALIZED_TSC_STANDALONE	71
+#define SEP_CMD_READ_AND_RESET			72
 #define SEP_CMD_SET_CPU_TOPOLOGY		73
 #define SEP_CMD_INIT_NUM_DEV			74
 #define SEP_CMD_GET_NUM_SAMPLES			76
@@ -116,6 +118,36 @@ struct aca_group_window {
 	__u32 group;
 	__u32 reserved;
 };
+
+/*
+ * [ACA-EXT] A software event in an ECB (6.8): a general counter slot whose
+ * event select slot names this pseudo register instead of an IA32_PERFEVTSELx.
+ * Its value is an event select's: bits 7:0 the perf software event
+ * (ACA_SW_*), bit 16 USR, bit 17 OS; nothing else may be set. No SEP host
+ * sends it; a stock driver refuses it as off its allow-list.
+ */
+#define ACA_SW_EVENT_SELECT			0x41430100
+#define ACA_SW_CPU_CLOCK			0	/* perf's PERF_COUNT_SW_* */
+#define ACA_SW_TASK_CLOCK			1
+#define ACA_SW_PAGE_FAULTS			2
+#define ACA_SW_CONTEXT_SWITCHES			3
+#define ACA_SW_CPU_MIGRATIONS			4
+#define ACA_SW_PAGE_FAULTS_MIN			5
+#define ACA_SW_PAGE_FAULTS_MAJ			6
+#define ACA_SW_MAX				6
+
+/*
+ * Counting mode (DRV_CONFIG collection_config bit 1, 6.9): READ_AND_RESET
+ * (72) and READ_SWITCH_GROUP (62) answer, in RUNNING or PAUSED, as many bytes
+ * as asked (the rest zero): a U64 per CPU channel (N, NUM_CORES), the TSC
+ * ticks since that CPU's previous read (or START), then a U64 per CPU and
+ * event of the active group, counts[cpu * nevents + i] for the group's i-th
+ * event (the order of its ECB: fixed counters, then general ones), each the
+ * count since the previous read. READ_SWITCH_GROUP then makes the next
+ * group active. The reference's layout is the host's (SET_EMON_BUFFER_
+ * DRIVER_HELPER, which aca refuses); this one is its 2011 driver's, with a
+ * TSC delta per CPU.
+ */
 
 /* Reference driver states, reported by GET_DRIVER_STATE (8.1). */
 #define SEP_STATE_UNINITIALIZED			0
