@@ -82,6 +82,7 @@ void aca_sampler_stop(void *ctx);
 void aca_sampler_pause(void *ctx, bool pause);
 int aca_sampler_switch_group(void *ctx);
 void aca_sampler_group_times(void *ctx, void *buf, size_t len);
+int aca_sampler_read_counts(void *ctx, bool next_group, void *buf, size_t len);
 void aca_sampler_counts(void *ctx, u32 cpu, u64 *written, u64 *dropped);
 void aca_sampler_finish(void *ctx);
 bool aca_sampler_fallback(void *ctx);

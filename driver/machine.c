@@ -198,6 +198,7 @@ const struct acp_ops aca_kernel_ops = {
 	.pause = aca_sampler_pause,
 	.switch_group = aca_sampler_switch_group,
 	.group_times = aca_sampler_group_times,
+	.read_counts = aca_sampler_read_counts,
 	.flush = aca_collection_flush,
 	.sw_clock = aca_sampler_fallback,
 	.sample_counts = aca_sampler_counts,

@@ -19,6 +19,12 @@
  * CPU's events, from then on, when one is later found not sampling (the
  * watch, below).
  *
+ * Counting mode (collection_config bit 1): the same counters, counting
+ * instead of sampling, and no cpu-clock stand-in (its counts would pass for
+ * the event's). READ_AND_RESET reads the active group's on every CPU and
+ * READ_SWITCH_GROUP then switches; no timer does. An ECB may also name perf
+ * software events [ACA-EXT], in either mode.
+ *
  * When the host asks for call stacks (DEV_CONFIG enable bits, an EVENT_DESC
  * callstack area), a record is built with its callers (stack.c) in its
  * CPU's scratch buffer, then copied into the ring.
@@ -71,6 +77,7 @@ struct aca_sev {
 	bool kernel_stack;	/* its chains: the kernel callers, */
 	bool user_stack;	/* the user ones */
 	bool pebs;		/* a precise PMU event: regs' IP is the record's */
+	u64 read;		/* counting mode: its count at the last read */
 	struct aca_scratch *scratch;	/* its CPU's, with a callstack area */
 };
 
@@ -100,7 +107,10 @@ struct aca_collection {
 	u32 nsev;
 	u32 ncpus;			/* rings */
 	bool sw;			/* cpu-clock fallback */
-	bool counting;			/* events exist */
+	bool armed;			/* events exist */
+	bool counting_mode;		/* they count, never sample */
+	u64 read_tsc;			/* counting mode: the last read */
+	u32 nchans;			/* CPU channels (N) */
 	bool paused;
 	struct acp_event *events;	/* every group's, from START */
 	u32 nevents;
@@ -247,7 +257,7 @@ static void aca_release_events(struct aca_collection *c)
 			perf_event_release_kernel(c->sevs[i].pe);
 		c->sevs[i].pe = NULL;
 	}
-	c->counting = false;
+	c->armed = false;
 }
 
 static void aca_collection_free(struct aca_collection *c)
@@ -279,7 +289,7 @@ static void aca_collection_free(struct aca_collection *c)
 }
 
 static int aca_create_event(struct aca_sev *s, int cpu,
-			    const struct acp_event *e, bool sw)
+			    const struct acp_event *e, bool sw, bool count)
 {
 	struct perf_event_attr attr = {
 		.size = sizeof(attr),
@@ -291,8 +301,19 @@ static int aca_create_event(struct aca_sev *s, int cpu,
 	};
 	struct perf_event *pe;
 
-	s->pebs = !sw && e->precise;
-	if (sw) {
+	s->pebs = !sw && e->precise && !e->software;
+	s->read = 0;
+	if (e->software) {
+		/* [ACA-EXT] ECB software event: counts of its own unit. */
+		attr.type = PERF_TYPE_SOFTWARE;
+		attr.config = e->config;
+		attr.sample_period = e->period;
+		/* The clocks count ns: no faster than max_sample_rate. */
+		if (e->config == PERF_COUNT_SW_CPU_CLOCK ||
+		    e->config == PERF_COUNT_SW_TASK_CLOCK)
+			attr.sample_period = max_t(u64, e->period,
+						   NSEC_PER_SEC / aca_max_sample_rate);
+	} else if (sw) {
 		attr.type = PERF_TYPE_SOFTWARE;
 		attr.config = PERF_COUNT_SW_CPU_CLOCK;
 		attr.sample_period = aca_sw_period(e->period);
@@ -312,7 +333,12 @@ static int aca_create_event(struct aca_sev *s, int cpu,
 		if (e->precise && s->cs_size)
 			attr.wakeup_events = 1;
 	}
-	pe = perf_event_create_kernel_counter(&attr, cpu, NULL, aca_overflow, s);
+	if (count) {
+		attr.sample_period = 0;
+		attr.precise_ip = 0;
+	}
+	pe = perf_event_create_kernel_counter(&attr, cpu, NULL,
+					      count ? NULL : aca_overflow, s);
 	if (IS_ERR(pe))
 		return PTR_ERR(pe);
 	s->pe = pe;
@@ -340,7 +366,8 @@ static int aca_create_events(struct aca_collection *c, bool sw)
 			continue;
 		}
 		for (u32 i = 0; i < c->nevents && !ret; i++, s++)
-			ret = aca_create_event(s, cpu, &c->events[i], sw);
+			ret = aca_create_event(s, cpu, &c->events[i], sw,
+					       c->counting_mode);
 	}
 	cpus_read_unlock();
 	if (ret) {
@@ -350,7 +377,7 @@ static int aca_create_events(struct aca_collection *c, bool sw)
 	if (offline)
 		pr_notice_ratelimited("START: %u CPU(s) offline since INIT_DRIVER, the first CPU %u: not sampled\n",
 				      offline, first);
-	c->counting = true;
+	c->armed = true;
 	return 0;
 }
 
@@ -606,7 +633,7 @@ static void aca_mux_fn(struct work_struct *work)
 
 	mutex_lock(&aca_lock);
 	c = aca_coll;
-	if (c && c->counting && c->switch_ms) {
+	if (c && c->armed && c->switch_ms) {
 		if (!c->paused)
 			aca_switch_group(c);
 		schedule_delayed_work(&aca_mux, msecs_to_jiffies(c->switch_ms));
@@ -623,7 +650,7 @@ int aca_sampler_switch_group(void *ctx)
 	struct aca_collection *c = aca_coll;
 
 	lockdep_assert_held(&aca_lock);
-	if (!c || !c->counting || c->ngroups < 2)
+	if (!c || !c->armed || c->ngroups < 2)
 		return -EINVAL;
 	aca_switch_group(c);
 	if (c->switch_ms)
@@ -664,6 +691,43 @@ void aca_sampler_group_times(void *ctx, void *buf, size_t len)
 		memcpy(p, &c->windows[i], sizeof(*c->windows));
 		p += sizeof(*c->windows);
 	}
+}
+
+/*
+ * Counting mode's READ_AND_RESET / READ_SWITCH_GROUP (sep_cmd.h): into @buf
+ * (@len bytes, zeroed), each CPU channel's TSC ticks since the last read,
+ * then the active group's counts since then, by CPU. perf_event_read_value()
+ * reads an event on its CPU (a cross-call) and may sleep: aca_lock is a
+ * mutex. A CPU offline, or one whose events could not be made anew, counts
+ * nothing (0); its TSC delta is still the session's.
+ */
+int aca_sampler_read_counts(void *ctx, bool next_group, void *buf, size_t len)
+{
+	struct aca_collection *c = aca_coll;
+	u64 *out = buf, now, enabled, running, total;
+	size_t n = len / sizeof(u64), at;
+	const struct aca_group *g;
+
+	lockdep_assert_held(&aca_lock);
+	if (!c || !c->armed || !c->counting_mode)
+		return -EINVAL;
+	g = &c->groups[c->active];
+	now = aca_tsc_now();
+	for (u32 cpu = 0; cpu < c->nchans && cpu < n; cpu++)
+		out[cpu] = c->rings[cpu] ? now - c->read_tsc : 0;
+	c->read_tsc = now;
+	for (struct aca_sev *s = c->sevs; s < c->sevs + c->nsev; s++) {
+		if (s->group != c->active || !s->pe)
+			continue;
+		total = perf_event_read_value(s->pe, &enabled, &running);
+		at = c->nchans + (size_t)s->cpu * g->nevents + (s->event - g->first);
+		if (at < n)
+			out[at] = total - s->read;
+		s->read = total;
+	}
+	if (next_group && c->ngroups > 1)
+		aca_switch_group(c);
+	return 0;
 }
 
 static void aca_publish(struct aca_collection *c)
@@ -751,7 +815,7 @@ static int aca_recreate_cpu(struct aca_collection *c, u32 cpu)
 		if (ret || !cpu_online(cpu))
 			continue;
 		ret = aca_create_event(s, cpu, &c->events[s->event],
-				       aca_cpu_clock(c, cpu));
+				       aca_cpu_clock(c, cpu), c->counting_mode);
 		if (!ret && !c->paused && s->group == c->active)
 			perf_event_enable(s->pe);
 	}
@@ -806,7 +870,7 @@ static void aca_replug_cpu(struct aca_collection *c, u32 cpu)
 	int ret;
 
 	lockdep_assert_held(&aca_lock);
-	if (!c || !c->counting || !c->rings[cpu])
+	if (!c || !c->armed || !c->rings[cpu])
 		return;
 	cpus_read_lock();
 	ret = aca_recreate_cpu(c, cpu);
@@ -869,7 +933,8 @@ static void aca_mend_cpu(struct aca_collection *c, struct aca_sev *first,
 	u32 cpu = first->cpu, errors = c->errors[cpu] + 1;
 	int state = READ_ONCE(bad->pe->state);
 	bool was_clock = aca_cpu_clock(c, cpu);
-	bool to_clock = !was_clock && aca_sw_clock;
+	/* Counts of cpu-clock would pass for the event's: counting mode mends only. */
+	bool to_clock = !was_clock && aca_sw_clock && !c->counting_mode;
 	const char *done;
 
 	WRITE_ONCE(c->errors[cpu], errors);
@@ -899,7 +964,7 @@ static void aca_watch_events(struct aca_collection *c)
 	u32 cpu;
 
 	lockdep_assert_held(&aca_lock);
-	if (!c || !c->counting || c->paused || !c->nevents)
+	if (!c || !c->armed || c->paused || !c->nevents)
 		return;
 	for (first = c->sevs; first < c->sevs + c->nsev; first += c->nevents) {
 		cpu = first->cpu;
@@ -921,7 +986,7 @@ static void aca_watch_fn(struct work_struct *work)
 
 	mutex_lock(&aca_lock);
 	aca_watch_events(aca_coll);
-	again = aca_coll && aca_coll->counting;
+	again = aca_coll && aca_coll->armed;
 	mutex_unlock(&aca_lock);
 	if (again)
 		schedule_delayed_work(&aca_watch, msecs_to_jiffies(ACA_WATCH_MS));
@@ -948,7 +1013,7 @@ static ssize_t event_off_write(struct file *file, const char __user *ubuf,
 	mutex_lock(&aca_lock);
 	c = aca_coll;
 	ret = -ESRCH;
-	for (u32 i = 0; c && c->counting && !c->paused && i < c->nsev; i++) {
+	for (u32 i = 0; c && c->armed && !c->paused && i < c->nsev; i++) {
 		if (c->sevs[i].cpu == cpu && c->sevs[i].pe &&
 		    c->sevs[i].group == c->active) {
 			perf_event_disable(c->sevs[i].pe);
@@ -990,7 +1055,14 @@ int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
 	if (ret)
 		return ret;
 
+	c->counting_mode = acp_counting_mode(cfg);
+	c->nchans = min_t(u32, cfg->ncpus, nr_cpu_ids);
 	ret = aca_create_events(c, c->sw);
+	if (ret && c->counting_mode) {
+		pr_notice_ratelimited("START: counting mode: the PMU refused an event (%d); software events count without a PMU (aca-host stat -e task-clock)\n",
+				      ret);
+		return ret;
+	}
 	if (ret && !c->sw && aca_sw_clock) {
 		/* Without any PMU, the load-time probe has said it once. */
 		if (aca_pmu_ok)
@@ -1005,11 +1077,13 @@ int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
 		return ret;
 	}
 	c->paused = paused;
+	c->read_tsc = aca_tsc_now();
 	if (!paused)
 		aca_enable(c, true);
 	aca_watch_events(c);
 	schedule_delayed_work(&aca_watch, msecs_to_jiffies(ACA_WATCH_MS));
-	c->switch_ms = aca_switch_ms(cfg, c->ngroups);
+	/* Counting mode's groups switch on READ_SWITCH_GROUP, not a timer. */
+	c->switch_ms = c->counting_mode ? 0 : aca_switch_ms(cfg, c->ngroups);
 	if (c->switch_ms)
 		mod_delayed_work(system_wq, &aca_mux,
 				 msecs_to_jiffies(c->switch_ms));
@@ -1030,7 +1104,7 @@ void aca_sampler_stop(void *ctx)
 	struct aca_collection *c = aca_coll;
 
 	lockdep_assert_held(&aca_lock);
-	if (c && c->counting) {
+	if (c && c->armed) {
 		aca_enable(c, false);
 		aca_release_events(c);
 	}
@@ -1041,7 +1115,7 @@ void aca_sampler_pause(void *ctx, bool pause)
 	struct aca_collection *c = aca_coll;
 
 	lockdep_assert_held(&aca_lock);
-	if (c && c->counting) {
+	if (c && c->armed) {
 		c->paused = pause;
 		aca_enable(c, !pause);
 	}

@@ -64,6 +64,13 @@ struct acp_ops {
 	 */
 	void (*group_times)(void *ctx, void *buf, size_t len);
 	/*
+	 * Counting mode: fill @buf (@len bytes, zeroed; NULL when 0) with the
+	 * reads READ_AND_RESET answers (sep_cmd.h) and start the next counts
+	 * from now; with @next_group the next group counts from now on.
+	 * Non-zero: nothing counts. Optional.
+	 */
+	int (*read_counts)(void *ctx, bool next_group, void *buf, size_t len);
+	/*
 	 * STOP, right after stop(): add what ends a collection to the data
 	 * channels (the module records of every live process), or have it
 	 * added later to a stream not final yet (data_final()). Optional.

@@ -20,6 +20,9 @@ static const struct acp_command commands[] = {
 	{ SEP_CMD_PAUSE, acp_cmd_pause, ACP_ANY, 0, 0, 0 },
 	{ SEP_CMD_RESUME, acp_cmd_resume, ACP_ANY, 0, 0, 0 },
 	{ SEP_CMD_SWITCH_GROUP, acp_cmd_switch_group, COLLECTING, 0, 0, 0 },
+	/* Counting mode only (6.9); as many bytes as asked, zeros past. */
+	{ SEP_CMD_READ_AND_RESET, acp_cmd_read_and_reset, COLLECTING, 0, 0, 0 },
+	{ SEP_CMD_READ_SWITCH_GROUP, acp_cmd_read_switch_group, COLLECTING, 0, 0, 0 },
 	{ SEP_CMD_TERMINATE, acp_cmd_terminate, ACP_ANY, 0, 0, 0 },
 	{ SEP_CMD_GET_DRIVER_STATE, acp_cmd_driver_state, ACP_ANY, 0, 0, 4 },
 	/* information */

@@ -117,11 +117,22 @@ static bool counters_fit(const struct ecb_view *v)
 	return true;
 }
 
+/* Slot @i lies in section @op. */
+static bool in_section(const struct ecb_view *v, u32 op, u32 i)
+{
+	const struct sep_pmu_operation *o = &v->hdr->operations[op];
+
+	return i >= o->register_start && i - o->register_start < o->register_len;
+}
+
 static bool registers_allowed(const struct ecb_view *v)
 {
 	for (u32 i = 0; i < v->nslots; i++) {
 		u32 msr = v->slots[i].event_reg_id.reg_id;
 
+		/* [ACA-EXT] a software event's select names no MSR. */
+		if (msr == ACA_SW_EVENT_SELECT && in_section(v, SEP_OP_CTRL_GP, i))
+			continue;
 		if (msr && !acp_msr_allowed(msr)) {
 			v->st->drv_status = VT_INVALID_PROG_INFO;
 			v->st->reg_prog_type = SEP_REG_PROG_MSR;
@@ -234,7 +245,7 @@ static bool add_event(const struct ecb_view *v, struct acp_group *g,
 		return false;
 	}
 	e->period = sample_after(reg, mask);
-	if (!e->period) {
+	if (!e->period && !acp_counting_mode(&v->t->cfg)) {
 		acp_log(v->t, "ECB: counter 0x%x has no sample-after value", e->msr);
 		return false;
 	}
@@ -286,6 +297,26 @@ static bool decode_fixed(const struct ecb_view *v, struct acp_group *g)
 	return true;
 }
 
+/* [ACA-EXT] A software event's select (sep_cmd.h): its id and rings only. */
+#define SW_SELECT_ID		0xffull
+
+static bool software_event(const struct ecb_view *v,
+			   const struct sep_event_reg *sel, struct acp_event *e)
+{
+	u64 id = sel->reg_value & SW_SELECT_ID;
+
+	if ((sel->reg_value & ~(SW_SELECT_ID | EVTSEL_USR | EVTSEL_OS)) ||
+	    id > ACA_SW_MAX) {
+		acp_log(v->t, "ECB: software event select 0x%llx: %s 0..%u, %s",
+			(unsigned long long)sel->reg_value, "bits 7:0 a software event",
+			ACA_SW_MAX, "bits 16, 17 the rings, nothing else");
+		return false;
+	}
+	e->software = 1;
+	e->config = id;
+	return true;
+}
+
 static bool decode_gp(const struct ecb_view *v, struct acp_group *g)
 {
 	u64 enabled = global_reg(v, MSR_GLOBAL_CTRL, ~0ull);
@@ -301,10 +332,15 @@ static bool decode_gp(const struct ecb_view *v, struct acp_group *g)
 			acp_log(v->t, "ECB: general counter %u has no event select", k);
 			return false;
 		}
-		e.config = sel.reg_value & EVTSEL_PERF_OWNED;
 		e.exclude_user = !(sel.reg_value & EVTSEL_USR);
 		e.exclude_kernel = !(sel.reg_value & EVTSEL_OS);
-		e.config1 = ocr_value(v, aux_msr(sel.reg_value));
+		if (sel.event_reg_id.reg_id == ACA_SW_EVENT_SELECT) {
+			if (!software_event(v, &sel, &e))
+				return false;
+		} else {
+			e.config = sel.reg_value & EVTSEL_PERF_OWNED;
+			e.config1 = ocr_value(v, aux_msr(sel.reg_value));
+		}
 		if (!add_event(v, g, &reg, &e))
 			return false;
 	}

@@ -154,9 +154,15 @@ s32 acp_cmd_init_driver(const struct acp_cmd *cmd, struct acp_reply *r)
 	memset(&t->cfg.drv, 0, sizeof(t->cfg.drv));
 	memcpy(&t->cfg.drv, cmd->in, n);
 	t->cfg.ncpus = t->ncpus;
-	if (t->cfg.drv.collection_config &
-	    (SEP_DRV_CFG_COUNTING_MODE | SEP_DRV_CFG_EMON_MODE)) {
-		acp_log(t, "INIT_DRIVER: counting/EMON mode is not supported, only sampling");
+	if (t->cfg.drv.collection_config & SEP_DRV_CFG_EMON_MODE) {
+		acp_log(t, "INIT_DRIVER: EMON mode (collection_config bit 5) is not supported; %s",
+			"counting mode (bit 1) is");
+		return VT_DRIVER_COMM_FAILED;
+	}
+	if (acp_counting_mode(&t->cfg) && t->cfg.drv.emon_timer_interval) {
+		acp_log(t, "INIT_DRIVER: counting mode with emon_timer_interval %d ms is %s",
+			t->cfg.drv.emon_timer_interval,
+			"not supported: set it to 0, read with READ_AND_RESET (72)");
 		return VT_DRIVER_COMM_FAILED;
 	}
 	if (t->ops->configure && t->ops->configure(t->ctx, &t->cfg)) {
@@ -241,6 +247,49 @@ s32 acp_cmd_switch_group(const struct acp_cmd *cmd, struct acp_reply *r)
 		return VT_DRIVER_COMM_FAILED;
 	}
 	return VT_SUCCESS;
+}
+
+/*
+ * Counting mode's reads (sep_cmd.h): the TSC delta of each CPU channel,
+ * then the active group's counts by CPU, as much as asked; READ_SWITCH_GROUP
+ * then moves to the next group.
+ */
+static s32 read_counts(const struct acp_cmd *cmd, struct acp_reply *r,
+		       bool next_group, const char *name)
+{
+	struct acp_target *t = cmd->t;
+	/* What there can be; the reply's rest is zeros, not memory. */
+	u64 len = (u64)t->cfg.ncpus * 8 * (1 + ACP_MAX_EVENTS);
+	void *out;
+
+	if (!acp_counting_mode(&t->cfg)) {
+		acp_log(t, "%s: the collection samples; %s", name,
+			"INIT_DRIVER's collection_config bit 1 asks for counting mode");
+		return VT_DRIVER_COMM_FAILED;
+	}
+	if (!t->ops->read_counts) {
+		acp_log(t, "%s: this target cannot count", name);
+		return VT_DRIVER_COMM_FAILED;
+	}
+	len = len < cmd->out_len ? len : cmd->out_len;
+	out = len ? acp_reply_alloc(cmd, r, len) : NULL;
+	if (len && !out)
+		return VT_NO_MEMORY;
+	if (t->ops->read_counts(t->ctx, next_group, out, len)) {
+		acp_log(t, "%s: no counts to read", name);
+		return VT_DRIVER_COMM_FAILED;
+	}
+	return VT_SUCCESS;
+}
+
+s32 acp_cmd_read_and_reset(const struct acp_cmd *cmd, struct acp_reply *r)
+{
+	return read_counts(cmd, r, false, "READ_AND_RESET");
+}
+
+s32 acp_cmd_read_switch_group(const struct acp_cmd *cmd, struct acp_reply *r)
+{
+	return read_counts(cmd, r, true, "READ_SWITCH_GROUP");
 }
 
 /* [ACA-EXT] Each group's sampling windows (sep_cmd.h), as much as asked. */

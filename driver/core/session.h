@@ -37,11 +37,14 @@ struct acp_event {
 	u8 precise;
 	u8 exclude_user;
 	u8 exclude_kernel;
+	u8 software;		/* [ACA-EXT] perf software event @config */
 	u16 event_index;	/* the sample's eventIndex and descriptor */
 	u32 msr;		/* counter register it came from */
 	u64 config;		/* raw event encoding for perf */
 	u64 config1;		/* offcore response, load latency, frontend */
-	u64 period;		/* sample-after value: 1 .. ACP_COUNTER_MASK */
+	u64 period;		/* sample-after value: 1 .. ACP_COUNTER_MASK;
+				 * 0 (none) in counting mode only
+				 */
 };
 
 struct acp_group {
@@ -69,6 +72,15 @@ struct acp_config {
 	u32 ncpus;		/* CPU data channels; module channel = ncpus + 1 */
 	u8 log_verbosity[SEP_DRV_LOG_CONTROL_MAX_DATA_SIZE];
 };
+
+/*
+ * Counting mode (collection_config bit 1, spec 6.9): events count and are
+ * read with READ_AND_RESET / READ_SWITCH_GROUP; nothing samples.
+ */
+static inline bool acp_counting_mode(const struct acp_config *cfg)
+{
+	return cfg->drv.collection_config & SEP_DRV_CFG_COUNTING_MODE;
+}
 
 struct acp_target {
 	const struct acp_ops *ops;

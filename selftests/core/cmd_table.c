@@ -45,6 +45,9 @@ const struct tc_command tc_commands[] = {
 	CMD(PAUSE, 0, 0, 0, 0),
 	CMD(RESUME, 0, 0, 0, 0),
 	CMD(SWITCH_GROUP, 0, 0, 0, 0),
+	/* Counting mode's (sep_cmd.h): a TSC delta and one count per CPU. */
+	CMD(READ_AND_RESET, 0, 0, 0, 16),
+	CMD(READ_SWITCH_GROUP, 0, 0, 0, 16),
 	CMD(STOP, 0, 0, 0, 0),
 	CMD(TSC_SKEW_INFO, 0, 0, 0, 8),
 	CMD(GET_NUM_SAMPLES, 0, 0, 8, 0),
@@ -71,7 +74,7 @@ const struct tc_command tc_commands[] = {
 const unsigned int tc_ncommands = sizeof(tc_commands) / sizeof(tc_commands[0]);
 
 const __u32 tc_unknown_ids[] = {
-	SEP_CMD_SET_CPU_MASK, 18, 19, 20, 26, 36, 43, 62, 89, 93, 95, 99,
+	SEP_CMD_SET_CPU_MASK, 18, 19, 20, 26, 36, 43, 89, 93, 95, 99,
 	200, 997, 0x40086400, 0x41430000, 0x41430003, 0x7fffffff, 0x80000000, ~0u,
 };
 

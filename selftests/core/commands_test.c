@@ -107,6 +107,11 @@ TEST_F(core, every_command_succeeds_with_exact_framing)
 	RUN(SEP_CMD_PAUSE, NULL, 0, 0);
 	RUN(SEP_CMD_RESUME, NULL, 0, 0);
 	RUN(SEP_CMD_SWITCH_GROUP, NULL, 0, 0);
+	/* Counting mode's reads; this collection samples (state_test.c counts). */
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, SEP_CMD_READ_AND_RESET, NULL, 0, 16 * n));
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, SEP_CMD_READ_SWITCH_GROUP, NULL, 0, 16 * n));
+	seen[SEP_CMD_READ_AND_RESET] = 1;
+	seen[SEP_CMD_READ_SWITCH_GROUP] = 1;
 	RUN(SEP_CMD_STOP, NULL, 0, 0);
 	RUN(SEP_CMD_TERMINATE, NULL, 0, 0);
 #undef RUN

@@ -329,6 +329,19 @@ static void fake_group_times(void *ctx, void *buf, size_t len)
 		memcpy(buf, &h, sizeof(h));
 }
 
+static int fake_read_counts(void *ctx, bool next_group, void *buf, size_t len)
+{
+	struct fake *f = ctx;
+
+	if (!f->running || (len && !buf))
+		f->misuse++;
+	f->nread++;
+	f->nread_next += next_group;
+	for (size_t i = 0; i < len; i++)
+		((u8 *)buf)[i] = (u8)(i + 1);
+	return 0;
+}
+
 static void fake_sample_counts(void *ctx, u32 cpu, u64 *written, u64 *dropped)
 {
 	*written = FAKE_WRITTEN(cpu);
@@ -528,6 +541,7 @@ const struct acp_ops fake_ops = {
 	.stop = fake_stop,
 	.pause = fake_pause,
 	.switch_group = fake_switch_group,
+	.read_counts = fake_read_counts,
 	.group_times = fake_group_times,
 	.sample_counts = fake_sample_counts,
 	.flush = fake_flush,

@@ -145,6 +145,11 @@ struct fake {
 	int switch_ret;
 	u32 nswitch;
 	/*
+	 * Counting mode: read_counts() calls (@nread_next of them moving to
+	 * the next group); each fills its buffer with bytes 1, 2, 3, ...
+	 */
+	u32 nread, nread_next;
+	/*
 	 * Bytes per data channel, by spec 3.1 index (data_peek/data_consume);
 	 * finish() empties them.
 	 */

@@ -90,24 +90,42 @@ TEST_F(core, init_driver_only_when_reserved)
 	EXPECT_EQ(SEP_STATE_IDLE, driver_state(_metadata, self));
 }
 
-TEST_F(core, init_driver_refuses_counting_and_emon_modes)
+TEST_F(core, init_driver_refuses_emon_mode)
 {
 	static const u64 modes[] = {
-		SEP_DRV_CFG_COUNTING_MODE, SEP_DRV_CFG_EMON_MODE,
+		SEP_DRV_CFG_EMON_MODE,
 		SEP_DRV_CFG_COUNTING_MODE | SEP_DRV_CFG_EMON_MODE | SEP_DRV_CFG_START_PAUSED,
 	};
 
 	open_session(_metadata, self);
 	EXPECT_EQ(SEP_RESERVE_OK, reserve(_metadata, self));
 	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
-		u32 logs = fake_log_count(&self->f, "counting/EMON");
+		u32 logs = fake_log_count(&self->f, "EMON mode");
 
 		EXPECT_NE(VT_SUCCESS, init_driver(_metadata, self, modes[i]));
-		EXPECT_EQ(logs + 1, fake_log_count(&self->f, "counting/EMON"));
+		EXPECT_EQ(logs + 1, fake_log_count(&self->f, "EMON mode"));
 		EXPECT_EQ(SEP_STATE_RESERVED, driver_state(_metadata, self));
 	}
 	/* The test suite's sampling configuration (0x4400) is fine. */
 	EXPECT_EQ(VT_SUCCESS, init_driver(_metadata, self, 0x4400));
+	EXPECT_EQ(SEP_STATE_IDLE, driver_state(_metadata, self));
+}
+
+/* Counting mode's timer reads go nowhere in aca: refused, with what to do. */
+TEST_F(core, init_driver_refuses_counting_mode_with_emon_timer)
+{
+	struct sep_drv_config dc;
+
+	open_session(_metadata, self);
+	EXPECT_EQ(SEP_RESERVE_OK, reserve(_metadata, self));
+	tc_drv_config(&dc, SEP_DRV_CFG_COUNTING_MODE);
+	dc.emon_timer_interval = 100;
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED,
+		  cmd(_metadata, self, SEP_CMD_INIT_DRIVER, &dc, sizeof(dc), 0));
+	EXPECT_EQ(1, fake_log_count(&self->f, "READ_AND_RESET"));
+	EXPECT_EQ(SEP_STATE_RESERVED, driver_state(_metadata, self));
+	dc.emon_timer_interval = 0;
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_INIT_DRIVER, &dc, sizeof(dc), 0));
 	EXPECT_EQ(SEP_STATE_IDLE, driver_state(_metadata, self));
 }
 
@@ -376,6 +394,103 @@ TEST_F(core, ecb_precise_fixed_counter_0_without_pebs_baseline_is_inst_retired)
 	ASSERT_EQ(1, g->nevents);
 	EXPECT_EQ(1, g->events[0].precise);
 	EXPECT_EQ(0x00c0, g->events[0].config);
+}
+
+/* An ECB for counting mode: PMC0 counts 0x5300c0 and has no sample-after value. */
+static const struct acp_group *
+counting_ecb(struct __test_metadata *_metadata, FIXTURE_DATA(core) *self,
+	     u32 select_reg, u64 select)
+{
+	u8 ecb[4720];
+
+	ecb_copy(_metadata, self, ecb);
+	ecb_set_slot(ecb, 0, 0x38f, 0x1, 0, 0, SEP_EVREG_GLOBAL);
+	ecb_set_slot(ecb, 5, select_reg, select, 0, 0, 0);
+	ecb_set_slot(ecb, 12, 0xc1, 0, 0, 1, SEP_EVREG_IS_GP_REG);
+	open_session(_metadata, self);
+	EXPECT_EQ(SEP_RESERVE_OK, reserve(_metadata, self));
+	EXPECT_EQ(VT_SUCCESS, init_driver(_metadata, self, SEP_DRV_CFG_COUNTING_MODE));
+	EXPECT_EQ(VT_SUCCESS, em_groups(_metadata, self, 1));
+	self->r.h.status = send_ecb(_metadata, self, ecb, 4720, 48);
+	if (self->r.h.status == VT_SUCCESS)
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	return &self->f.start_groups[0];
+}
+
+/* Counting mode: a counter without a sample-after value counts. */
+TEST_F(core, ecb_counter_without_sample_after_counts_in_counting_mode)
+{
+	const struct acp_group *g = counting_ecb(_metadata, self, 0x186, 0x5300c0);
+
+	ASSERT_EQ(1, g->nevents);
+	EXPECT_EQ(0x00c0, g->events[0].config);
+	EXPECT_EQ(0, g->events[0].period);
+	EXPECT_EQ(0, g->events[0].software);
+}
+
+/* Sampling mode still wants one: a counter that never overflows samples nothing. */
+TEST_F(core, ecb_counter_without_sample_after_is_refused_when_sampling)
+{
+	u8 ecb[4720];
+
+	ecb_copy(_metadata, self, ecb);
+	ecb_set_slot(ecb, 0, 0x38f, 0x1, 0, 0, SEP_EVREG_GLOBAL);
+	ecb_set_slot(ecb, 5, 0x186, 0x5300c0, 0, 0, 0);
+	ecb_set_slot(ecb, 12, 0xc1, 0, 0, 1, SEP_EVREG_IS_GP_REG);
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	EXPECT_EQ(VT_SUCCESS, em_groups(_metadata, self, 1));
+	EXPECT_NE(VT_SUCCESS, send_ecb(_metadata, self, ecb, 4720, 48));
+	EXPECT_EQ(1, fake_log_count(&self->f, "no sample-after value"));
+}
+
+/* [ACA-EXT] The pseudo select names a perf software event, with its rings. */
+TEST_F(core, ecb_software_event_select_is_a_software_event)
+{
+	const struct acp_group *g = counting_ecb(_metadata, self, ACA_SW_EVENT_SELECT,
+						 ACA_SW_CONTEXT_SWITCHES | 0x10000);
+
+	ASSERT_EQ(1, g->nevents);
+	EXPECT_EQ(1, g->events[0].software);
+	EXPECT_EQ(ACA_SW_CONTEXT_SWITCHES, g->events[0].config);
+	EXPECT_EQ(0, g->events[0].exclude_user);
+	EXPECT_EQ(1, g->events[0].exclude_kernel);
+	EXPECT_EQ(0, g->events[0].config1);
+}
+
+/* Any other bit, or an id past the known ones, is refused. */
+TEST_F(core, ecb_software_event_select_refuses_unknown_bits)
+{
+	static const u64 selects[] = { ACA_SW_MAX + 1, 0x30000 | 0x400000 | 1, 0xff };
+	u8 ecb[4720];
+
+	open_session(_metadata, self);
+	EXPECT_EQ(SEP_RESERVE_OK, reserve(_metadata, self));
+	EXPECT_EQ(VT_SUCCESS, init_driver(_metadata, self, SEP_DRV_CFG_COUNTING_MODE));
+	EXPECT_EQ(VT_SUCCESS, em_groups(_metadata, self, 1));
+	for (size_t i = 0; i < ARRAY_SIZE(selects); i++) {
+		ecb_copy(_metadata, self, ecb);
+		ecb_set_slot(ecb, 0, 0x38f, 0x1, 0, 0, SEP_EVREG_GLOBAL);
+		ecb_set_slot(ecb, 5, ACA_SW_EVENT_SELECT, selects[i], 0, 0, 0);
+		ecb_set_slot(ecb, 12, 0xc1, 0, 0, 1, SEP_EVREG_IS_GP_REG);
+		EXPECT_NE(VT_SUCCESS, send_ecb(_metadata, self, ecb, 4720, 48))
+			TH_LOG("select 0x%llx", (unsigned long long)selects[i]);
+		EXPECT_EQ(i + 1, fake_log_count(&self->f, "software event select"));
+	}
+}
+
+/* The pseudo register is a select only: as a counter it is off the allow-list. */
+TEST_F(core, ecb_software_event_select_only_in_the_select_section)
+{
+	u8 ecb[4720];
+
+	ecb_copy(_metadata, self, ecb);
+	ecb_set_slot(ecb, 12, ACA_SW_EVENT_SELECT, 0, 0, 1, SEP_EVREG_IS_GP_REG);
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	EXPECT_EQ(VT_SUCCESS, em_groups(_metadata, self, 1));
+	EXPECT_NE(VT_SUCCESS, send_ecb(_metadata, self, ecb, 4720, 48));
+	EXPECT_EQ(1, fake_log_count(&self->f, "register 0x41430100 is not on the PMU allow-list"));
 }
 
 /* Select bits 35:32 pass: AMD's event[11:8] (perf: event config:0-7,32-35). */
@@ -1122,6 +1237,65 @@ TEST_F(core, switch_group_before_start_or_after_stop_is_refused)
 		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_TERMINATE, NULL, 0, 0));
 	}
 	EXPECT_EQ(0, self->f.nswitch);
+}
+
+/* Counting mode: READ_AND_RESET answers the sampler's reads, as much as asked. */
+TEST_F(core, read_and_reset_answers_the_counts_asked)
+{
+	counting_ecb(_metadata, self, ACA_SW_EVENT_SELECT, ACA_SW_TASK_CLOCK | 0x30000);
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_READ_AND_RESET, NULL, 0, 40));
+	EXPECT_EQ(0x0807060504030201ull, resp_u64(self, 0));
+	EXPECT_EQ(0x2827262524232221ull, resp_u64(self, 32));
+	EXPECT_EQ(1, self->f.nread);
+	EXPECT_EQ(0, self->f.nread_next);
+	EXPECT_EQ(0, self->f.misuse);
+}
+
+/* READ_SWITCH_GROUP reads, then moves on; both also while paused. */
+TEST_F(core, read_switch_group_reads_then_switches)
+{
+	counting_ecb(_metadata, self, ACA_SW_EVENT_SELECT, ACA_SW_TASK_CLOCK | 0x30000);
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_PAUSE, NULL, 0, 0));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_READ_SWITCH_GROUP, NULL, 0, 16));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_READ_AND_RESET, NULL, 0, 0));
+	EXPECT_EQ(2, self->f.nread);
+	EXPECT_EQ(1, self->f.nread_next);
+}
+
+/* Beyond what a target can count (N CPUs of 1 + ACP_MAX_EVENTS U64s): zeros. */
+TEST_F(core, read_and_reset_beyond_what_there_can_be_is_zeros)
+{
+	u64 most = (u64)self->f.ncpus * 8 * (1 + ACP_MAX_EVENTS);
+
+	counting_ecb(_metadata, self, ACA_SW_EVENT_SELECT, ACA_SW_TASK_CLOCK | 0x30000);
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_READ_AND_RESET, NULL, 0, most + 64));
+	EXPECT_EQ((u8)most, self->r.data[most - 1]);
+	for (u64 i = most; i < most + 64; i++)
+		EXPECT_EQ(0, self->r.data[i]);
+}
+
+/* A sampling collection has no counts: 159, and the log says why. */
+TEST_F(core, read_and_reset_while_sampling_is_refused)
+{
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_RUNNING);
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED,
+		  cmd(_metadata, self, SEP_CMD_READ_AND_RESET, NULL, 0, 64));
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED,
+		  cmd(_metadata, self, SEP_CMD_READ_SWITCH_GROUP, NULL, 0, 64));
+	EXPECT_EQ(2, fake_log_count(&self->f, "counting mode"));
+	EXPECT_EQ(0, self->f.nread);
+}
+
+/* Outside a collection: 159 from the state table, the sampler not asked. */
+TEST_F(core, read_and_reset_outside_a_collection_is_refused)
+{
+	open_session(_metadata, self);
+	EXPECT_EQ(SEP_RESERVE_OK, reserve(_metadata, self));
+	EXPECT_EQ(VT_SUCCESS, init_driver(_metadata, self, SEP_DRV_CFG_COUNTING_MODE));
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED,
+		  cmd(_metadata, self, SEP_CMD_READ_AND_RESET, NULL, 0, 64));
+	EXPECT_EQ(0, self->f.nread);
 }
 
 /* [ACA-EXT] GROUP_TIMES: at least its head asked; the sampler fills it. */

@@ -863,6 +863,10 @@ static u64 natural_size(u32 cmd)
 		return fz.f.ncpus * 8ull;
 	case SEP_CMD_GET_SYS_CONFIG:
 		return fz.sysconfig_len ? fz.sysconfig_len : ~0ull;
+	case SEP_CMD_READ_AND_RESET:
+	case SEP_CMD_READ_SWITCH_GROUP:
+		/* A TSC delta and ACP_MAX_EVENTS counts per CPU, then zeros. */
+		return fz.f.ncpus * 8ull * (1 + ACP_MAX_EVENTS);
 	case ACA_CMD_GROUP_TIMES:
 		/* Past every group and every window kept: zeros. */
 		return sizeof(struct aca_group_times_head) +
