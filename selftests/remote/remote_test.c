@@ -16,6 +16,7 @@
  *   ACA_UNPRIV_RELAY_PID=PID          its pid, to check its capabilities
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -511,6 +512,131 @@ TEST(switch_group_moves_sampling_to_the_next_group)
 		fclose(files[i]);
 	free(cs.ch);
 	free(ecb);
+}
+
+/*
+ * Counting mode's ECB for group @group: PMC0 as the [ACA-EXT] software event
+ * @sw (every ring), no sample-after value; the fixed counter is off.
+ */
+static uint8_t *software_ecb(uint32_t group, uint64_t sw, size_t *len)
+{
+	uint8_t *buf = ref_tsc_ecb(ECB_SLOTS, 3, len);
+	struct sep_ecb *h = (struct sep_ecb *)buf;
+	struct sep_event_reg *r = (struct sep_event_reg *)(buf + sizeof(*h));
+
+	if (!buf)
+		return NULL;
+	h->group_id = group;
+	h->operations[SEP_OP_CTRL_GP] = (struct sep_pmu_operation){
+		.operation_type = SEP_OP_CTRL_GP, .register_start = 5, .register_len = 1,
+	};
+	h->operations[SEP_OP_DATA_GP] = (struct sep_pmu_operation){
+		.operation_type = SEP_OP_DATA_GP, .register_start = 12, .register_len = 1,
+	};
+	r[0].reg_value = 1;			/* GLOBAL_CTRL: PMC0 only */
+	r[5].event_reg_id.reg_id = ACA_SW_EVENT_SELECT;
+	r[5].reg_value = sw | 0x30000;		/* USR, OS */
+	r[5].event_id_index = group;
+	r[12].event_reg_id.reg_id = 0xc1;
+	r[12].max_bits = ECB_MASK_48;
+	r[12].flags = SEP_EVREG_IS_GP_REG;
+	r[12].event_id_index = group;
+	return buf;
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/*
+ * Counting mode through the relay: group 0 counts task-clock, group 1
+ * context-switches. READ_AND_RESET answers a TSC delta per CPU, the same for
+ * all, then each CPU's task-clock, which counted (idle included, as a
+ * CPU-wide perf event does) the time since START: between half of it and
+ * all of it, per CPU. READ_SWITCH_GROUP reads group 0 once more and moves
+ * to group 1, whose context switches then include one at least for every
+ * other of the 100 commands this test sends (each wakes the relay).
+ * Both reads are refused after STOP.
+ */
+TEST(counting_mode_reads_each_cpus_counts_then_switches_group)
+{
+	struct sep_drv_config dc = { .size = sizeof(dc), .version = SEP_DRV_CONFIG_VERSION,
+				     .collection_config = SEP_DRV_CFG_COUNTING_MODE };
+	struct sep_event_config ec = { .num_groups = 2, .em_mode = SEP_EM_DISABLED,
+				       .em_factor = -1, .em_event_num = -1 };
+	static const uint64_t sw[] = { ACA_SW_TASK_CLOCK, ACA_SW_CONTEXT_SWITCHES };
+	struct chan_set cs = { 0 };
+	struct host_session s;
+	uint64_t *rd, switches = 0;
+	int32_t busy = -1, devnull;
+	double t0, ns;
+	size_t len, rd_len;
+	uint32_t state;
+
+	ASSERT_EQ(0, open_session(&s));
+	ASSERT_EQ(0, host_command(&s, SEP_CMD_RESERVE, NULL, 0, &busy, 4));
+	ASSERT_EQ(0, busy);
+	ASSERT_EQ(0, host_command(&s, SEP_CMD_INIT_DRIVER, &dc, sizeof(dc), NULL, 0));
+	ASSERT_EQ(0, host_command(&s, SEP_CMD_EM_GROUPS, &ec, sizeof(ec), NULL, 0));
+	for (uint32_t g = 0; g < 2; g++) {
+		uint8_t *ecb = software_ecb(g, sw[g], &len);
+
+		ASSERT_NE(NULL, ecb);
+		ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_EM_CONFIG_NEXT, ecb, len, NULL, 0));
+		free(ecb);
+	}
+	rd_len = 2 * s.ncpus * sizeof(uint64_t);
+	rd = calloc(1, rd_len);
+	ASSERT_NE(NULL, rd);
+	cs.n = s.ndata;
+	cs.ch = calloc(cs.n, sizeof(*cs.ch));
+	ASSERT_NE(NULL, cs.ch);
+	devnull = open("/dev/null", O_WRONLY);
+	ASSERT_LE(0, devnull);
+	for (uint32_t i = 0; i < cs.n; i++) {
+		cs.ch[i].fd = s.data[i];
+		cs.ch[i].out = devnull;
+		snprintf(cs.ch[i].name, sizeof(cs.ch[i].name), "%u", i);
+	}
+	ASSERT_EQ(0, chans_start(&cs));
+	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_START, NULL, 0, NULL, 0));
+	t0 = now_ns();
+	usleep(500000);
+	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_READ_AND_RESET, NULL, 0, rd, rd_len));
+	ns = now_ns() - t0;
+	for (uint32_t cpu = 0; cpu < s.ncpus; cpu++) {
+		uint64_t clock = rd[s.ncpus + cpu];
+
+		EXPECT_EQ(rd[0], rd[cpu]) TH_LOG("CPU %u's TSC delta", cpu);
+		EXPECT_LE(0.5 * ns, clock) TH_LOG("CPU %u: task-clock %llu ns in %.0f ns",
+						 cpu, (unsigned long long)clock, ns);
+		EXPECT_GE(ns * 1.05, clock) TH_LOG("CPU %u: task-clock %llu ns in %.0f ns",
+						  cpu, (unsigned long long)clock, ns);
+	}
+	EXPECT_LT(0, rd[0]);
+	ksft_print_msg("task-clock of CPU 0: %.1f ms in %.1f ms\n", rd[s.ncpus] / 1e6, ns / 1e6);
+	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_READ_SWITCH_GROUP, NULL, 0, rd, rd_len));
+	for (int i = 0; i < 100; i++)
+		ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_GET_DRIVER_STATE, NULL, 0, &state, 4));
+	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_READ_AND_RESET, NULL, 0, rd, rd_len));
+	for (uint32_t cpu = 0; cpu < s.ncpus; cpu++)
+		switches += rd[s.ncpus + cpu];
+	EXPECT_LE(50, switches);
+	ksft_print_msg("context-switches, all CPUs: %llu (100 commands)\n",
+		       (unsigned long long)switches);
+	EXPECT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_STOP, NULL, 0, NULL, 0));
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED,
+		  host_command(&s, SEP_CMD_READ_AND_RESET, NULL, 0, rd, rd_len));
+	EXPECT_EQ(0, chans_wait(&cs, 10000));	/* EOF after STOP */
+	chans_stop(&cs);
+	EXPECT_EQ(0, host_session_close(&s));
+	close(devnull);
+	free(cs.ch);
+	free(rd);
 }
 
 /* Fixed counter slot j is IA32_FIXED_CTRj: 17 of them exist on no PMU. */
