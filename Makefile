@@ -222,7 +222,7 @@ uapi-check:
 	exit $$rc
 
 # One kernel's VM selftests: make vm-test KVER=6.1 (default 6.12)
-vm-test: relay host tests $(B)/spin
+vm-test: relay host tests $(B)/spin $(B)/burst
 	@$(MAKE) --no-print-directory module KVER=$(or $(KVER),6.12)
 	@tools/vm-selftests $(or $(KVER),6.12)
 
@@ -456,6 +456,7 @@ version:
 
 # ---- host tools: the spin workload and the unit tests of aca-host
 #   build/spin               a known hotspot: THREADS threads in aca_hot_spin()
+#   build/burst              a known count of context switches and page faults
 #   build/tests/host_test    ECBs, record decoding, ELF symbols, attribution,
 #                            collect against a scripted loopback target, the
 #                            report's views (its flame graph drawn by headless
@@ -464,9 +465,13 @@ version:
 # it must be easy to attribute.
 SPIN_CFLAGS := -D_GNU_SOURCE -std=gnu11 -O1 -g -fno-omit-frame-pointer $(WARNINGS)
 
-tests: $(B)/tests/host_test $(B)/spin
+tests: $(B)/tests/host_test $(B)/spin $(B)/burst
 
 $(B)/spin: selftests/workload/spin.c $(UFLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(SPIN_CFLAGS) -o $@ $< -pthread
+
+$(B)/burst: selftests/workload/burst.c $(UFLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(SPIN_CFLAGS) -o $@ $< -pthread
 
