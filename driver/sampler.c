@@ -348,9 +348,11 @@ static int aca_create_event(struct aca_sev *s, int cpu,
 /*
  * One counter per event on every CPU with a ring, disabled. A CPU taken
  * offline since INIT_DRIVER is skipped and reported, not a failed START:
- * its channel streams nothing.
+ * its channel streams nothing. On failure, *@refused is the event perf
+ * refused.
  */
-static int aca_create_events(struct aca_collection *c, bool sw)
+static int aca_create_events(struct aca_collection *c, bool sw,
+			     const struct acp_event **refused)
 {
 	struct aca_sev *s = c->sevs;
 	u32 offline = 0, first = 0;
@@ -365,9 +367,11 @@ static int aca_create_events(struct aca_collection *c, bool sw)
 			s += c->nevents;
 			continue;
 		}
-		for (u32 i = 0; i < c->nevents && !ret; i++, s++)
+		for (u32 i = 0; i < c->nevents && !ret; i++, s++) {
 			ret = aca_create_event(s, cpu, &c->events[i], sw,
 					       c->counting_mode);
+			*refused = &c->events[i];
+		}
 	}
 	cpus_read_unlock();
 	if (ret) {
@@ -1032,6 +1036,7 @@ static const struct file_operations aca_event_off_fops = {
 
 int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
 {
+	const struct acp_event *refused = NULL;
 	struct aca_collection *c;
 	int ret;
 
@@ -1057,19 +1062,20 @@ int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
 
 	c->counting_mode = acp_counting_mode(cfg);
 	c->nchans = min_t(u32, cfg->ncpus, nr_cpu_ids);
-	ret = aca_create_events(c, c->sw);
+	ret = aca_create_events(c, c->sw, &refused);
 	if (ret && c->counting_mode) {
-		pr_notice_ratelimited("START: counting mode: the PMU refused an event (%d); software events count without a PMU (aca-host stat -e task-clock)\n",
-				      ret);
+		pr_notice_ratelimited("START: counting mode: perf refused %s event 0x%llx (%d); software events count without a PMU (aca-host stat -e task-clock)\n",
+				      refused->software ? "software" : "PMU",
+				      refused->config, ret);
 		return ret;
 	}
 	if (ret && !c->sw && aca_sw_clock) {
 		/* Without any PMU, the load-time probe has said it once. */
 		if (aca_pmu_ok)
 			pr_notice_ratelimited("the PMU refused event 0x%llx (%d): sampling with cpu-clock at the requested rate instead\n",
-					      c->events[0].config, ret);
+					      refused->config, ret);
 		c->sw = true;
-		ret = aca_create_events(c, true);
+		ret = aca_create_events(c, true, &refused);
 	}
 	if (ret) {
 		pr_notice_ratelimited("START: cannot create the sampling events (%d)\n",
