@@ -720,11 +720,11 @@ static void collection_seeds(void)
 	close_all();
 	end("collection-terminate-running");
 
-	/* counting mode is refused; then a START without events */
+	/* EMON mode is refused; then a START without events */
 	begin(2, 0, CPUS_1, DRAIN);
 	session(HOST_A);
 	preamble(0);
-	cfg = drv_config(SEP_DRV_CFG_COUNTING_MODE);
+	cfg = drv_config(SEP_DRV_CFG_EMON_MODE);
 	request(0, SEP_CMD_INIT_DRIVER, &cfg, sizeof(cfg), 0);
 	cfg = drv_config(0x4400);
 	request(0, SEP_CMD_INIT_DRIVER, &cfg, sizeof(cfg), 0);
@@ -732,6 +732,21 @@ static void collection_seeds(void)
 	request(0, SEP_CMD_STOP, NULL, 0, 0);
 	request(0, SEP_CMD_TERMINATE, NULL, 0, 0);
 	end("collection-refused");
+
+	/* counting mode: reads while running and paused, then after STOP */
+	begin(2, 0, CPUS_1, DRAIN);
+	session(HOST_A);
+	preamble(0);
+	configure(0, false, SEP_DRV_CFG_COUNTING_MODE);
+	request(0, SEP_CMD_START, NULL, 0, 0);
+	request(0, SEP_CMD_READ_AND_RESET, NULL, 0, 8 * 17);
+	request(0, SEP_CMD_PAUSE, NULL, 0, 0);
+	request(0, SEP_CMD_READ_SWITCH_GROUP, NULL, 0, 16);
+	request(0, SEP_CMD_RESUME, NULL, 0, 0);
+	request(0, SEP_CMD_STOP, NULL, 0, 0);
+	request(0, SEP_CMD_READ_AND_RESET, NULL, 0, 16);
+	request(0, SEP_CMD_TERMINATE, NULL, 0, 0);
+	end("collection-counting");
 
 	/* a whole session, then a second host takes over */
 	begin(3, 0, CPUS_1, DRAIN);
