@@ -324,4 +324,117 @@ TEST(stat_header_is_printed_once)
 	stat_teardown(&f);
 }
 
+/*
+ * aca-host stat against the scripted target of mock_target.c, which
+ * answers READ_AND_RESET in counting mode with MOCK_READ_TSC ticks and
+ * MOCK_COUNT(k, cpu) per read. Runs @args after "stat TARGET"
+ * (NULL-terminated, at most 12); returns the exit status.
+ */
+static int run_stat(FIXTURE_DATA(dir) *self, struct mock_target *m,
+		    const char *const *extra)
+{
+	char target[32];
+	const char *args[2 + 12 + 1] = { "stat", target };
+
+	for (int i = 0; extra[i]; i++) {
+		if (i == 12)
+			return -1;
+		args[2 + i] = extra[i];
+	}
+	if (!synth_host_path() || mock_start(m))
+		return -1;
+	snprintf(target, sizeof(target), "127.0.0.1:%d", m->port);
+	synth_run_host(self->path, args, &self->run);
+	mock_join(m);
+	return self->run.status;
+}
+
+/* Lines of @out that start with @prefix. */
+static int stat_lines(const char *out, const char *prefix)
+{
+	int n = 0;
+
+	for (const char *p = out; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		n += !strncmp(p, prefix, strlen(prefix));
+	return n;
+}
+
+TEST_F(dir, stat_asks_for_counting_mode_and_reads_every_interval)
+{
+	static const char *const args[] = { "-e", "cs,task-clock", "-I", "100",
+					    "--duration", "0.35", "-x", ",", NULL };
+	struct mock_target m = { .mode = MOCK_DRAIN_THEN_ANSWER };
+	char want[128];
+
+	ASSERT_EQ(0, run_stat(self, &m, args)) TH_LOG("stderr: %s", self->run.err);
+	EXPECT_EQ(0, m.failed) TH_LOG("%s", m.why);
+	EXPECT_TRUE(m.collection_config & SEP_DRV_CFG_COUNTING_MODE);
+	EXPECT_TRUE(m.stop_seen);
+	EXPECT_TRUE(m.terminate_seen);
+	/* At 0.1, 0.2 and 0.3 s, and at the end: 0.35 s. */
+	EXPECT_EQ(4, m.reads);
+	/* The target's TSC says when, not the host's clock. */
+	EXPECT_EQ(1, stat_lines(self->run.out, "0.100000000,2000001,,cs\n"));
+	EXPECT_EQ(1, stat_lines(self->run.out, "0.100000000,4.00,msec,task-clock\n"));
+	EXPECT_EQ(1, stat_lines(self->run.out, "0.400000000,2000001,,cs\n"));
+	snprintf(want, sizeof(want), "total,%d,,cs\n", 4 * 2000001);
+	EXPECT_EQ(1, stat_lines(self->run.out, want)) TH_LOG("stdout: %s", self->run.out);
+	EXPECT_EQ(1, stat_lines(self->run.out, "total,16.00,msec,task-clock\n"));
+	EXPECT_EQ(10, stat_lines(self->run.out, ""));
+}
+
+TEST_F(dir, stat_without_interval_prints_the_totals_alone)
+{
+	static const char *const args[] = { "-e", "faults", "--duration", "0.1", "-A", NULL };
+	struct mock_target m = { .mode = MOCK_DRAIN_THEN_ANSWER };
+
+	ASSERT_EQ(0, run_stat(self, &m, args)) TH_LOG("stderr: %s", self->run.err);
+	EXPECT_EQ(1, m.reads);
+	EXPECT_STREQ("#           time CPU                 counts unit events\n"
+		     "# total\n"
+		     "     0.100000000 CPU0             1,000,000      faults\n"
+		     "     0.100000000 CPU1             1,000,001      faults\n"
+		     "     0.100000000 all              2,000,001      faults\n",
+		     self->run.out);
+}
+
+TEST_F(dir, stat_says_a_target_without_counting_mode)
+{
+	static const char *const args[] = { "--duration", "0.1", NULL };
+	struct mock_target m = { .fail_command = SEP_CMD_INIT_DRIVER,
+				 .fail_status = VT_DRIVER_COMM_FAILED };
+
+	EXPECT_EQ(1, run_stat(self, &m, args));
+	EXPECT_NE(NULL, strstr(self->run.err, "does not support counting mode"))
+		TH_LOG("stderr: %s", self->run.err);
+	EXPECT_TRUE(m.terminate_seen);
+	EXPECT_STREQ("", self->run.out);
+}
+
+TEST_F(dir, stat_says_a_hardware_event_needs_a_pmu)
+{
+	static const char *const args[] = { "-e", "instructions,cs", "--duration", "0.1", NULL };
+	struct mock_target m = { .fail_command = SEP_CMD_START,
+				 .fail_status = VT_DRIVER_COMM_FAILED };
+
+	EXPECT_EQ(1, run_stat(self, &m, args));
+	EXPECT_NE(NULL, strstr(self->run.err, "START refused: a hardware event needs a PMU"))
+		TH_LOG("stderr: %s", self->run.err);
+	EXPECT_EQ(0, m.reads);
+}
+
+TEST_F(dir, stat_refuses_bad_event_lists_before_connecting)
+{
+	static const char *const twice[] = { "stat", "127.0.0.1:1", "-e", "cs", "-e",
+					     "context-switches", NULL };
+	static const char *const unknown[] = { "stat", "127.0.0.1:1", "-e", "cache-misses",
+					       NULL };
+
+	EXPECT_EQ(2, synth_run_host(self->path, twice, &self->run));
+	EXPECT_NE(NULL, strstr(self->run.err, "given twice")) TH_LOG("%s", self->run.err);
+	host_run_free(&self->run);
+	EXPECT_EQ(2, synth_run_host(self->path, unknown, &self->run));
+	EXPECT_NE(NULL, strstr(self->run.err, "unknown event 'cache-misses'"));
+}
+
 #endif /* ACA_HOST_TEST_UNIT */

@@ -128,7 +128,7 @@ void stat_events_list(FILE *f)
 
 		snprintf(names, sizeof(names), "%s%s%s", h->perf, h->perf2 ? ", " : "",
 			 h->perf2 ? h->perf2 : "");
-		fprintf(f, "  %-28s %s: fixed counter %d, needs a PMU\n", names, h->sep,
+		fprintf(f, "  %-28s or %s: fixed counter %d, needs a PMU\n", names, h->sep,
 			host_ecb_fixed_counter(h->sep));
 	}
 }
