@@ -96,7 +96,7 @@ host: $(B)/aca-host
 # aca-host is main.c and the command-line front-ends only it needs, linked
 # with build/libaca-host.a: the host side of the protocol (connections,
 # sessions, payloads, ECBs), the collection (channels, progress, output
-# files) and the report (records, symbols through libdwfl, kallsyms,
+# files), the counting session of stat and the report (records, symbols through libdwfl, kallsyms,
 # attribution, tables). The tests link that library and include its
 # headers; no test compiles a source of tools/aca-host. Both lists name every file (HOST_LIST_STAMP
 # notices when they change). Each source is one object, rebuilt when it,
@@ -106,11 +106,11 @@ host: $(B)/aca-host
 # make (make install in the install test, on a read-only tree) finds them
 # up to date.
 HOST_CLI_SRC := $(addprefix tools/aca-host/,main.c args.c hello.c info.c ping.c \
-	collect_cli.c report_cli.c script_cli.c)
+	collect_cli.c report_cli.c script_cli.c stat_cli.c)
 HOST_LIB_SRC := $(addprefix tools/aca-host/,net.c session.c payload.c ecb.c channels.c \
 	collect.c collect_out.c groups.c progress.c files.c records.c symbols.c kallsyms.c attrib.c tally.c \
 	report_load.c report.c ksym_collect.c perfnames.c stack.c filter.c sortkey.c \
-	textesc.c folded.c flamegraph.c report_views.c script.c)
+	textesc.c folded.c flamegraph.c report_views.c script.c stat_events.c stat_out.c stat.c)
 HOST_OBJ := $(B)/obj/aca-host
 HOST_CLI_OBJ := $(HOST_CLI_SRC:tools/aca-host/%.c=$(HOST_OBJ)/%.o)
 HOST_LIB_OBJ := $(HOST_LIB_SRC:tools/aca-host/%.c=$(HOST_OBJ)/%.o)

@@ -103,4 +103,162 @@ TEST(sample_after_gives_the_rate_at_the_tsc)
 	EXPECT_EQ(1, host_sample_after(10, 1000));
 }
 
+/*
+ * Counting ECBs: task-clock, INST_RETIRED.ANY, context-switches and
+ * CPU_CLK_UNHALTED.REF_TSC in one group, built once for the checks below.
+ */
+static const struct host_count_event mixed[] = {
+	{ .sw = 1, .num = ACA_SW_TASK_CLOCK },
+	{ .sw = 0, .num = 0 },
+	{ .sw = 1, .num = ACA_SW_CONTEXT_SWITCHES },
+	{ .sw = 0, .num = 2 },
+};
+#define NMIXED		4u
+/* The counting layout: 5 global, 8 select, 3 fixed, 8 general, 5 OCR, status. */
+#define CNT_CTRL_GP	5u
+#define CNT_FIXED	13u
+#define CNT_GP		16u
+#define CNT_OCR		24u
+#define CNT_SLOTS	30u
+
+static uint8_t *mixed_ecb(uint32_t *order, size_t *len)
+{
+	return host_ecb_build_counting(mixed, NMIXED, order, len);
+}
+
+TEST(counting_ecb_sections_have_eight_general_slots)
+{
+	uint32_t order[NMIXED];
+	size_t len;
+	uint8_t *ecb = mixed_ecb(order, &len);
+	const struct sep_ecb *h = (const struct sep_ecb *)ecb;
+
+	ASSERT_NE(NULL, ecb);
+	EXPECT_EQ(sizeof(*h) + CNT_SLOTS * sizeof(struct sep_event_reg), len);
+	EXPECT_EQ(len, h->size_of_allocation);
+	EXPECT_EQ(CNT_SLOTS - 1, h->num_entries);
+	EXPECT_EQ(NMIXED, h->num_events);
+	EXPECT_EQ(0, h->group_id);
+	EXPECT_EQ(CNT_CTRL_GP, h->operations[SEP_OP_CTRL_GP].register_start);
+	EXPECT_EQ(8, h->operations[SEP_OP_CTRL_GP].register_len);
+	EXPECT_EQ(CNT_FIXED, h->operations[SEP_OP_DATA_FIXED].register_start);
+	EXPECT_EQ(3, h->operations[SEP_OP_DATA_FIXED].register_len);
+	EXPECT_EQ(CNT_GP, h->operations[SEP_OP_DATA_GP].register_start);
+	EXPECT_EQ(8, h->operations[SEP_OP_DATA_GP].register_len);
+	EXPECT_EQ(CNT_OCR, h->operations[SEP_OP_OCR].register_start);
+	EXPECT_EQ(CNT_SLOTS - 1, h->operations[SEP_OP_GLOBAL_STATUS].register_start);
+	EXPECT_EQ(0x38e, ecb_slot(ecb, CNT_SLOTS - 1)->event_reg_id.reg_id);
+	free(ecb);
+}
+
+TEST(counting_ecb_software_events_use_the_pseudo_select)
+{
+	uint32_t order[NMIXED];
+	size_t len;
+	uint8_t *ecb = mixed_ecb(order, &len);
+	const uint64_t usr_os = 3ull << 16;
+
+	ASSERT_NE(NULL, ecb);
+	/* General slot k: IA32_PMCk counting, ACA_SW_EVENT_SELECT naming the event. */
+	EXPECT_EQ(ACA_SW_EVENT_SELECT, ecb_slot(ecb, CNT_CTRL_GP)->event_reg_id.reg_id);
+	EXPECT_EQ(ACA_SW_TASK_CLOCK | usr_os, ecb_slot(ecb, CNT_CTRL_GP)->reg_value);
+	EXPECT_EQ(ACA_SW_EVENT_SELECT, ecb_slot(ecb, CNT_CTRL_GP + 1)->event_reg_id.reg_id);
+	EXPECT_EQ(ACA_SW_CONTEXT_SWITCHES | usr_os, ecb_slot(ecb, CNT_CTRL_GP + 1)->reg_value);
+	EXPECT_EQ(0xc1, ecb_slot(ecb, CNT_GP)->event_reg_id.reg_id);
+	EXPECT_EQ(0xc2, ecb_slot(ecb, CNT_GP + 1)->event_reg_id.reg_id);
+	EXPECT_EQ(SEP_REG_TYPE_DATA, ecb_slot(ecb, CNT_GP)->reg_type);
+	for (unsigned int k = 2; k < 8; k++) {
+		EXPECT_EQ(0, ecb_slot(ecb, CNT_CTRL_GP + k)->event_reg_id.reg_id);
+		EXPECT_EQ(0, ecb_slot(ecb, CNT_GP + k)->event_reg_id.reg_id);
+	}
+	free(ecb);
+}
+
+TEST(counting_ecb_counters_have_no_sample_after_value)
+{
+	static const unsigned int counters[] = { CNT_FIXED, CNT_FIXED + 2, CNT_GP, CNT_GP + 1 };
+	uint32_t order[NMIXED];
+	size_t len;
+	uint8_t *ecb = mixed_ecb(order, &len);
+
+	ASSERT_NE(NULL, ecb);
+	EXPECT_EQ(0x309, ecb_slot(ecb, CNT_FIXED)->event_reg_id.reg_id);
+	EXPECT_EQ(0, ecb_slot(ecb, CNT_FIXED + 1)->event_reg_id.reg_id);
+	EXPECT_EQ(0x30b, ecb_slot(ecb, CNT_FIXED + 2)->event_reg_id.reg_id);
+	for (unsigned int i = 0; i < 4; i++) {
+		EXPECT_EQ(0, ecb_slot(ecb, counters[i])->reg_value);
+		EXPECT_EQ(HOST_COUNTER_MASK, ecb_slot(ecb, counters[i])->max_bits);
+	}
+	free(ecb);
+}
+
+TEST(counting_ecb_enables_exactly_its_counters)
+{
+	uint32_t order[NMIXED];
+	size_t len;
+	uint8_t *ecb = mixed_ecb(order, &len);
+
+	ASSERT_NE(NULL, ecb);
+	/* Fixed 0 and 2 (bits 32, 34), general 0 and 1 (bits 0, 1). */
+	EXPECT_EQ(0x38f, ecb_slot(ecb, 0)->event_reg_id.reg_id);
+	EXPECT_EQ((1ull << 32) | (1ull << 34) | 3, ecb_slot(ecb, 0)->reg_value);
+	/* Both rings, no PMI: nibbles 0 and 2. */
+	EXPECT_EQ(0x38d, ecb_slot(ecb, 4)->event_reg_id.reg_id);
+	EXPECT_EQ(0x303, ecb_slot(ecb, 4)->reg_value);
+	free(ecb);
+}
+
+TEST(counting_ecb_order_is_fixed_then_general)
+{
+	uint32_t order[NMIXED];
+	size_t len;
+	uint8_t *ecb = mixed_ecb(order, &len);
+
+	ASSERT_NE(NULL, ecb);
+	/* Answer order: fixed 0, fixed 2, general 0 (task-clock), general 1. */
+	EXPECT_EQ(2, order[0]);
+	EXPECT_EQ(0, order[1]);
+	EXPECT_EQ(3, order[2]);
+	EXPECT_EQ(1, order[3]);
+	free(ecb);
+}
+
+TEST(counting_ecb_refuses_bad_groups)
+{
+	struct host_count_event ev[HOST_MAX_COUNT_EVENTS + 1];
+	uint32_t order[HOST_MAX_COUNT_EVENTS + 1];
+	size_t len;
+
+	for (unsigned int i = 0; i <= HOST_MAX_COUNT_EVENTS; i++)
+		ev[i] = (struct host_count_event){ .sw = i < 7, .num = i < 7 ? i : i - 7 };
+	EXPECT_EQ(NULL, host_ecb_build_counting(ev, 0, order, &len));
+	EXPECT_EQ(NULL, host_ecb_build_counting(ev, HOST_MAX_COUNT_EVENTS + 1, order, &len));
+	ev[1] = ev[0];
+	EXPECT_EQ(NULL, host_ecb_build_counting(ev, 2, order, &len));
+	ev[0] = (struct host_count_event){ .sw = 1, .num = ACA_SW_MAX + 1 };
+	EXPECT_EQ(NULL, host_ecb_build_counting(ev, 1, order, &len));
+	ev[0] = (struct host_count_event){ .sw = 0, .num = 3 };
+	EXPECT_EQ(NULL, host_ecb_build_counting(ev, 1, order, &len));
+}
+
+TEST(counting_ecb_holds_every_software_event_and_a_fixed_one)
+{
+	struct host_count_event ev[HOST_MAX_COUNT_EVENTS];
+	uint32_t order[HOST_MAX_COUNT_EVENTS];
+	size_t len;
+	uint8_t *ecb;
+
+	for (unsigned int i = 0; i <= ACA_SW_MAX; i++)
+		ev[i] = (struct host_count_event){ .sw = 1, .num = i };
+	ev[7] = (struct host_count_event){ .sw = 0, .num = 1 };
+	ecb = host_ecb_build_counting(ev, 8, order, &len);
+	ASSERT_NE(NULL, ecb);
+	EXPECT_EQ(0xc7, ecb_slot(ecb, CNT_GP + 6)->event_reg_id.reg_id);
+	EXPECT_EQ(ACA_SW_PAGE_FAULTS_MAJ | 3ull << 16, ecb_slot(ecb, CNT_CTRL_GP + 6)->reg_value);
+	EXPECT_EQ((1ull << 33) | 0x7f, ecb_slot(ecb, 0)->reg_value);
+	EXPECT_EQ(0, order[7]);
+	EXPECT_EQ(7, order[6]);
+	free(ecb);
+}
+
 #endif /* ACA_HOST_TEST_UNIT */

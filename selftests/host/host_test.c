@@ -37,6 +37,8 @@
 #include "../../tools/aca-host/report.h"
 #include "../../tools/aca-host/script.h"
 #include "../../tools/aca-host/session.h"
+#include "../../tools/aca-host/stat_events.h"
+#include "../../tools/aca-host/stat_out.h"
 #include "../../tools/aca-host/symbols.h"
 #include "mock_target.h"
 #include "synth.h"
@@ -118,5 +120,6 @@ static bool said(FIXTURE_DATA(dir) *self, const char *what)
 #include "cli_test.c"
 #include "net_test.c"
 #include "views_test.c"
+#include "stat_test.c"
 
 TEST_HARNESS_MAIN

@@ -40,7 +40,7 @@ static void hello(struct session *s, int32_t status, uint32_t msg_size)
 		.os_info_offset = 48, .os_info_size = 200,
 		.collect_switch_offset = 248, .collect_switch_size = 8,
 		.hardware_info_offset = 256, .hardware_info_size = 40,
-		.hardware_info = { .num_cpus = MOCK_CPUS, .tsc_freq = 2000000000ull },
+		.hardware_info = { .num_cpus = MOCK_CPUS, .tsc_freq = MOCK_TSC_HZ },
 	};
 	struct sep_control_first_msg h;
 
@@ -276,6 +276,29 @@ static void group_times(struct mock_target *m, uint8_t *out, uint64_t len)
 	}
 }
 
+/*
+ * READ_AND_RESET in counting mode (sep_cmd.h): as many bytes as asked, a
+ * TSC delta per CPU of MOCK_READ_TSC, then every CPU's counts, each
+ * MOCK_COUNT(k, cpu) for the group's k-th event; 159 outside counting mode.
+ */
+static int read_and_reset(struct mock_target *m, uint8_t *out, uint64_t len)
+{
+	uint64_t per_cpu = len / 8 / MOCK_CPUS;
+
+	if (!(m->collection_config & SEP_DRV_CFG_COUNTING_MODE))
+		return VT_DRIVER_COMM_FAILED;
+	m->reads++;
+	for (uint64_t i = 0; i < len / 8; i++) {
+		uint64_t v = MOCK_READ_TSC;
+
+		if (i >= MOCK_CPUS)
+			v = MOCK_COUNT((i - MOCK_CPUS) % (per_cpu - 1),
+				       (i - MOCK_CPUS) / (per_cpu - 1));
+		memcpy(out + 8 * i, &v, 8);
+	}
+	return 0;
+}
+
 /* One command; returns 0 to go on, 1 after TERMINATE. */
 static int command(struct session *s, const struct sep_control_msg_header *h,
 		   const uint8_t *in)
@@ -326,6 +349,20 @@ static int command(struct session *s, const struct sep_control_msg_header *h,
 		break;
 	case SEP_CMD_NUM_DESCRIPTOR:
 		memcpy(&m->num_descriptors, in, 4);
+		break;
+	case SEP_CMD_INIT_DRIVER: {
+		struct sep_drv_config c;
+
+		memcpy(&c, in, sizeof(c));
+		m->collection_config = c.collection_config;
+		break;
+	}
+	case SEP_CMD_READ_AND_RESET:
+		if (read_and_reset(m, out, out_len)) {
+			respond(s, h->command_id, VT_DRIVER_COMM_FAILED, NULL, 0);
+			free(out);
+			return 0;
+		}
 		break;
 	case SEP_CMD_DESC_NEXT:
 		m->descs++;

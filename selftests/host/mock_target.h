@@ -44,6 +44,11 @@ enum mock_hello {
 #define MOCK_KGAP		0xffffffff81100200ull
 #define MOCK_KUNKNOWN		0xffffffff81300000ull
 
+/* Counting mode: each READ_AND_RESET's TSC delta (0.1 s) and counts. */
+#define MOCK_TSC_HZ		2000000000ull
+#define MOCK_READ_TSC		(MOCK_TSC_HZ / 10)
+#define MOCK_COUNT(k, cpu)	(((uint64_t)(k) + 1) * 1000000 + (cpu))
+
 #define MOCK_MAX_ECBS		16
 #define MOCK_ROUNDS		3
 #define MOCK_WINDOWS_TSC	100000ull
@@ -96,6 +101,9 @@ struct mock_target {
 	 * in turns, after a start at MOCK_WINDOWS_TSC.
 	 */
 	int group_times_asked;
+	/* INIT_DRIVER's collection_config; READ_AND_RESETs answered. */
+	uint64_t collection_config;
+	int reads;
 	int failed;			/* the host broke the protocol */
 	char why[256];
 };

@@ -49,9 +49,8 @@ static void sleep_s(double s)
 	nanosleep(&ts, NULL);
 }
 
-/* A command that must succeed; says which one failed and how. */
-static int cmd(struct host_session *s, uint32_t id, const void *in,
-	       uint64_t in_len, void *out, uint64_t out_len, const char *name)
+int collect_cmd(struct host_session *s, uint32_t id, const void *in,
+		uint64_t in_len, void *out, uint64_t out_len, const char *name)
 {
 	int st = host_command(s, id, in, in_len, out, out_len);
 
@@ -66,11 +65,11 @@ static int cmd(struct host_session *s, uint32_t id, const void *in,
 
 static int cmd_u32(struct host_session *s, uint32_t id, uint32_t v, const char *name)
 {
-	return cmd(s, id, &v, sizeof(v), NULL, 0, name);
+	return collect_cmd(s, id, &v, sizeof(v), NULL, 0, name);
 }
 
 /* A target still tearing down the previous session answers 219 for a while. */
-static int open_session(struct host_session *s, const struct collect_opts *o)
+int collect_open_session(struct host_session *s, const struct collect_opts *o)
 {
 	for (int i = 0;; i++) {
 		if (host_session_open_timeout(s, o->target, 1, o->timeout_s))
@@ -87,14 +86,7 @@ static int open_session(struct host_session *s, const struct collect_opts *o)
 	}
 }
 
-/* The ECB of each group, group g's at g: one, or one per --event. */
-struct ecb_set {
-	uint8_t *ecb[HOST_MAX_GROUPS];
-	size_t len[HOST_MAX_GROUPS];
-	uint32_t n;
-};
-
-static void ecb_set_free(struct ecb_set *e)
+void collect_ecb_set_free(struct ecb_set *e)
 {
 	for (uint32_t i = 0; i < e->n; i++)
 		free(e->ecb[i]);
@@ -122,8 +114,8 @@ static int send_ecb(struct host_session *s, const struct ecb_set *e, uint32_t g)
 }
 
 /* Spec 5.1 steps 1-20, minus the informational queries. */
-static int configure(struct host_session *s, const struct collect_opts *o,
-		     const struct ecb_set *ecbs, struct collect_result *r)
+int collect_configure(struct host_session *s, const struct collect_opts *o,
+		      const struct ecb_set *ecbs, struct collect_result *r)
 {
 	struct sep_drv_topology_info *topo = NULL;
 	struct sep_dev_config *dev = NULL;
@@ -135,11 +127,11 @@ static int configure(struct host_session *s, const struct collect_opts *o,
 	int32_t cores, busy = -1;
 	int err = -1;
 
-	if (cmd(s, SEP_CMD_SET_OSID, NULL, 0, NULL, 0, "SET_OSID") ||
-	    cmd(s, SEP_CMD_VERSION, NULL, 0, &version, 4, "VERSION") ||
-	    cmd(s, SEP_CMD_GET_DRV_SETUP_INFO, NULL, 0, &setup, sizeof(setup),
+	if (collect_cmd(s, SEP_CMD_SET_OSID, NULL, 0, NULL, 0, "SET_OSID") ||
+	    collect_cmd(s, SEP_CMD_VERSION, NULL, 0, &version, 4, "VERSION") ||
+	    collect_cmd(s, SEP_CMD_GET_DRV_SETUP_INFO, NULL, 0, &setup, sizeof(setup),
 		"GET_DRV_SETUP_INFO") ||
-	    cmd(s, SEP_CMD_NUM_CORES, NULL, 0, &cores, 4, "NUM_CORES"))
+	    collect_cmd(s, SEP_CMD_NUM_CORES, NULL, 0, &cores, 4, "NUM_CORES"))
 		return -1;
 	r->sw_clock = !!(setup.reserved2 & ACA_SETUP_SW_CLOCK);
 	if ((uint32_t)cores != r->ncpus) {
@@ -148,7 +140,7 @@ static int configure(struct host_session *s, const struct collect_opts *o,
 		return -1;
 	}
 	if (cmd_u32(s, SEP_CMD_INIT_NUM_DEV, 1, "INIT_NUM_DEV") ||
-	    cmd(s, SEP_CMD_RESERVE, NULL, 0, &busy, 4, "RESERVE"))
+	    collect_cmd(s, SEP_CMD_RESERVE, NULL, 0, &busy, 4, "RESERVE"))
 		return -1;
 	if (busy != SEP_RESERVE_OK) {
 		fprintf(stderr, "aca-host: RESERVE: the target's sampling driver is busy (%d)\n",
@@ -156,6 +148,8 @@ static int configure(struct host_session *s, const struct collect_opts *o,
 		return -1;
 	}
 	host_drv_config(&drv);
+	if (o->counting)
+		drv.collection_config |= SEP_DRV_CFG_COUNTING_MODE;
 	topo = calloc(r->ncpus, sizeof(*topo));
 	dev = calloc(1, sizeof(*dev));
 	if (!topo || !dev) {
@@ -168,16 +162,16 @@ static int configure(struct host_session *s, const struct collect_opts *o,
 	host_event_config(&evc);
 	host_groups(&evc, ecbs->n, o->switch_ms);
 	host_callstacks(&r->layout, &desc, dev, &evc);
-	if (cmd(s, SEP_CMD_INIT_DRIVER, &drv, sizeof(drv), NULL, 0, "INIT_DRIVER") ||
-	    cmd(s, SEP_CMD_SET_CPU_TOPOLOGY, topo, (uint64_t)r->ncpus * sizeof(*topo),
+	if (collect_cmd(s, SEP_CMD_INIT_DRIVER, &drv, sizeof(drv), NULL, 0, "INIT_DRIVER") ||
+	    collect_cmd(s, SEP_CMD_SET_CPU_TOPOLOGY, topo, (uint64_t)r->ncpus * sizeof(*topo),
 		NULL, 0, "SET_CPU_TOPOLOGY") ||
 	    cmd_u32(s, SEP_CMD_NUM_DESCRIPTOR, ndesc, "NUM_DESCRIPTOR"))
 		goto out;
 	for (uint32_t i = 0; i < ndesc; i++)
-		if (cmd(s, SEP_CMD_DESC_NEXT, &desc, sizeof(desc), NULL, 0, "DESC_NEXT"))
+		if (collect_cmd(s, SEP_CMD_DESC_NEXT, &desc, sizeof(desc), NULL, 0, "DESC_NEXT"))
 			goto out;
-	if (cmd(s, SEP_CMD_INIT, dev, sizeof(*dev), NULL, 0, "INIT") ||
-	    cmd(s, SEP_CMD_EM_GROUPS, &evc, sizeof(evc), NULL, 0, "EM_GROUPS"))
+	if (collect_cmd(s, SEP_CMD_INIT, dev, sizeof(*dev), NULL, 0, "INIT") ||
+	    collect_cmd(s, SEP_CMD_EM_GROUPS, &evc, sizeof(evc), NULL, 0, "EM_GROUPS"))
 		goto out;
 	for (uint32_t g = 0; g < ecbs->n; g++)
 		if (send_ecb(s, ecbs, g))
@@ -202,9 +196,9 @@ static int run(struct host_session *s, const struct collect_opts *o,
 	double t0, t;
 	int err;
 
-	if (cmd(s, SEP_CMD_GET_NORMALIZED_TSC, NULL, 0, &r->start_tsc, 8,
+	if (collect_cmd(s, SEP_CMD_GET_NORMALIZED_TSC, NULL, 0, &r->start_tsc, 8,
 		"GET_NORMALIZED_TSC") ||
-	    cmd(s, SEP_CMD_START, NULL, 0, NULL, 0, "START"))
+	    collect_cmd(s, SEP_CMD_START, NULL, 0, NULL, 0, "START"))
 		return -1;
 	r->started = 1;
 	t0 = now_s();
@@ -228,7 +222,7 @@ static int run(struct host_session *s, const struct collect_opts *o,
 	progress_done(&p);
 	/* The target flushes every channel before it answers (spec 13). */
 	setsockopt(s->ctl, SOL_SOCKET, SO_RCVTIMEO, &stop_tv, sizeof(stop_tv));
-	err = cmd(s, SEP_CMD_STOP, NULL, 0, NULL, 0, "STOP");
+	err = collect_cmd(s, SEP_CMD_STOP, NULL, 0, NULL, 0, "STOP");
 	r->elapsed = now_s() - t0;
 	stop_tv.tv_sec = HOST_RECV_TIMEOUT_S;
 	setsockopt(s->ctl, SOL_SOCKET, SO_RCVTIMEO, &stop_tv, sizeof(stop_tv));
@@ -252,7 +246,7 @@ static int finish(struct host_session *s, const struct collect_opts *o,
 	uint32_t left;
 	int err = 0;
 
-	if (cmd(s, SEP_CMD_GET_NORMALIZED_TSC, NULL, 0, &r->stop_tsc, 8,
+	if (collect_cmd(s, SEP_CMD_GET_NORMALIZED_TSC, NULL, 0, &r->stop_tsc, 8,
 		"GET_NORMALIZED_TSC"))
 		err = -1;
 	left = chans_wait(&r->chans, o->eof_timeout_s * 1000);
@@ -275,7 +269,7 @@ static int finish(struct host_session *s, const struct collect_opts *o,
 	if (left)
 		err = -1;
 	r->queried = 1;
-	if (cmd(s, SEP_CMD_GET_NUM_SAMPLES, NULL, 0, &r->num_samples, 8,
+	if (collect_cmd(s, SEP_CMD_GET_NUM_SAMPLES, NULL, 0, &r->num_samples, 8,
 		"GET_NUM_SAMPLES"))
 		err = -1;
 	else
@@ -308,7 +302,7 @@ static void kernel_symbols(struct host_session *s, const struct collect_opts *o,
 }
 
 /* TERMINATE; the target then closes the control channel. */
-static int terminate(struct host_session *s)
+int collect_terminate(struct host_session *s)
 {
 	int st = host_command(s, SEP_CMD_TERMINATE, NULL, 0, NULL, 0);
 	long long rest = st == VT_SUCCESS ? host_drain(s->ctl) : -1;
@@ -355,7 +349,7 @@ static int build_ecbs(const struct collect_opts *o, struct collect_result *r,
 		if (!e->ecb[e->n]) {
 			fprintf(stderr, "aca-host: cannot build the ECB of %s\n",
 				o->events[e->n]);
-			ecb_set_free(e);
+			collect_ecb_set_free(e);
 			return -1;
 		}
 	}
@@ -408,7 +402,7 @@ int collect_run(const struct collect_opts *o)
 	/* A file ECB is checked before the target is bothered. */
 	if (o->ecb_file && load_ecb_file(o, &ecbs))
 		goto out;
-	if (open_session(s, o))
+	if (collect_open_session(s, o))
 		goto out;
 	session = 1;
 	r->ncpus = s->ncpus;
@@ -421,7 +415,7 @@ int collect_run(const struct collect_opts *o)
 		goto end;
 	if (!r->tsc_hz && !o->ecb_file)
 		fprintf(stderr, "aca-host: the target reports no TSC rate; assuming 2.2 GHz\n");
-	if ((!ecbs.n && build_ecbs(o, r, &ecbs)) || configure(s, o, &ecbs, r) ||
+	if ((!ecbs.n && build_ecbs(o, r, &ecbs)) || collect_configure(s, o, &ecbs, r) ||
 	    run(s, o, r))
 		goto end;
 	r->complete = !finish(s, o, r);
@@ -429,7 +423,7 @@ int collect_run(const struct collect_opts *o)
 	if (r->all_eof)
 		kernel_symbols(s, o, r);
 end:
-	if (session && terminate(s))
+	if (session && collect_terminate(s))
 		r->complete = 0;
 	/* After TERMINATE nothing more comes: stragglers are cut off. */
 	if (chans_wait(&r->chans, 5000))
@@ -444,7 +438,7 @@ end:
 		fprintf(stderr, "aca-host: collection %s\n",
 			r->complete ? "incomplete: see above" : "failed");
 out:
-	ecb_set_free(&ecbs);
+	collect_ecb_set_free(&ecbs);
 	free(s);
 	free(r);
 	return ok ? 0 : 1;

@@ -25,6 +25,7 @@ struct collect_opts {
 	int eof_timeout_s;		/* after STOP, for every channel's EOF */
 	int timeout_s;			/* connecting, per connection */
 	unsigned int call_depth;	/* callers per sample, 0: no call stacks */
+	int counting;			/* INIT_DRIVER asks for counting mode (stat) */
 };
 
 struct collect_result {
@@ -58,6 +59,7 @@ struct collect_result {
 int collect_check_out(const char *dir);
 /* Move a previous collection in @dir to DIR.old, create @dir: 0, or -1 said. */
 int collect_prepare_out(const char *dir);
+/* Each channel read into DIR/NAME.bin; with @dir NULL, into /dev/null. */
 int collect_open_files(const struct host_session *s, const char *dir,
 		       struct chan_set *cs);
 void collect_close_files(struct chan_set *cs);
@@ -68,6 +70,33 @@ uint64_t collect_samples_received(struct chan_set *cs, uint32_t sample_size);
  */
 int collect_report(const struct host_session *s, const struct collect_opts *o,
 		   const struct collect_result *r);
+
+/* The ECB of each group, group g's at g: one, or one per --event. */
+struct ecb_set {
+	uint8_t *ecb[HOST_MAX_GROUPS];
+	size_t len[HOST_MAX_GROUPS];
+	uint32_t n;
+};
+
+/* collect.c: the session steps, shared with aca-host stat (stat.c). */
+/*
+ * Command @id (@name in messages) that must succeed: 0; or -1, said on
+ * stderr with its status (s->last_status).
+ */
+int collect_cmd(struct host_session *s, uint32_t id, const void *in,
+		uint64_t in_len, void *out, uint64_t out_len, const char *name);
+/* Hand-shake and open every data channel, retrying while the target is busy. */
+int collect_open_session(struct host_session *s, const struct collect_opts *o);
+/*
+ * Spec 5.1 up to START: reserve, INIT_DRIVER (counting mode with
+ * o->counting), topology, descriptors, INIT, EM_GROUPS, the ECBs,
+ * INIT_PMU. Needs r->ncpus and r->layout; sets r->sw_clock.
+ */
+int collect_configure(struct host_session *s, const struct collect_opts *o,
+		      const struct ecb_set *ecbs, struct collect_result *r);
+/* TERMINATE, and the control channel's end; closes it. 0 or -1 said. */
+int collect_terminate(struct host_session *s);
+void collect_ecb_set_free(struct ecb_set *e);
 
 /* collect.c: the whole collection; the exit status of aca-host collect. */
 int collect_run(const struct collect_opts *o);

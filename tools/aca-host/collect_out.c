@@ -204,7 +204,10 @@ int collect_open_files(const struct host_session *s, const char *dir,
 		c->fd = s->data[i];
 		if (name_channel(s, i, seen, c))
 			goto out;
-		snprintf(path, sizeof(path), "%s/%s.bin", dir, c->name);
+		if (dir)
+			snprintf(path, sizeof(path), "%s/%s.bin", dir, c->name);
+		else
+			snprintf(path, sizeof(path), "/dev/null");
 		c->out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (c->out < 0) {
 			fprintf(stderr, "aca-host: %s: %s\n", path, strerror(errno));

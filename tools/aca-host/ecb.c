@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Fixed-counter ECBs (spec 6.1-6.6). The slot layout is the one of the
- * spec's CPU_CLK_UNHALTED.REF_TSC vector; the other fixed events differ
- * only in which counter slot is filled and which enable bits are set, so
- * with REF_TSC and the vector's sample-after value the result is that
- * vector byte for byte (the host unit tests check it).
+ * Built-in ECBs (spec 6.1-6.6). The slot layout is the one of the spec's
+ * CPU_CLK_UNHALTED.REF_TSC vector, with G general counter slots (4 there):
+ *   GLOBAL_REGS 5 | CTRL_GP G | DATA_FIXED 3 | DATA_GP G | OCR 5 | status 1
+ * A sampling ECB holds one fixed event, with G = 4; the other fixed events
+ * differ only in which counter slot is filled and which enable bits are
+ * set, so with REF_TSC and the vector's sample-after value the result is
+ * that vector byte for byte (the host unit tests check it). A counting
+ * ECB holds several events, with G = HOST_COUNT_GP_SLOTS.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,18 +28,40 @@
 #define DEBUGCTL_FREEZE		0x1800
 /* FIXED_CTR_CTRL nibble: count ring 0 and ring > 0, PMI on overflow. */
 #define FIXED_CTRL_OS_USR_PMI	0xb
+/* The same without the PMI: a counting ECB never samples. */
+#define FIXED_CTRL_OS_USR	0x3
+/* IA32_PMC0: general counter k is IA32_PMC0 + k (0xc1..0xc8). */
+#define MSR_PMC0		0xc1
+/* Event select bits: count in rings > 0, in ring 0. */
+#define EVTSEL_USR		(1ull << 16)
+#define EVTSEL_OS		(1ull << 17)
 
-/* Sections of the vector's entry array (spec 6.6): start, length. */
-enum {
-	SLOT_GLOBAL = 0,	/* GLOBAL_REGS: 5 */
-	SLOT_CTRL_GP = 5,	/* 4 */
-	SLOT_DATA_FIXED = 9,	/* 3 */
-	SLOT_DATA_GP = 12,	/* 4 */
-	SLOT_OCR = 16,		/* 5 */
-	SLOT_GLOBAL_STATUS = 21,
-	NUM_ENTRIES = 21,	/* ALL_REG: the status slot is extra */
-	NUM_SLOTS = 22,
+/* GLOBAL_REGS slots, fixed counters, OCR slots of every layout. */
+#define NUM_GLOBAL		5
+#define NUM_FIXED		3
+#define NUM_OCR			5
+/* General counter slots of the sampling layout: the vector's. */
+#define SAMPLING_GP_SLOTS	4
+
+/* Where each section starts in a layout with @gp general counter slots. */
+struct layout {
+	uint32_t gp;
+	uint32_t ctrl_gp, data_fixed, data_gp, ocr, global_status;
+	uint32_t num_entries;	/* ALL_REG: the status slot is extra */
+	uint32_t num_slots;
 };
+
+static void layout(struct layout *l, uint32_t gp)
+{
+	l->gp = gp;
+	l->ctrl_gp = NUM_GLOBAL;
+	l->data_fixed = l->ctrl_gp + gp;
+	l->data_gp = l->data_fixed + NUM_FIXED;
+	l->ocr = l->data_gp + gp;
+	l->global_status = l->ocr + NUM_OCR;
+	l->num_entries = l->global_status;
+	l->num_slots = l->num_entries + 1;
+}
 
 struct fixed_event {
 	const char *name;
@@ -97,78 +122,176 @@ static void reg(struct sep_event_reg *r, uint8_t type, uint32_t msr,
 	r->flags = flags;
 }
 
-uint8_t *host_ecb_build_group(const char *name, uint64_t sample_after,
-			      uint32_t group, size_t *len)
+/*
+ * An ECB in layout @l with every section and the global registers: only
+ * the counters whose bits @enable sets in GLOBAL_CTRL (and OVF_CTRL), and
+ * the fixed counters' nibbles @fixed_ctrl. No counter slot is filled yet.
+ */
+static uint8_t *frame(const struct layout *l, uint32_t group, uint32_t nevents,
+		      uint64_t enable, uint64_t fixed_ctrl, size_t *len)
 {
-	const size_t size = sizeof(struct sep_ecb) + NUM_SLOTS * sizeof(struct sep_event_reg);
-	const struct fixed_event *ev = find(name);
+	const size_t size = sizeof(struct sep_ecb) + l->num_slots * sizeof(struct sep_event_reg);
 	struct sep_event_reg *slots;
 	struct sep_ecb *h;
-	uint64_t enable;
-	uint8_t *buf;
+	uint8_t *buf = calloc(1, size);
 
-	if (!ev || !sample_after || sample_after > HOST_COUNTER_MASK)
-		return NULL;
-	buf = calloc(1, size);
 	if (!buf)
 		return NULL;
 	h = (struct sep_ecb *)buf;
 	slots = (struct sep_event_reg *)(buf + sizeof(*h));
 
 	h->version = SEP_ECB_VERSION;
-	h->num_entries = NUM_ENTRIES;
+	h->num_entries = l->num_entries;
 	h->group_id = group;
-	h->num_events = 1;
+	h->num_events = nevents;
 	/* Legacy cccr/escr/data ranges, as the vector has them. */
 	h->cccr_start = 0;
-	h->cccr_pop = 9;
-	h->escr_start = 16;
-	h->escr_pop = 5;
-	h->data_start = 9;
-	h->data_pop = 7;
+	h->cccr_pop = l->data_fixed;
+	h->escr_start = l->ocr;
+	h->escr_pop = NUM_OCR;
+	h->data_start = l->data_fixed;
+	h->data_pop = NUM_FIXED + l->gp;
 	h->size_of_allocation = size;
 	h->device_type = SEP_DEVICE_CORE;
-	section(h, SEP_OP_GLOBAL_REGS, SLOT_GLOBAL, 5);
-	section(h, SEP_OP_CTRL_GP, SLOT_CTRL_GP, 4);
-	section(h, SEP_OP_DATA_FIXED, SLOT_DATA_FIXED, 3);
-	section(h, SEP_OP_DATA_GP, SLOT_DATA_GP, 4);
-	section(h, SEP_OP_OCR, SLOT_OCR, 5);
-	section(h, SEP_OP_ALL_REG, 0, NUM_ENTRIES);
-	section(h, SEP_OP_DATA_ALL, SLOT_DATA_FIXED, 7);
-	section(h, SEP_OP_GLOBAL_STATUS, SLOT_GLOBAL_STATUS, 1);
+	section(h, SEP_OP_GLOBAL_REGS, 0, NUM_GLOBAL);
+	section(h, SEP_OP_CTRL_GP, l->ctrl_gp, l->gp);
+	section(h, SEP_OP_DATA_FIXED, l->data_fixed, NUM_FIXED);
+	section(h, SEP_OP_DATA_GP, l->data_gp, l->gp);
+	section(h, SEP_OP_OCR, l->ocr, NUM_OCR);
+	section(h, SEP_OP_ALL_REG, 0, l->num_entries);
+	section(h, SEP_OP_DATA_ALL, l->data_fixed, NUM_FIXED + l->gp);
+	section(h, SEP_OP_GLOBAL_STATUS, l->global_status, 1);
 
-	/* Only this fixed counter is enabled, in GLOBAL_CTRL and its nibble. */
-	enable = 1ull << (32 + ev->counter);
-	reg(&slots[SLOT_GLOBAL + SEP_GLOBAL_REGS_PERF_GLOBAL_CTRL], SEP_REG_TYPE_CCCR,
+	reg(&slots[SEP_GLOBAL_REGS_PERF_GLOBAL_CTRL], SEP_REG_TYPE_CCCR,
 	    MSR_PERF_GLOBAL_CTRL, enable, SEP_EVREG_GLOBAL);
-	reg(&slots[SLOT_GLOBAL + SEP_GLOBAL_REGS_PERF_GLOBAL_OVF_CTRL], SEP_REG_TYPE_CCCR,
+	reg(&slots[SEP_GLOBAL_REGS_PERF_GLOBAL_OVF_CTRL], SEP_REG_TYPE_CCCR,
 	    MSR_PERF_GLOBAL_OVF_CTRL, enable, SEP_EVREG_GLOBAL);
-	reg(&slots[SLOT_GLOBAL + SEP_GLOBAL_REGS_PEBS_ENABLE], SEP_REG_TYPE_CCCR,
+	reg(&slots[SEP_GLOBAL_REGS_PEBS_ENABLE], SEP_REG_TYPE_CCCR,
 	    MSR_PEBS_ENABLE, 0, SEP_EVREG_GLOBAL);
-	reg(&slots[SLOT_GLOBAL + SEP_GLOBAL_REGS_DEBUGCTL], SEP_REG_TYPE_CCCR,
+	reg(&slots[SEP_GLOBAL_REGS_DEBUGCTL], SEP_REG_TYPE_CCCR,
 	    MSR_DEBUGCTL, DEBUGCTL_FREEZE, SEP_EVREG_GLOBAL);
-	reg(&slots[SLOT_GLOBAL + SEP_GLOBAL_REGS_FIXED_CTR_CTRL], SEP_REG_TYPE_CCCR,
-	    MSR_FIXED_CTR_CTRL, (uint64_t)FIXED_CTRL_OS_USR_PMI << (4 * ev->counter),
-	    SEP_EVREG_GLOBAL | SEP_EVREG_CLEAN_UP);
+	reg(&slots[SEP_GLOBAL_REGS_FIXED_CTR_CTRL], SEP_REG_TYPE_CCCR,
+	    MSR_FIXED_CTR_CTRL, fixed_ctrl, SEP_EVREG_GLOBAL | SEP_EVREG_CLEAN_UP);
 
+	reg(&slots[l->ocr + 4], SEP_REG_TYPE_ESCR, MSR_LBR_SELECT, 0, SEP_EVREG_GLOBAL);
+	reg(&slots[l->global_status], SEP_REG_TYPE_EMPTY, MSR_PERF_GLOBAL_STATUS, 0, 0);
+	*len = size;
+	return buf;
+}
+
+static struct sep_event_reg *ecb_slots(uint8_t *ecb)
+{
+	return (struct sep_event_reg *)(ecb + sizeof(struct sep_ecb));
+}
+
+uint8_t *host_ecb_build_group(const char *name, uint64_t sample_after,
+			      uint32_t group, size_t *len)
+{
+	const struct fixed_event *ev = find(name);
+	struct sep_event_reg *data;
+	struct layout l;
+	uint8_t *buf;
+
+	if (!ev || !sample_after || sample_after > HOST_COUNTER_MASK)
+		return NULL;
+	layout(&l, SAMPLING_GP_SLOTS);
+	/* Only this fixed counter is enabled, in GLOBAL_CTRL and its nibble. */
+	buf = frame(&l, group, 1, 1ull << (32 + ev->counter),
+		    (uint64_t)FIXED_CTRL_OS_USR_PMI << (4 * ev->counter), len);
+	if (!buf)
+		return NULL;
+	data = &ecb_slots(buf)[l.data_fixed + ev->counter];
 	/* The counter is preloaded with -SAV in its 48 bits (spec 6.5). */
-	reg(&slots[SLOT_DATA_FIXED + ev->counter], SEP_REG_TYPE_DATA,
-	    MSR_FIXED_CTR0 + ev->counter,
+	reg(data, SEP_REG_TYPE_DATA, MSR_FIXED_CTR0 + ev->counter,
 	    (HOST_COUNTER_MASK + 1 - sample_after) & HOST_COUNTER_MASK,
 	    SEP_EVREG_LBR_VALUE | SEP_EVREG_FIXED_REG);
-	slots[SLOT_DATA_FIXED + ev->counter].max_bits = HOST_COUNTER_MASK;
+	data->max_bits = HOST_COUNTER_MASK;
 	/* The group's samples carry its number as eventIndex, and descriptor. */
-	slots[SLOT_DATA_FIXED + ev->counter].event_id_index = group;
-	slots[SLOT_DATA_FIXED + ev->counter].desc_id = group;
-
-	reg(&slots[SLOT_OCR + 4], SEP_REG_TYPE_ESCR, MSR_LBR_SELECT, 0, SEP_EVREG_GLOBAL);
-	reg(&slots[SLOT_GLOBAL_STATUS], SEP_REG_TYPE_EMPTY, MSR_PERF_GLOBAL_STATUS, 0, 0);
-
-	*len = size;
+	data->event_id_index = group;
+	data->desc_id = group;
 	return buf;
 }
 
 uint8_t *host_ecb_build(const char *name, uint64_t sample_after, size_t *len)
 {
 	return host_ecb_build_group(name, sample_after, 0, len);
+}
+
+int host_ecb_fixed_counter(const char *name)
+{
+	const struct fixed_event *ev = find(name);
+
+	return ev ? (int)ev->counter : -1;
+}
+
+/*
+ * The events' checks: 1 to HOST_MAX_COUNT_EVENTS, fixed counters that
+ * exist, software events that do, none twice.
+ */
+static int count_events_ok(const struct host_count_event *ev, uint32_t n)
+{
+	if (!n || n > HOST_MAX_COUNT_EVENTS)
+		return 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (ev[i].sw ? ev[i].num > ACA_SW_MAX : ev[i].num >= NUM_FIXED)
+			return 0;
+		for (uint32_t j = 0; j < i; j++)
+			if (ev[j].sw == ev[i].sw && ev[j].num == ev[i].num)
+				return 0;
+	}
+	return 1;
+}
+
+uint8_t *host_ecb_build_counting(const struct host_count_event *ev, uint32_t n,
+				 uint32_t *order, size_t *len)
+{
+	uint64_t enable = 0, fixed_ctrl = 0;
+	uint32_t nfixed = 0, gp = 0;
+	struct sep_event_reg *slots;
+	struct layout l;
+	uint8_t *buf;
+
+	if (!count_events_ok(ev, n))
+		return NULL;
+	layout(&l, HOST_COUNT_GP_SLOTS);
+	/* Fixed counters answer first, by counter number; then general slots. */
+	for (uint32_t i = 0; i < n; i++) {
+		if (ev[i].sw)
+			continue;
+		enable |= 1ull << (32 + ev[i].num);
+		fixed_ctrl |= (uint64_t)FIXED_CTRL_OS_USR << (4 * ev[i].num);
+		nfixed++;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		if (ev[i].sw)
+			enable |= 1ull << gp++;
+	buf = frame(&l, 0, n, enable, fixed_ctrl, len);
+	if (!buf)
+		return NULL;
+	slots = ecb_slots(buf);
+	gp = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		struct sep_event_reg *data;
+
+		if (ev[i].sw) {
+			/* General slot k: its counter, and the pseudo event select. */
+			order[i] = nfixed + gp;
+			reg(&slots[l.ctrl_gp + gp], SEP_REG_TYPE_CCCR, ACA_SW_EVENT_SELECT,
+			    ev[i].num | EVTSEL_USR | EVTSEL_OS, 0);
+			data = &slots[l.data_gp + gp];
+			reg(data, SEP_REG_TYPE_DATA, MSR_PMC0 + gp, 0, SEP_EVREG_IS_GP_REG);
+			gp++;
+		} else {
+			order[i] = 0;
+			for (uint32_t j = 0; j < n; j++)
+				order[i] += !ev[j].sw && ev[j].num < ev[i].num;
+			data = &slots[l.data_fixed + ev[i].num];
+			reg(data, SEP_REG_TYPE_DATA, MSR_FIXED_CTR0 + ev[i].num, 0,
+			    SEP_EVREG_FIXED_REG);
+		}
+		/* reg_value 0: no sample-after value, the event only counts. */
+		data->max_bits = HOST_COUNTER_MASK;
+		data->event_id_index = order[i];
+	}
+	return buf;
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Event control blocks for the fixed-counter events, built in code from the
- * layout of spec 6 so that aca-host needs no ECB files at run time.
+ * Event control blocks built in code from the layout of spec 6, so that
+ * aca-host needs no ECB files at run time: a sampling group of one
+ * fixed-counter event (collect), or a counting group of several fixed and
+ * [ACA-EXT] software events (stat).
  */
 #ifndef ACA_HOST_ECB_H
 #define ACA_HOST_ECB_H
@@ -30,6 +32,41 @@ uint8_t *host_ecb_build(const char *name, uint64_t sample_after, size_t *len);
  */
 uint8_t *host_ecb_build_group(const char *name, uint64_t sample_after,
 			      uint32_t group, size_t *len);
+
+/*
+ * Counting mode (DRV_CONFIG collection_config SEP_DRV_CFG_COUNTING_MODE):
+ * one event of a counting group, fixed counter @num (0 INST_RETIRED.ANY,
+ * 1 CPU_CLK_UNHALTED.THREAD, 2 CPU_CLK_UNHALTED.REF_TSC) or, with @sw,
+ * the software event @num (ACA_SW_*, perf's PERF_COUNT_SW_*).
+ */
+struct host_count_event {
+	uint8_t sw;
+	uint8_t num;
+};
+
+/* Events of one counting group: the 3 fixed counters and 7 software ones fit. */
+#define HOST_MAX_COUNT_EVENTS	8
+/* General counter slots of a counting ECB: IA32_PMC0..7, as many as events. */
+#define HOST_COUNT_GP_SLOTS	8
+
+/*
+ * The counting ECB of events @ev[0..@n) as group 0, with
+ * HOST_COUNT_GP_SLOTS general slots: fixed counter j in fixed slot j,
+ * software events in general slots 0, 1, ... in @ev's order, each an
+ * IA32_PMCk data slot and an ACA_SW_EVENT_SELECT select slot of value
+ * ID | USR | OS; GLOBAL_CTRL enables exactly those counters (bit 32 + j,
+ * bit k), FIXED_CTR_CTRL counts both rings without PMI. Every counter
+ * slot has reg_value 0: it counts, never samples. The target answers
+ * counts in ECB order (fixed counters by number, then general slots):
+ * @order[i] is where @ev[i]'s count is. Returns a malloc()ed ECB and its
+ * length in *@len, or NULL (no event, more than HOST_MAX_COUNT_EVENTS, an
+ * unknown counter or software id, an event twice, no memory).
+ */
+uint8_t *host_ecb_build_counting(const struct host_count_event *ev, uint32_t n,
+				 uint32_t *order, size_t *len);
+
+/* The fixed counter of event @name (a host_ecb_build() name), or -1. */
+int host_ecb_fixed_counter(const char *name);
 
 /* True if @name is an event host_ecb_build() knows. */
 int host_ecb_known(const char *name);

@@ -8,6 +8,7 @@
  *   aca-host collect TARGET ...     a sampling collection saved to a directory
  *   aca-host report DIR ...         hotspots of a saved collection
  *   aca-host script DIR ...         its samples and stacks, as perf script
+ *   aca-host stat TARGET ...        counts of events, as perf stat -a
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -40,6 +41,8 @@ static void usage(FILE *f)
 		   "          hotspots of a saved collection by process, module, function\n"
 		   "  script  DIR [--sysroot PATH] [--pid PID]\n"
 		   "          the samples of a saved collection with their stacks, as perf script\n"
+		   "  stat    TARGET [-e NAME...] [-I MS] [--duration S] [-A] [-x SEP]\n"
+		   "          count events on every CPU of the target, as perf stat -a\n"
 		   "TARGET is HOST[:PORT] (default port %d). aca-host COMMAND --help tells more.\n",
 		SEP_TCP_PORT);
 }
@@ -124,6 +127,8 @@ int main(int argc, char **argv)
 		return cmd_report(argc - 1, argv + 1);
 	if (!strcmp(cmd, "script"))
 		return cmd_script(argc - 1, argv + 1);
+	if (!strcmp(cmd, "stat"))
+		return cmd_stat(argc - 1, argv + 1);
 	if (argc == 2 && is(cmd, "-h", "--help")) {
 		usage(stdout);
 		return 0;

@@ -85,8 +85,9 @@ static void answer_failed(int fd, int err, uint32_t id, const char *what)
 	host_recv_failed(fd, err, buf);
 }
 
-int host_command(struct host_session *s, uint32_t id, const void *in,
-		 uint64_t in_len, void *out, uint64_t out_len)
+/* host_command() without its record in s->last_command and s->last_status. */
+static int command(struct host_session *s, uint32_t id, const void *in,
+		   uint64_t in_len, void *out, uint64_t out_len)
 {
 	struct sep_control_msg_header h = {
 		.header_size = sizeof(h),
@@ -130,6 +131,14 @@ int host_command(struct host_session *s, uint32_t id, const void *in,
 		return -1;
 	}
 	return VT_SUCCESS;
+}
+
+int host_command(struct host_session *s, uint32_t id, const void *in,
+		 uint64_t in_len, void *out, uint64_t out_len)
+{
+	s->last_command = id;
+	s->last_status = command(s, id, in, in_len, out, out_len);
+	return s->last_status;
 }
 
 long long host_drain(int fd)

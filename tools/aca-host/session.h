@@ -20,6 +20,9 @@ struct host_session {
 	uint32_t ndata;
 	int data[HOST_MAX_CHANNELS];
 	struct sep_data_first_msg first[HOST_MAX_CHANNELS];
+	/* The last command sent, and its status (-1: no valid answer). */
+	uint32_t last_command;
+	int last_status;
 };
 
 /*
