@@ -2,7 +2,8 @@
 /*
  * Data channel rings: a CPU's samples, or the module records. One producer
  * at a time (the perf overflow handler of that CPU, in NMI or hard-IRQ
- * context; or, for the module records, INIT_DRIVER and then only their
+ * context, or where an [ACA-EXT] software event fires, preemption off;
+ * nested writes are lost, below; or, for the module records, INIT_DRIVER and then only their
  * worker, in process context) and one consumer (the reader of the data
  * channel bound to the ring, process context, under its file's read lock;
  * or a local trace's mapping).
@@ -174,9 +175,10 @@ void aca_ring_put(struct aca_ring *r)
  * due then, see above), and while they stay past it, at each quarter of
  * the stream. NMI-safe: no locks, no allocation.
  * A producer interrupting another on the same CPU (only possible with
- * mixed event kinds, e.g. a PMI during the cpu-clock hrtimer, which aca
- * never programs together) finds the ring busy: its record is counted
- * lost rather than interleaved.
+ * mixed event kinds: a PMI during the cpu-clock hrtimer, which aca never
+ * programs together, or a clock's sample during an [ACA-EXT] software
+ * event's, which a host may ask for) finds the ring busy: its record is
+ * counted lost rather than interleaved.
  */
 /* Every page [head, head + len) enters is free to rewrite (see above). */
 static bool aca_ring_may_enter(struct aca_ring *r, u64 head, u64 tail, u32 len)

@@ -224,7 +224,12 @@ static u32 aca_fill_callstack(u8 *area, const struct aca_sev *s,
 	return sizeof(*h) + chain.n * sizeof(u64);
 }
 
-/* NMI (PMU) or hard-IRQ (cpu-clock) context: no locks, no allocation. */
+/*
+ * NMI (PMU), hard-IRQ (cpu-clock), or wherever an [ACA-EXT] software event
+ * fires (the scheduler with its locks held, a page fault), with preemption
+ * off: no locks, no allocation, no sleeping. A write nested in another on
+ * the same ring is lost (ring.c).
+ */
 static void aca_overflow(struct perf_event *event,
 			 struct perf_sample_data *data, struct pt_regs *regs)
 {
@@ -721,7 +726,8 @@ int aca_sampler_read_counts(void *ctx, bool next_group, void *buf, size_t len)
 		out[cpu] = c->rings[cpu] ? now - c->read_tsc : 0;
 	c->read_tsc = now;
 	for (struct aca_sev *s = c->sevs; s < c->sevs + c->nsev; s++) {
-		if (s->group != c->active || !s->pe)
+		/* A CPU made present after the session began has no channel. */
+		if (s->group != c->active || !s->pe || s->cpu >= c->nchans)
 			continue;
 		total = perf_event_read_value(s->pe, &enabled, &running);
 		at = c->nchans + (size_t)s->cpu * g->nevents + (s->event - g->first);
@@ -939,13 +945,16 @@ static void aca_mend_cpu(struct aca_collection *c, struct aca_sev *first,
 	bool was_clock = aca_cpu_clock(c, cpu);
 	/* Counts of cpu-clock would pass for the event's: counting mode mends only. */
 	bool to_clock = !was_clock && aca_sw_clock && !c->counting_mode;
+	const char *what = c->events[bad->event].software ? "software" :
+			   was_clock ? "cpu-clock for" : "PMU";
 	const char *done;
 
 	WRITE_ONCE(c->errors[cpu], errors);
 	if (to_clock)
 		set_bit(cpu, c->sw_cpus);
 	if (aca_recreate_cpu(c, cpu))
-		done = "it cannot be made anew: CPU not sampled";
+		done = c->counting_mode ? "it cannot be made anew: CPU not counted" :
+					  "it cannot be made anew: CPU not sampled";
 	else if (to_clock)
 		done = "sampling this CPU with cpu-clock at the requested rate instead";
 	else if (errors < ACA_WATCH_RETRIES)
@@ -954,12 +963,11 @@ static void aca_mend_cpu(struct aca_collection *c, struct aca_sev *first,
 		done = "made anew for the last time";
 	if (state == PERF_EVENT_STATE_ERROR)
 		pr_notice_ratelimited("CPU %u: %s event 0x%llx is in error state (a pinned event that got no counter: pinned users before it hold them); %s\n",
-				      cpu, was_clock ? "cpu-clock for" : "PMU",
-				      c->events[bad->event].config, done);
+				      cpu, what, c->events[bad->event].config, done);
 	else
-		pr_notice_ratelimited("CPU %u: %s event 0x%llx is not sampling (perf state %d, not turned off by aca); %s\n",
-				      cpu, was_clock ? "cpu-clock for" : "PMU",
-				      c->events[bad->event].config, state, done);
+		pr_notice_ratelimited("CPU %u: %s event 0x%llx is not %s (perf state %d, not turned off by aca); %s\n",
+				      cpu, what, c->events[bad->event].config,
+				      c->counting_mode ? "counting" : "sampling", state, done);
 }
 
 static void aca_watch_events(struct aca_collection *c)

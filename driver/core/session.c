@@ -242,6 +242,12 @@ s32 acp_cmd_switch_group(const struct acp_cmd *cmd, struct acp_reply *r)
 {
 	struct acp_target *t = cmd->t;
 
+	/* Its counts since the last read would go unread until its next turn. */
+	if (acp_counting_mode(&t->cfg)) {
+		acp_log(t, "SWITCH_GROUP: in counting mode, %s",
+			"READ_SWITCH_GROUP (62) switches, reading the group first");
+		return VT_DRIVER_COMM_FAILED;
+	}
 	if (!t->ops->switch_group || t->ops->switch_group(t->ctx)) {
 		acp_log(t, "SWITCH_GROUP: the collection samples one group: no other to switch to");
 		return VT_DRIVER_COMM_FAILED;

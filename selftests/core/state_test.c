@@ -7,6 +7,7 @@
  * test program shares (core_fixture.h).
  */
 #include "core_fixture.h"
+#include "../../tools/aca-host/ecb.h"
 
 #define ECB_SLOTS	22	/* of the core vector */
 
@@ -1260,6 +1261,54 @@ TEST_F(core, read_switch_group_reads_then_switches)
 	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_READ_AND_RESET, NULL, 0, 0));
 	EXPECT_EQ(2, self->f.nread);
 	EXPECT_EQ(1, self->f.nread_next);
+}
+
+/*
+ * aca-host stat's counting ECB (tools/aca-host/ecb.c) decodes to its events
+ * in the order it expects the counts in: order[i] is event i's place.
+ */
+TEST_F(core, host_counting_ecb_decodes_in_the_order_aca_host_reads)
+{
+	static const struct host_count_event ev[] = {
+		{ .sw = 1, .num = ACA_SW_PAGE_FAULTS },
+		{ .sw = 0, .num = 2 },		/* fixed counter 2, REF_TSC */
+		{ .sw = 1, .num = ACA_SW_TASK_CLOCK },
+		{ .sw = 0, .num = 0 },		/* fixed counter 0, INST_RETIRED */
+		{ .sw = 1, .num = ACA_SW_CONTEXT_SWITCHES },
+	};
+	u32 order[ARRAY_SIZE(ev)];
+	const struct acp_group *g;
+	size_t len;
+	u8 *ecb = host_ecb_build_counting(ev, ARRAY_SIZE(ev), order, &len);
+
+	ASSERT_NE(NULL, ecb);
+	open_session(_metadata, self);
+	EXPECT_EQ(SEP_RESERVE_OK, reserve(_metadata, self));
+	EXPECT_EQ(VT_SUCCESS, init_driver(_metadata, self, SEP_DRV_CFG_COUNTING_MODE));
+	EXPECT_EQ(VT_SUCCESS, em_groups(_metadata, self, 1));
+	EXPECT_EQ(VT_SUCCESS, send_ecb(_metadata, self, ecb, len, 48));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	g = &self->f.start_groups[0];
+	ASSERT_EQ(ARRAY_SIZE(ev), g->nevents);
+	for (u32 i = 0; i < ARRAY_SIZE(ev); i++) {
+		const struct acp_event *e = &g->events[order[i]];
+
+		EXPECT_EQ(ev[i].sw, e->software) TH_LOG("event %u", i);
+		EXPECT_EQ(!ev[i].sw, e->fixed) TH_LOG("event %u", i);
+		EXPECT_EQ(ev[i].num, ev[i].sw ? e->config : e->counter) TH_LOG("event %u", i);
+		EXPECT_EQ(0, e->period) TH_LOG("event %u", i);
+		EXPECT_EQ(0, e->exclude_user | e->exclude_kernel) TH_LOG("event %u", i);
+	}
+	free(ecb);
+}
+
+/* Counting mode switches with READ_SWITCH_GROUP only: no count goes unread. */
+TEST_F(core, switch_group_in_counting_mode_is_refused)
+{
+	counting_ecb(_metadata, self, ACA_SW_EVENT_SELECT, ACA_SW_TASK_CLOCK | 0x30000);
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, SEP_CMD_SWITCH_GROUP, NULL, 0, 0));
+	EXPECT_EQ(1, fake_log_count(&self->f, "READ_SWITCH_GROUP (62) switches"));
+	EXPECT_EQ(0, self->f.nswitch);
 }
 
 /* Beyond what a target can count (N CPUs of 1 + ACP_MAX_EVENTS U64s): zeros. */

@@ -44,7 +44,7 @@ struct host_count_event {
 	uint8_t num;
 };
 
-/* Events of one counting group: the 3 fixed counters and 7 software ones fit. */
+/* Events of one counting group, fixed counters and software events together. */
 #define HOST_MAX_COUNT_EVENTS	8
 /* General counter slots of a counting ECB: IA32_PMC0..7, as many as events. */
 #define HOST_COUNT_GP_SLOTS	8

@@ -25,9 +25,10 @@ static void usage(FILE *f)
 		HOST_MAX_COUNT_EVENTS, STAT_DEFAULT_EVENTS);
 	stat_events_list(f);
 	fprintf(f,
-		"  -I, --interval MS    print the counts of every MS milliseconds, %u to %u\n"
+		"  -I, --interval, --interval-print MS\n"
+		"                       print the counts of every MS milliseconds, %u to %u\n"
 		"  --duration S         stop after S seconds (at most %u); without it, at ^C\n"
-		"  -A, --no-aggr        a line per CPU before each sum\n"
+		"  -A, --no-aggr        a line per CPU instead of their sum\n"
 		"  -x, --field-separator SEP\n"
 		"                       SEP-separated fields, without header, padding or\n"
 		"                       thousands separators\n"
@@ -89,6 +90,7 @@ int cmd_stat(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "interval", required_argument, NULL, 'I' },
+		{ "interval-print", required_argument, NULL, 'I' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "no-aggr", no_argument, NULL, 'A' },
 		{ "field-separator", required_argument, NULL, 'x' },

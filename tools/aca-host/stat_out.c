@@ -130,7 +130,7 @@ static void line(struct stat_print *p, const char *when, const char *cpu, uint64
 	fprintf(p->f, "%s%s%s%s%s\n", count, p->sep, unit, p->sep, e->name);
 }
 
-/* Every event's lines (per CPU with -A, then the sum) under time @when. */
+/* Every event's lines under time @when: per CPU with -A (as perf stat -A), else the sum. */
 static void lines(struct stat_print *p, const char *when, const struct stat_counts *c)
 {
 	char cpu[16];
@@ -148,8 +148,8 @@ static void lines(struct stat_print *p, const char *when, const struct stat_coun
 			snprintf(cpu, sizeof(cpu), "CPU%u", j);
 			line(p, when, cpu, v, &p->ev->e[i]);
 		}
-		/* The sum: in the CPU column "all" for human eyes, none for -x. */
-		line(p, when, p->per_cpu && !p->sep ? "all" : NULL, sum, &p->ev->e[i]);
+		if (!p->per_cpu)
+			line(p, when, NULL, sum, &p->ev->e[i]);
 	}
 }
 
