@@ -160,13 +160,26 @@ static const char mux_groups[] =
 	"window 0 1010000 1035000\n"
 	"window 1 1040000 1090000\n";
 
+static void mux_collection_as(FIXTURE_DATA(dir) *self, int with_groups,
+			      const char *sampling);
+
 static void mux_collection(FIXTURE_DATA(dir) *self, int with_groups)
 {
+	mux_collection_as(self, with_groups, "pmu");
+}
+
+/* The collection, as sampled with @sampling (collection.txt's key). */
+static void mux_collection_as(FIXTURE_DATA(dir) *self, int with_groups,
+			      const char *sampling)
+{
+	char txt[sizeof(mux_txt) + 64];
+
 	for (int i = 0; i < 40; i++) {
 		synth_sample(&self->cpu0, SAMPLE_SIZE, 0x400001, 9, 9, 1020000 + i, 0);
 		synth_set_event(&self->cpu0, SAMPLE_SIZE, i < 30 ? 0 : 1);
 	}
-	synth_write(self->path, "collection.txt", mux_txt, strlen(mux_txt));
+	snprintf(txt, sizeof(txt), "%ssampling=%s\n", mux_txt, sampling);
+	synth_write(self->path, "collection.txt", txt, strlen(txt));
 	if (with_groups)
 		synth_write(self->path, GROUPS_FILE, mux_groups, strlen(mux_groups));
 }
@@ -211,6 +224,26 @@ TEST_F(dir, report_scales_each_group_by_its_running_share)
 			       "INST_RETIRED.ANY  (33.33%)\n"));
 	EXPECT_NE(NULL, strstr(text, "        10    66.67%              15000  "
 			       "CPU_CLK_UNHALTED.THREAD  (66.67%)\n"));
+	free(text);
+}
+
+/* cpu-clock stand-ins sample at the rate asked: the table says what it estimates. */
+TEST_F(dir, report_says_cpu_clock_estimates_are_of_the_rate_asked)
+{
+	const char *note = "(cpu-clock stand-ins, no PMU: each estimate is the count";
+	char *text;
+
+	mux_collection_as(self, 1, "cpu-clock (no PMU on the target)");
+	ASSERT_EQ(0, run_report(self, NULL));
+	text = report_text(self);
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, note)) TH_LOG("%s", text);
+	free(text);
+	mux_collection(self, 1);
+	ASSERT_EQ(0, run_report(self, NULL));
+	text = report_text(self);
+	ASSERT_NE(NULL, text);
+	EXPECT_EQ(NULL, strstr(text, note));
 	free(text);
 }
 

@@ -57,6 +57,10 @@ static void groups_table(const struct report *r, FILE *out)
 			fprintf(out, "%17.0f  %s  (%.2f%%)\n", est, gt->g[i].event,
 				100.0 * share);
 	}
+	/* The stand-ins sample at the rate asked: the estimate is of that rate. */
+	if (r->cpu_clock)
+		fprintf(out, "  (cpu-clock stand-ins, no PMU: each estimate is the count the "
+			"rate asked for would give, not the event's)\n");
 }
 
 /* The filters of @o, and the share of the samples they keep. */

@@ -65,6 +65,7 @@ struct report {
 	uint32_t callstack_size;
 	uint64_t tsc_hz;		/* 0: collection.txt does not say */
 	uint64_t sample_after;		/* 0: collection.txt does not say */
+	int cpu_clock;			/* it sampled with cpu-clock stand-ins */
 	/* DIR/groups.txt (groups.n 0: none); the samples of each group kept. */
 	struct group_times groups;
 	uint64_t group_samples[GROUPS_MAX];

@@ -106,6 +106,8 @@ static void read_txt(const char *dir, const struct report_opts *o, struct report
 				problem(o, r, "%s: tsc_hz '%.32s' out of range", path, val);
 			else
 				r->tsc_hz = v;
+		} else if (!strcmp(line, "sampling")) {
+			r->cpu_clock = !strncmp(val, "cpu-clock", 9);
 		} else if (!strcmp(line, "sample_after")) {
 			if (number(val, 1, UINT64_MAX, &v))
 				problem(o, r, "%s: sample_after '%.32s' out of range", path, val);
