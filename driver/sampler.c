@@ -636,6 +636,27 @@ static void aca_switch_group(struct aca_collection *c)
 static void aca_mux_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(aca_mux, aca_mux_fn);
 
+/*
+ * The active group's turn: switch_ms, plus what it ran short of the mean
+ * of all groups' running time so far, or minus what it ran past it, within
+ * half to twice switch_ms. A turn the work queue ended late (the kworker
+ * not scheduled in time, a stalled vCPU) is thus made up by the others'
+ * next turns instead of leaving its group ahead for good: round robin's
+ * equal shares hold whatever the delays.
+ */
+static unsigned long aca_turn(const struct aca_collection *c)
+{
+	u64 total = 0, hz = aca_tsc_hz();
+	s64 behind, ms;
+
+	for (u32 i = 0; i < c->ngroups; i++)
+		total += c->groups[i].running_tsc;
+	behind = (s64)div_u64(total, c->ngroups) - (s64)c->groups[c->active].running_tsc;
+	ms = c->switch_ms + (hz ? div64_s64(behind * 1000, (s64)hz) : 0);
+	ms = clamp_t(s64, ms, c->switch_ms / 2, 2 * (s64)c->switch_ms);
+	return msecs_to_jiffies(ms);
+}
+
 static void aca_mux_fn(struct work_struct *work)
 {
 	struct aca_collection *c;
@@ -645,7 +666,7 @@ static void aca_mux_fn(struct work_struct *work)
 	if (c && c->armed && c->switch_ms) {
 		if (!c->paused)
 			aca_switch_group(c);
-		schedule_delayed_work(&aca_mux, msecs_to_jiffies(c->switch_ms));
+		schedule_delayed_work(&aca_mux, aca_turn(c));
 	}
 	mutex_unlock(&aca_lock);
 }
@@ -663,7 +684,7 @@ int aca_sampler_switch_group(void *ctx)
 		return -EINVAL;
 	aca_switch_group(c);
 	if (c->switch_ms)
-		mod_delayed_work(system_wq, &aca_mux, msecs_to_jiffies(c->switch_ms));
+		mod_delayed_work(system_wq, &aca_mux, aca_turn(c));
 	return 0;
 }
 
