@@ -637,22 +637,22 @@ static void aca_mux_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(aca_mux, aca_mux_fn);
 
 /*
- * The active group's turn: switch_ms, plus what it ran short of the mean
- * of all groups' running time so far, or minus what it ran past it, within
- * half to twice switch_ms. A turn the work queue ended late (the kworker
- * not scheduled in time, a stalled vCPU) is thus made up by the others'
- * next turns instead of leaving its group ahead for good: round robin's
- * equal shares hold whatever the delays.
+ * The active group's turn: switch_ms, plus what its closed turns ran short
+ * of switch_ms each, or minus what they ran past it, within half to twice
+ * switch_ms. A turn ended late (the delayed work fires on a jiffy, after
+ * its kworker is scheduled, a vCPU may stall) is made up by the group's
+ * next one: every group's running time stays its turns times switch_ms,
+ * so round robin's shares stay equal whatever the delays.
  */
 static unsigned long aca_turn(const struct aca_collection *c)
 {
-	u64 total = 0, hz = aca_tsc_hz();
-	s64 behind, ms;
+	const struct aca_group *g = &c->groups[c->active];
+	u64 hz = aca_tsc_hz();
+	s64 ms = c->switch_ms;
 
-	for (u32 i = 0; i < c->ngroups; i++)
-		total += c->groups[i].running_tsc;
-	behind = (s64)div_u64(total, c->ngroups) - (s64)c->groups[c->active].running_tsc;
-	ms = c->switch_ms + (hz ? div64_s64(behind * 1000, (s64)hz) : 0);
+	if (hz)
+		ms += (s64)g->windows * c->switch_ms -
+		      (s64)div64_u64(g->running_tsc * 1000, hz);
 	ms = clamp_t(s64, ms, c->switch_ms / 2, 2 * (s64)c->switch_ms);
 	return msecs_to_jiffies(ms);
 }
