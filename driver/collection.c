@@ -2,8 +2,8 @@
 /*
  * A session's collection as its data channels see it: channel @chan in
  * spec 3.1 order reads CPU @chan's sample ring (sampler.c) for chan < N,
- * the module-record ring (modrec.c) for chan == N + 1, and nothing for the
- * uncore channel N. This is the one place that maps channels to rings.
+ * the module-record ring (modrec.c) for chan == N + 1 (none in counting
+ * mode), and nothing for the uncore channel N. This is the one place that maps channels to rings.
  * The session's calls (acp_ops configure, flush, finish) arrive under the
  * device's lock; a data channel's file binds its ring once it streams and
  * then reads it without that lock (device.c).
@@ -123,7 +123,11 @@ bool aca_collection_final(void *ctx, u32 chan)
 	return !r || aca_ring_final(r);
 }
 
-/* INIT_DRIVER: the sample rings, then the module records. */
+/*
+ * INIT_DRIVER: the sample rings, then the module records, which only
+ * samples need: in counting mode the module channel, like the uncore one,
+ * has no ring (nothing streams, it ends at STOP) and no process is hooked.
+ */
 int aca_collection_configure(void *ctx, const struct acp_config *cfg)
 {
 	int ret;
@@ -132,7 +136,7 @@ int aca_collection_configure(void *ctx, const struct acp_config *cfg)
 	ret = aca_sampler_configure(ctx, cfg);
 	if (ret)
 		return ret;
-	ret = aca_modrec_configure();
+	ret = acp_counting_mode(cfg) ? 0 : aca_modrec_configure();
 	if (ret) {
 		aca_sampler_finish(ctx);
 		return ret;
