@@ -98,6 +98,7 @@ struct aca_group {
 	u32 first;
 	u32 nevents;
 	u32 windows;		/* closed, kept or not */
+	u32 turns;		/* ended (a pause splits one into windows) */
 	u64 running_tsc;	/* their total */
 };
 
@@ -616,6 +617,7 @@ static void aca_watch_events(struct aca_collection *c);
 static void aca_switch_group(struct aca_collection *c)
 {
 	lockdep_assert_held(&aca_lock);
+	c->groups[c->active].turns++;
 	if (c->paused) {
 		c->active = (c->active + 1) % c->ngroups;
 		c->switches++;
@@ -637,12 +639,13 @@ static void aca_mux_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(aca_mux, aca_mux_fn);
 
 /*
- * The active group's turn: switch_ms, plus what its closed turns ran short
+ * The active group's turn: switch_ms, plus what its ended turns ran short
  * of switch_ms each, or minus what they ran past it, within half to twice
  * switch_ms. A turn ended late (the delayed work fires on a jiffy, after
- * its kworker is scheduled, a vCPU may stall) is made up by the group's
- * next one: every group's running time stays its turns times switch_ms,
- * so round robin's shares stay equal whatever the delays.
+ * its kworker is scheduled, a vCPU may stall) or early (SWITCH_GROUP, a
+ * pause) is made up by the group's next one: every group's running time
+ * stays its turns times switch_ms, so round robin's shares stay equal
+ * whatever the delays.
  */
 static unsigned long aca_turn(const struct aca_collection *c)
 {
@@ -651,7 +654,7 @@ static unsigned long aca_turn(const struct aca_collection *c)
 	s64 ms = c->switch_ms;
 
 	if (hz)
-		ms += (s64)g->windows * c->switch_ms -
+		ms += (s64)g->turns * c->switch_ms -
 		      (s64)div64_u64(g->running_tsc * 1000, hz);
 	ms = clamp_t(s64, ms, c->switch_ms / 2, 2 * (s64)c->switch_ms);
 	return msecs_to_jiffies(ms);
