@@ -392,6 +392,27 @@ TEST(ecb_with_a_bit_63_period_is_refused)
 }
 
 /*
+ * Start reading every data channel of @s into a temporary file of its own
+ * (@files[i] for channel i): STOP answers once they are drained.
+ */
+static int chans_to_files(struct chan_set *cs, const struct host_session *s, FILE **files)
+{
+	cs->n = s->ndata;
+	cs->ch = calloc(cs->n, sizeof(*cs->ch));
+	if (!cs->ch)
+		return -1;
+	for (uint32_t i = 0; i < cs->n; i++) {
+		files[i] = tmpfile();
+		if (!files[i])
+			return -1;
+		cs->ch[i].fd = s->data[i];
+		cs->ch[i].out = fileno(files[i]);
+		snprintf(cs->ch[i].name, sizeof(cs->ch[i].name), "%u", i);
+	}
+	return chans_start(cs);
+}
+
+/*
  * The samples of the CPU channels' files @files (@n of them, 48-byte
  * records) that lie outside every window of @w (@nw of them) of their own
  * group (group g samples with event index g); *@total counts them all.
@@ -458,17 +479,7 @@ TEST(switch_group_moves_sampling_to_the_next_group)
 		r->event_id_index = g;
 		ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_EM_CONFIG_NEXT, ecb, len, NULL, 0));
 	}
-	cs.n = s.ndata;
-	cs.ch = calloc(cs.n, sizeof(*cs.ch));
-	ASSERT_NE(NULL, cs.ch);
-	for (uint32_t i = 0; i < cs.n; i++) {
-		files[i] = tmpfile();
-		ASSERT_NE(NULL, files[i]);
-		cs.ch[i].fd = s.data[i];
-		cs.ch[i].out = fileno(files[i]);
-		snprintf(cs.ch[i].name, sizeof(cs.ch[i].name), "%u", i);
-	}
-	ASSERT_EQ(0, chans_start(&cs));
+	ASSERT_EQ(0, chans_to_files(&cs, &s, files));
 	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_START, NULL, 0, NULL, 0));
 	usleep(200000);
 	EXPECT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_SWITCH_GROUP, NULL, 0, NULL, 0));
@@ -595,17 +606,7 @@ TEST(counting_mode_reads_each_cpus_counts_then_switches_group)
 	rd_len = 2 * s.ncpus * sizeof(uint64_t);
 	rd = calloc(1, rd_len);
 	ASSERT_NE(NULL, rd);
-	cs.n = s.ndata;
-	cs.ch = calloc(cs.n, sizeof(*cs.ch));
-	ASSERT_NE(NULL, cs.ch);
-	for (uint32_t i = 0; i < cs.n; i++) {
-		files[i] = tmpfile();
-		ASSERT_NE(NULL, files[i]);
-		cs.ch[i].fd = s.data[i];
-		cs.ch[i].out = fileno(files[i]);
-		snprintf(cs.ch[i].name, sizeof(cs.ch[i].name), "%u", i);
-	}
-	ASSERT_EQ(0, chans_start(&cs));
+	ASSERT_EQ(0, chans_to_files(&cs, &s, files));
 	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_START, NULL, 0, NULL, 0));
 	t0 = now_ns();
 	usleep(500000);

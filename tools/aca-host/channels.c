@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "channels.h"
 
 /* Short enough that an abort is noticed quickly. */
@@ -26,14 +27,6 @@ static int write_all(int fd, const char *p, size_t len)
 		len -= n;
 	}
 	return 0;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static void *reader(void *arg)
@@ -66,12 +59,12 @@ static void *reader(void *arg)
 			break;
 		}
 		if (n == 0) {
-			c->end_s = now_s();
+			c->end_s = host_now_s();
 			atomic_store(&c->state, CHAN_EOF);
 			return NULL;
 		}
 		if (!c->first_s)
-			c->first_s = now_s();
+			c->first_s = host_now_s();
 		if (write_all(c->out, buf, n)) {
 			c->error = errno;
 			break;

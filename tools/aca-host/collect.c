@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "collect.h"
 #include "ecb.h"
 #include "files.h"
@@ -31,22 +32,6 @@ static volatile sig_atomic_t interrupted;
 static void on_sigint(int sig)
 {
 	interrupted = 1;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void sleep_s(double s)
-{
-	struct timespec ts = { .tv_sec = (time_t)s,
-			       .tv_nsec = (long)((s - (time_t)s) * 1e9) };
-
-	nanosleep(&ts, NULL);
 }
 
 int collect_cmd(struct host_session *s, uint32_t id, const void *in,
@@ -82,7 +67,7 @@ int collect_open_session(struct host_session *s, const struct collect_opts *o)
 			host_explain_status(o->target, s->status.status);
 			return -1;
 		}
-		sleep_s(0.25);
+		host_sleep_s(0.25);
 	}
 }
 
@@ -201,29 +186,29 @@ static int run(struct host_session *s, const struct collect_opts *o,
 	    collect_cmd(s, SEP_CMD_START, NULL, 0, NULL, 0, "START"))
 		return -1;
 	r->started = 1;
-	t0 = now_s();
+	t0 = host_now_s();
 	r->start_s = t0;
 	/* A first ^C ends the wait early (and cleanly), a second one kills. */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	progress_init(&p);
-	while ((t = now_s() - t0) < o->duration && !interrupted &&
+	while ((t = host_now_s() - t0) < o->duration && !interrupted &&
 	       chans_reading(&r->chans) == r->chans.n) {
 		progress_update(&p, t, o->duration,
 				collect_samples_received(&r->chans, r->layout.sample_size), "");
-		sleep_s(0.1);
+		host_sleep_s(0.1);
 	}
 	signal(SIGINT, SIG_DFL);
 	r->interrupted = interrupted;
 	for (uint32_t i = 0; i < r->chans.n; i++)
 		r->chans.ch[i].early = atomic_load(&r->chans.ch[i].state) != CHAN_READING;
-	progress_update(&p, now_s() - t0, o->duration,
+	progress_update(&p, host_now_s() - t0, o->duration,
 			collect_samples_received(&r->chans, r->layout.sample_size), "stopping");
 	progress_done(&p);
 	/* The target flushes every channel before it answers (spec 13). */
 	setsockopt(s->ctl, SOL_SOCKET, SO_RCVTIMEO, &stop_tv, sizeof(stop_tv));
 	err = collect_cmd(s, SEP_CMD_STOP, NULL, 0, NULL, 0, "STOP");
-	r->elapsed = now_s() - t0;
+	r->elapsed = host_now_s() - t0;
 	stop_tv.tv_sec = HOST_RECV_TIMEOUT_S;
 	setsockopt(s->ctl, SOL_SOCKET, SO_RCVTIMEO, &stop_tv, sizeof(stop_tv));
 	if (r->interrupted)

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "collect.h"
 #include "ecb.h"
 #include "host.h"
@@ -33,22 +34,6 @@ static volatile sig_atomic_t interrupted;
 static void on_sigint(int sig)
 {
 	interrupted = 1;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void sleep_s(double s)
-{
-	struct timespec ts = { .tv_sec = (time_t)s,
-			       .tv_nsec = (long)((s - (time_t)s) * 1e9) };
-
-	nanosleep(&ts, NULL);
 }
 
 /* What one session keeps. */
@@ -110,7 +95,7 @@ static double elapsed(const struct stat_state *st)
 {
 	if (st->r.tsc_hz)
 		return stat_counts_seconds(&st->total, st->r.tsc_hz);
-	return now_s() - st->t0;
+	return host_now_s() - st->t0;
 }
 
 static int read_counts(struct stat_state *st)
@@ -150,16 +135,16 @@ static int count(const struct stat_opts *o, struct stat_state *st)
 		return -1;
 	}
 	st->r.started = 1;
-	st->t0 = now_s();
+	st->t0 = host_now_s();
 	/* A first ^C ends the count (and cleanly), a second one kills. */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	for (uint64_t reads = 0; !ended; reads++) {
 		double end = next_read(o, reads), t;
 
-		while ((t = now_s() - st->t0) < end && !interrupted &&
+		while ((t = host_now_s() - st->t0) < end && !interrupted &&
 		       chans_reading(cs) == cs->n)
-			sleep_s(fmin(end - t, TICK_S));
+			host_sleep_s(fmin(end - t, TICK_S));
 		ended = interrupted || chans_reading(cs) != cs->n ||
 			(o->duration && t >= o->duration);
 		if (read_counts(st)) {
