@@ -656,7 +656,8 @@ static unsigned long aca_turn(const struct aca_collection *c)
 	if (hz)
 		ms += (s64)g->turns * c->switch_ms -
 		      (s64)div64_u64(g->running_tsc * 1000, hz);
-	ms = clamp_t(s64, ms, c->switch_ms / 2, 2 * (s64)c->switch_ms);
+	/* At least 1 ms: a turn of 0 would re-run the switch at once. */
+	ms = clamp_t(s64, ms, max_t(s64, c->switch_ms / 2, 1), 2 * (s64)c->switch_ms);
 	return msecs_to_jiffies(ms);
 }
 
