@@ -162,38 +162,3 @@ s32 acp_cmd_init_pmu(const struct acp_cmd *cmd, struct acp_reply *r)
 		memcpy(&cmd->t->cfg.pmu_buffer_size, cmd->in, 4);
 	return VT_SUCCESS;
 }
-
-/* Why an uncore request is refused, and what to do (acp_cmd_uncore()). */
-#define ACP_UNC_WHAT	"aca collects no uncore events on this target"
-#define ACP_UNC_WHY	"no uncore PMU it drives; status switch bit 5 clear"
-#define ACP_UNC_DO	"configure core events only"
-
-/*
- * aca collects no uncore events (spec 5.5 [IMPL]): it drives no uncore PMU
- * and has no translation of uncore ECBs to one, which the status message
- * announces (switch bit 5 clear). A host that asks anyway is told so, with
- * 183 (VT_INVALID_DEVICE), rather than an uncore channel that stays empty.
- * The session stays configured, as for any refused configuration command:
- * the core events it configures next still START. Only legal, well-sized
- * requests get here (dispatch answers 159 for the others). A refusal
- * carries no DRV_IOCTL_STATUS: a failed reply has no payload (spec 4.1).
- */
-s32 acp_cmd_uncore(const struct acp_cmd *cmd, struct acp_reply *r)
-{
-	const char *name;
-
-	switch (cmd->id) {
-	case SEP_CMD_INIT_UNC:
-		name = "INIT_UNC";
-		break;
-	case SEP_CMD_EM_GROUPS_UNC:
-		name = "EM_GROUPS_UNC";
-		break;
-	default:
-		name = "EM_CONFIG_NEXT_UNC";
-		break;
-	}
-	acp_log(cmd->t, "%s refused (%d): %s (%s): %s", name, VT_INVALID_DEVICE,
-		ACP_UNC_WHAT, ACP_UNC_WHY, ACP_UNC_DO);
-	return VT_INVALID_DEVICE;
-}

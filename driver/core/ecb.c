@@ -74,16 +74,16 @@ static bool slot(const struct ecb_view *v, u32 op, u32 i,
 	return reg->event_reg_id.reg_id != 0;
 }
 
-/* Every section must lie inside the slots that were sent. */
-static bool sections_fit(const struct ecb_view *v)
+/* Every section must lie inside the @nslots slots that were sent (core and uncore ECBs). */
+bool acp_ecb_sections_fit(struct acp_target *t, const struct sep_ecb *hdr, u32 nslots)
 {
 	for (u32 op = 0; op < SEP_MAX_OPERATION_TYPES; op++) {
-		const struct sep_pmu_operation *o = &v->hdr->operations[op];
+		const struct sep_pmu_operation *o = &hdr->operations[op];
 
 		if (o->register_len &&
-		    (u64)o->register_start + o->register_len > v->nslots) {
-			acp_log(v->t, "ECB: section %u (%u+%u) beyond %u slots", op,
-				o->register_start, o->register_len, v->nslots);
+		    (u64)o->register_start + o->register_len > nslots) {
+			acp_log(t, "ECB: section %u (%u+%u) beyond %u slots", op,
+				o->register_start, o->register_len, nslots);
 			return false;
 		}
 	}
@@ -363,7 +363,8 @@ bool acp_ecb_decode(struct acp_target *t, const u8 *ecb, u64 len,
 		acp_log(t, "ECB: device type %u is not a core PMU", v.hdr->device_type);
 		return false;
 	}
-	if (!sections_fit(&v) || !counters_fit(&v) || !registers_allowed(&v))
+	if (!acp_ecb_sections_fit(t, v.hdr, v.nslots) || !counters_fit(&v) ||
+	    !registers_allowed(&v))
 		return false;
 	memset(g, 0, sizeof(*g));
 	if (!decode_fixed(&v, g) || !decode_gp(&v, g))

@@ -57,8 +57,10 @@ void acp_build_status(const struct acp_target *t, s32 status,
 	copy_field(msg->os_info.version, sizeof(msg->os_info.version),
 		   t->ops->version(t->ctx));
 
-	/* Native agent; uncore is not collected. */
+	/* Native agent; uncore where the target has a model's uncore PMUs. */
 	msg->collect_switch.flags = t->delayed ? SEP_SWITCH_DELAYED_TRANSFER : 0;
+	if (acp_uncore_available(t))
+		msg->collect_switch.flags |= SEP_SWITCH_UNCORE_SUPPORTED;
 	fill_hardware_info(t, &msg->hardware_info);
 }
 

@@ -122,7 +122,12 @@ s32 acp_cmd_init(const struct acp_cmd *cmd, struct acp_reply *r);
 s32 acp_cmd_em_groups(const struct acp_cmd *cmd, struct acp_reply *r);
 s32 acp_cmd_em_config_next(const struct acp_cmd *cmd, struct acp_reply *r);
 s32 acp_cmd_init_pmu(const struct acp_cmd *cmd, struct acp_reply *r);
-s32 acp_cmd_uncore(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_init_unc(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_em_groups_unc(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_em_config_next_unc(const struct acp_cmd *cmd, struct acp_reply *r);
+bool acp_uncore_available(const struct acp_target *t);
+bool acp_ecb_sections_fit(struct acp_target *t, const struct sep_ecb *hdr, u32 nslots);
+bool acp_unc_format_bits(const char *spec, u64 bits[3]);
 
 s32 acp_cmd_read_msr(const struct acp_cmd *cmd, struct acp_reply *r);
 s32 acp_cmd_write_msr(const struct acp_cmd *cmd, struct acp_reply *r);

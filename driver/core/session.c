@@ -84,6 +84,7 @@ static void config_free(struct acp_target *t)
 {
 	acp_free(t, t->cfg.topology);
 	acp_free(t, t->cfg.groups);
+	acp_free(t, t->cfg.unc);
 	memset(&t->cfg, 0, sizeof(t->cfg));
 }
 

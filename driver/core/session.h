@@ -16,6 +16,8 @@
 #define ACP_MAX_EVENTS		16		/* events decoded per group */
 #define ACP_MAX_DESCRIPTORS	64
 #define ACP_MAX_DEVICES		64
+#define ACP_MAX_UNC_EVENTS	256		/* uncore counters (EM_CONFIG_NEXT_UNC) */
+#define ACP_UNC_PMU_NAME	24		/* "uncore_m2pcie_3" and NUL */
 /* PMU counter width: a sample-after value (period) is below 2^48. */
 #define ACP_COUNTER_BITS	48u
 #define ACP_COUNTER_MASK	((1ull << ACP_COUNTER_BITS) - 1)
@@ -53,6 +55,20 @@ struct acp_group {
 	struct acp_event events[ACP_MAX_EVENTS];
 };
 
+/*
+ * One uncore counter decoded from an uncore ECB (uncore.c): an event of
+ * the target's perf PMU @pmu, counted once per package, its running count
+ * a U64 at @record_offset of the device's uncore record (spec 7.2).
+ */
+struct acp_unc_event {
+	char pmu[ACP_UNC_PMU_NAME];	/* "uncore_cha_3" */
+	u32 type;			/* its perf_event_attr.type */
+	u16 event_index;
+	u16 record_offset;		/* counter_event_offset */
+	u32 group_offset;		/* where the record's group number goes */
+	u64 config, config1;
+};
+
 /* What a host configured for one collection; freed at session end. */
 struct acp_config {
 	struct sep_drv_config drv;
@@ -68,6 +84,8 @@ struct acp_config {
 	struct acp_group *groups;
 	u32 ngroups;
 	u32 pmu_buffer_size;
+	struct acp_unc_event *unc;	/* ACP_MAX_UNC_EVENTS, from EM_GROUPS_UNC */
+	u32 nunc;
 	u32 osid;
 	u32 ncpus;		/* CPU data channels; module channel = ncpus + 1 */
 	u8 log_verbosity[SEP_DRV_LOG_CONTROL_MAX_DATA_SIZE];

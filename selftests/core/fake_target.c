@@ -273,6 +273,10 @@ static int fake_start(void *ctx, const struct acp_config *cfg, bool paused)
 	f->start_ngroups = cfg->ngroups;
 	memset(f->start_groups, 0, sizeof(f->start_groups));
 	memcpy(f->start_groups, cfg->groups, n * sizeof(*cfg->groups));
+	f->start_nunc = cfg->nunc;
+	memset(f->start_unc, 0, sizeof(f->start_unc));
+	if (cfg->nunc)
+		memcpy(f->start_unc, cfg->unc, cfg->nunc * sizeof(*cfg->unc));
 	return f->start_ret;
 }
 
@@ -534,6 +538,46 @@ static int fake_configure(void *ctx, const struct acp_config *cfg)
 	return 0;
 }
 
+static bool fake_uncore_pmu(void *ctx, const char *name, u32 *type, char *formats,
+			    size_t len)
+{
+	struct fake *f = ctx;
+
+	f->nunc_lookups++;
+	for (u32 i = 0; i < f->nunc_pmus; i++) {
+		const struct fake_unc_pmu *p = &f->unc_pmus[i];
+
+		if (strcmp(p->name, name))
+			continue;
+		*type = p->type;
+		if (len)
+			memcpy(formats, p->formats, p->len < len ? p->len : len);
+		return true;
+	}
+	return false;
+}
+
+void fake_add_uncore_pmu(struct fake *f, const char *name, u32 type,
+			 const char *const *formats, u32 nformats)
+{
+	struct fake_unc_pmu *p;
+
+	if (f->nunc_pmus == FAKE_MAX_UNC_PMUS || strlen(name) >= sizeof(p->name))
+		abort();
+	p = &f->unc_pmus[f->nunc_pmus++];
+	memset(p, 0, sizeof(*p));
+	memcpy(p->name, name, strlen(name) + 1);
+	p->type = type;
+	for (u32 i = 0; i < nformats; i++) {
+		size_t n = strlen(formats[i]) + 1;
+
+		if (p->len + n >= sizeof(p->formats))
+			abort();
+		memcpy(p->formats + p->len, formats[i], n);
+		p->len += n;
+	}
+}
+
 const struct acp_ops fake_ops = {
 	FAKE_MACHINE_OPS,
 	.configure = fake_configure,
@@ -542,6 +586,7 @@ const struct acp_ops fake_ops = {
 	.pause = fake_pause,
 	.switch_group = fake_switch_group,
 	.read_counts = fake_read_counts,
+	.uncore_pmu = fake_uncore_pmu,
 	.group_times = fake_group_times,
 	.sample_counts = fake_sample_counts,
 	.flush = fake_flush,

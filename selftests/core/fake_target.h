@@ -18,6 +18,8 @@
 #define FAKE_MAX_LOGS		64
 #define FAKE_LOG_LEN		256
 #define FAKE_MAX_GROUPS		4
+#define FAKE_MAX_UNC_PMUS	96
+#define FAKE_UNC_FORMATS	512
 
 /* The default machine: a 4-CPU Coffee Lake, 2 cores x 2 threads. */
 #define FAKE_NCPUS		4
@@ -85,6 +87,14 @@ extern const unsigned int fake_nksyms;
 #define FAKE_KSYM_LONG_MODULE \
 	"m123456789_123456789_123456789_123456789_123456789_1234"
 
+/* An uncore perf PMU: its type, and its format files' contents, each NUL-ended. */
+struct fake_unc_pmu {
+	char name[ACP_UNC_PMU_NAME];
+	u32 type;
+	char formats[FAKE_UNC_FORMATS];
+	size_t len;
+};
+
 struct fake_msr {
 	u32 msr;
 	u64 val[FAKE_MAX_CPUS];
@@ -150,6 +160,15 @@ struct fake {
 	 */
 	u32 nread, nread_next;
 	/*
+	 * Uncore (fake_ops only): the PMUs uncore_pmu() finds (none unless a
+	 * test adds them), its calls, and the uncore events of the last start().
+	 */
+	struct fake_unc_pmu unc_pmus[FAKE_MAX_UNC_PMUS];
+	u32 nunc_pmus;
+	u32 nunc_lookups;
+	u32 start_nunc;
+	struct acp_unc_event start_unc[ACP_MAX_UNC_EVENTS];
+	/*
 	 * Bytes per data channel, by spec 3.1 index (data_peek/data_consume);
 	 * finish() empties them.
 	 */
@@ -196,6 +215,10 @@ extern const struct acp_ops fake_ops;
 extern const struct acp_ops fake_ops_nosampling;
 
 void fake_init(struct fake *f, u32 ncpus);
+
+/* Add uncore PMU @name (perf type @type) with @nformats format files' contents. */
+void fake_add_uncore_pmu(struct fake *f, const char *name, u32 type,
+			 const char *const *formats, u32 nformats);
 
 /* Set an MSR's value on every CPU (adding it to the map if needed). */
 void fake_set_msr(struct fake *f, u32 msr, u64 val);

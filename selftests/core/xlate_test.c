@@ -221,7 +221,7 @@ struct xmodel {
 enum skip {
 	SKIP_NO_NAME,		/* no EventName: counter.json's counter counts */
 	SKIP_METRIC,		/* MetricName: a metric, not an event */
-	SKIP_UNCORE,		/* Unit other than a hybrid's cpu_core/cpu_atom */
+	SKIP_UNCORE,		/* Unit other than a hybrid's cpu_core/cpu_atom: see below */
 	SKIP_NO_ENCODING,	/* a field outside perf's cpu format */
 	SKIP_TABLE_FILE,	/* a file that is not an array of events */
 	NSKIP
@@ -618,8 +618,10 @@ static void check_model(struct __test_metadata *_metadata, FIXTURE_DATA(core) *s
 	for (int k = 0; k < NSKIP; k++)
 		ksft_print_msg("%s: skipped %u %s\n", m->name, t->skipped[k], skip_why[k]);
 	for (u32 u = 0; u < t->nunits; u++)
-		ksft_print_msg("%s: uncore unit %s: %u events, not translated (aca has no uncore translation)\n",
-			       m->name, t->units[u].name, t->units[u].events);
+		ksft_print_msg("%s: uncore unit %s: %u events, not core ECBs (%s)\n",
+			       m->name, t->units[u].name, t->units[u].events,
+			       strcmp(m->name, "skylakex") ? "aca has no uncore register map of this model" :
+			       "skylakex_uncore_events_translate_as_perf_encodes_them checks them");
 }
 
 /* ---- the reader ---- */
@@ -762,6 +764,743 @@ TEST_F(core, amdzen4_core_events_translate_as_perf_encodes_them)
 	EXPECT_LT(150, t.checked);
 	EXPECT_EQ(0, t.skipped[SKIP_NO_ENCODING]);
 	EXPECT_EQ(0, t.mismatches);
+}
+
+/* ---- uncore: Linux's own register map and formats ---- */
+
+/*
+ * The server model's uncore, from the kernel that registers its PMUs
+ * (arch/x86/events/intel/uncore_snbep.c, extracted into build/ksrc next to
+ * the JSON): each skx_uncore_* type's name, boxes, registers (.event_ctl,
+ * .perf_ctr, .fixed_ctr, .msr_offset and their #defines), the PCI device
+ * and function of each box, and its format files' contents
+ * (DEFINE_UNCORE_FORMAT_ATTR, through .format_group and .attrs). The host
+ * builds each event's registers from these and the JSON; perf's encoding
+ * of the same entry is its terms placed by the same formats, as perf's
+ * pmu.c places them.
+ */
+#define K_NAME		64
+#define K_MAX		512
+
+struct kdef {
+	char name[K_NAME];
+	char val[K_NAME];
+};
+
+struct ktype {
+	char var[K_NAME];	/* skx_uncore_chabox */
+	char name[K_NAME];	/* .name: "cha" */
+	char group[K_NAME];	/* .format_group */
+	u64 event_ctl, perf_ctr, fixed_ctr, msr_offset;
+	u32 nboxes;		/* .num_boxes, or the PCI boxes found */
+	bool pci;
+	u8 devfn[8][2];
+	char formats[FAKE_UNC_FORMATS];	/* each NUL-ended, as fake_add_uncore_pmu() takes them */
+	const char *fmt[24];
+	char fmt_name[24][K_NAME];
+	u32 nfmt;
+};
+
+struct kmap {
+	struct kdef defs[K_MAX];		/* #define NAME number */
+	u32 ndefs;
+	struct kdef fmts[128];			/* format_attr_VAR -> "spec" (name in fmt_names) */
+	char fmt_names[128][K_NAME];
+	u32 nfmts;
+	struct kdef arrays[256];		/* attribute array NAME -> its text */
+	char array_text[256][1024];
+	u32 narrays;
+	struct kdef groups[128];		/* attribute_group NAME -> .attrs */
+	u32 ngroups;
+	struct ktype types[16];
+	u32 ntypes;
+};
+
+static const char *kfind(const struct kdef *d, u32 n, const char *name)
+{
+	for (u32 i = 0; i < n; i++)
+		if (!strcmp(d[i].name, name))
+			return d[i].val;
+	return NULL;
+}
+
+/* A value: a number, or a #define of one. */
+static bool knum(const struct kmap *k, const char *s, u64 *v)
+{
+	char *end;
+	const char *def;
+
+	*v = strtoull(s, &end, 0);
+	if (end != s && !*end)
+		return true;
+	def = kfind(k->defs, k->ndefs, s);
+	if (!def)
+		return false;
+	*v = strtoull(def, &end, 0);
+	return end != def && !*end;
+}
+
+static void kcopy(char *dst, const char *src, size_t n)
+{
+	snprintf(dst, K_NAME, "%.*s", (int)n, src);
+}
+
+/* ".key = value," inside a block, value without spaces, '&' or ','. */
+static bool kfield(const char *block, const char *key, char *val)
+{
+	char pat[K_NAME + 8];
+	const char *p;
+	size_t n;
+
+	snprintf(pat, sizeof(pat), ".%s", key);
+	for (p = strstr(block, pat); p; p = strstr(p + 1, pat)) {
+		const char *q = p + strlen(pat);
+
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (*q != '=')
+			continue;
+		q++;
+		while (*q == ' ' || *q == '\t' || *q == '&' || *q == '"')
+			q++;
+		n = strcspn(q, ",\"\n ");
+		kcopy(val, q, n);
+		return true;
+	}
+	return false;
+}
+
+static char *kload(const char *path)
+{
+	size_t len;
+
+	return (char *)tc_read_file(path, &len);
+}
+
+static bool kparse(struct kmap *k, const char *text)
+{
+	const char *p;
+	char name[K_NAME], val[K_NAME];
+
+	memset(k, 0, sizeof(*k));
+	for (p = text; (p = strstr(p, "#define ")); p++) {
+		if (sscanf(p, "#define %63s %63s", name, val) == 2 && k->ndefs < K_MAX &&
+		    (val[0] >= '0' && val[0] <= '9')) {
+			snprintf(k->defs[k->ndefs].name, K_NAME, "%s", name);
+			snprintf(k->defs[k->ndefs++].val, K_NAME, "%s", val);
+		}
+	}
+	for (p = text; (p = strstr(p, "DEFINE_UNCORE_FORMAT_ATTR(")); p++) {
+		char var[32], fname[K_NAME], spec[K_NAME];
+
+		if (sscanf(p, "DEFINE_UNCORE_FORMAT_ATTR(%31[^,], %63[^,], \"%63[^\"]\")",
+			   var, fname, spec) != 3 || k->nfmts == ARRAY_SIZE(k->fmts))
+			continue;
+		snprintf(k->fmts[k->nfmts].name, K_NAME, "format_attr_%s", var);
+		snprintf(k->fmts[k->nfmts].val, K_NAME, "%s", spec);
+		snprintf(k->fmt_names[k->nfmts++], K_NAME, "%s", fname);
+	}
+	for (p = text; (p = strstr(p, "struct attribute *")); p++) {
+		const char *end = strstr(p, "};");
+
+		if (sscanf(p, "struct attribute *%63[^[][] = {", name) != 1 || !end ||
+		    k->narrays == ARRAY_SIZE(k->arrays) || end - p >= 1024)
+			continue;
+		snprintf(k->arrays[k->narrays].name, K_NAME, "%s", name);
+		snprintf(k->array_text[k->narrays++], 1024, "%.*s", (int)(end - p), p);
+	}
+	for (p = text; (p = strstr(p, "struct attribute_group ")); p++) {
+		const char *end = strstr(p, "};");
+		char block[512];
+
+		if (sscanf(p, "struct attribute_group %63s = {", name) != 1 || !end ||
+		    k->ngroups == ARRAY_SIZE(k->groups))
+			continue;
+		snprintf(block, sizeof(block), "%.*s", (int)(end - p), p);
+		if (!kfield(block, "attrs", val))
+			continue;
+		snprintf(k->groups[k->ngroups].name, K_NAME, "%s", name);
+		snprintf(k->groups[k->ngroups++].val, K_NAME, "%s", val);
+	}
+	for (p = text; (p = strstr(p, "static struct intel_uncore_type skx_uncore_")); p++) {
+		const char *end = strstr(p, "};");
+		struct ktype *t = &k->types[k->ntypes];
+		char block[2048];
+
+		if (!end || end - p >= (long)sizeof(block) || k->ntypes == ARRAY_SIZE(k->types))
+			continue;
+		snprintf(block, sizeof(block), "%.*s", (int)(end - p), p);
+		memset(t, 0, sizeof(*t));
+		if (sscanf(p, "static struct intel_uncore_type %63s", t->var) != 1 ||
+		    !kfield(block, "name", t->name) || !kfield(block, "format_group", t->group) ||
+		    !kfield(block, "event_ctl", val) || !knum(k, val, &t->event_ctl) ||
+		    !kfield(block, "perf_ctr", val) || !knum(k, val, &t->perf_ctr))
+			continue;
+		if (kfield(block, "fixed_ctr", val) && !knum(k, val, &t->fixed_ctr))
+			return false;
+		if (kfield(block, "msr_offset", val) && !knum(k, val, &t->msr_offset))
+			return false;
+		if (kfield(block, "num_boxes", val))
+			t->nboxes = atoi(val);
+		k->ntypes++;
+	}
+	/* PCI boxes: UNCORE_PCI_DEV_FULL_DATA(dev, func, SKX_PCI_UNCORE_X, idx). */
+	for (p = text; (p = strstr(p, "UNCORE_PCI_DEV_FULL_DATA(")); p++) {
+		unsigned int dev, func, idx;
+		char which[K_NAME], var[K_NAME], pat[K_NAME * 2];
+		const char *map;
+
+		if (sscanf(p, "UNCORE_PCI_DEV_FULL_DATA(%u, %u, SKX_PCI_UNCORE_%63[^,], %u)",
+			   &dev, &func, which, &idx) != 4 || idx >= 8)
+			continue;
+		/* [SKX_PCI_UNCORE_IMC]	= &skx_uncore_imc, */
+		snprintf(pat, sizeof(pat), "[SKX_PCI_UNCORE_%s]", which);
+		map = strstr(text, pat);
+		map = map ? strchr(map, '&') : NULL;
+		if (!map || sscanf(map, "&%63[a-z0-9_]", var) != 1)
+			return false;
+		for (u32 i = 0; i < k->ntypes; i++) {
+			struct ktype *t = &k->types[i];
+
+			if (strcmp(t->var, var))
+				continue;
+			t->pci = true;
+			t->devfn[idx][0] = dev;
+			t->devfn[idx][1] = func;
+			if (idx + 1 > t->nboxes)
+				t->nboxes = idx + 1;
+		}
+	}
+	/* Each type's format files. */
+	for (u32 i = 0; i < k->ntypes; i++) {
+		struct ktype *t = &k->types[i];
+		const char *arr = kfind(k->groups, k->ngroups, t->group);
+		const char *q = NULL;
+		size_t off = 0;
+
+		for (u32 a = 0; arr && a < k->narrays; a++)
+			if (!strcmp(k->arrays[a].name, arr))
+				q = k->array_text[a];
+		if (!q)
+			return false;
+		while ((q = strstr(q, "&format_attr_"))) {
+			char var[K_NAME];
+
+			if (sscanf(q + 1, "%63[a-z0-9_]", var) != 1)
+				return false;
+			q++;
+			for (u32 f = 0; f < k->nfmts; f++) {
+				size_t n = strlen(k->fmts[f].val) + 1;
+
+				if (strcmp(k->fmts[f].name, var) || t->nfmt == ARRAY_SIZE(t->fmt) ||
+				    off + n >= sizeof(t->formats))
+					continue;
+				memcpy(t->formats + off, k->fmts[f].val, n);
+				t->fmt[t->nfmt] = t->formats + off;
+				memcpy(t->fmt_name[t->nfmt++], k->fmt_names[f], K_NAME);
+				off += n;
+			}
+		}
+	}
+	return true;
+}
+
+/* ---- an uncore event: the host's registers and perf's encoding ---- */
+
+/* CHA boxes: .num_boxes is counted at boot (CAPID6); at most 28. */
+#define SKX_MAX_CHA	28
+/* Model 0x55 (family 6): CPUID.1.EAX of a Skylake-SP. */
+#define SKX_CPUID1_EAX	0x00050654u
+#define UNC_EN		(1ull << 22)
+#define UNC_GROUP_OFF	32
+#define UNC_COUNT_OFF	40
+#define UNC_EVENT_INDEX	9
+
+/* PCI types whose init_box sets UNCORE_BOX_FLAG_CTL_OFFS8: selects 8 bytes apart. */
+static const char *const ctl_offs8[] = { "upi", "m2m" };
+
+struct unc_enc {
+	const struct ktype *t;
+	u32 box;
+	int ctr;			/* -1: the fixed counter */
+	u64 select, filter;		/* the host's select and filter (config1) */
+	char pmu[ACP_UNC_PMU_NAME];
+	u64 config[3];			/* perf's config, config1, config2 */
+};
+
+/* A format's bits in order, as perf's pmu_format_value() fills them: value bit i into the i-th. */
+static bool perf_place(const char *spec, u64 val, u64 words[3])
+{
+	u32 w = !strncmp(spec, "config:", 7) ? 0 : !strncmp(spec, "config1:", 8) ? 1 :
+		!strncmp(spec, "config2:", 8) ? 2 : 3;
+	const char *p = strchr(spec, ':');
+	u32 used = 0;
+
+	if (w == 3 || !p)
+		return false;
+	for (p++; *p; ) {
+		char *end;
+		unsigned long lo = strtoul(p, &end, 10), hi = lo;
+
+		if (end == p)
+			return false;
+		if (*end == '-')
+			hi = strtoul(end + 1, &end, 10);
+		for (unsigned long b = lo; b <= hi && b < 64; b++, used++)
+			if (used < 64 && (val >> used & 1))
+				words[w] |= 1ull << b;
+		p = *end == ',' ? end + 1 : end;
+		if (*end && *end != ',')
+			return false;
+	}
+	return used >= 64 || !(val >> used);	/* perf refuses a value too big */
+}
+
+/* perf's term NAME=VALUE on @t: a format of that name, or a raw config word. */
+static bool perf_term(const struct ktype *t, const char *name, u64 val, u64 words[3])
+{
+	if (!strcmp(name, "config") || !strcmp(name, "config1") || !strcmp(name, "config2")) {
+		words[name[6] ? name[6] - '0' : 0] = val;
+		return true;
+	}
+	for (u32 f = 0; f < t->nfmt; f++)
+		if (!strcmp(t->fmt_name[f], name))
+			return perf_place(t->fmt[f], val, words);
+	return false;
+}
+
+static const struct ktype *ktype_named(const struct kmap *k, const char *name)
+{
+	for (u32 i = 0; i < k->ntypes; i++)
+		if (!strcasecmp(k->types[i].name, name))
+			return &k->types[i];
+	return NULL;
+}
+
+static u32 kboxes(const struct ktype *t)
+{
+	return t->nboxes ? t->nboxes : SKX_MAX_CHA;
+}
+
+/*
+ * What jevents and perf make of entry @o on box @box, and the select a
+ * host writes for it: event 7:0, umask 15:8 (a UPI umask's bits past 8 in
+ * 43:32 then 55:45), the IIO's port mask in 43:36 and FC mask in 46:44,
+ * enable 22; a CHA filter's low half in FILTER0, high in FILTER1.
+ */
+static bool unc_encode(const struct kmap *k, const struct jobj *o, u32 ordinal,
+		       struct unc_enc *ue)
+{
+	u64 event, umask, ports, fc, ext;
+	const char *unit = jget(o, "Unit"), *counter = jget(o, "Counter");
+	const char *filter = jget(o, "Filter");
+	char terms[128];
+
+	memset(ue, 0, sizeof(*ue));
+	/* jevents: "UPI LL" is uncore_upi, the rest uncore_<unit lowercased>. */
+	ue->t = ktype_named(k, !strcmp(unit, "UPI LL") ? "upi" : unit);
+	if (!ue->t || !counter)
+		return false;
+	if (!jnum(o, "EventCode", 0, &event) || !jnum(o, "UMask", 0, &umask) ||
+	    !jnum(o, "PortMask", 0, &ports) || !jnum(o, "FCMask", 0, &fc))
+		return false;
+	for (const char *const *f = (const char *const[]){ "CounterMask", "Invert",
+		"EdgeDetect", "AnyThread", "MSRIndex", "UMaskExt", "ExtSel", NULL }; *f; f++)
+		if (jget(o, *f))
+			return false;	/* not in these tables; not encoded here */
+	ue->box = ordinal % kboxes(ue->t);
+	ue->ctr = !strcasecmp(counter, "FIXED") ? -1 : atoi(counter);
+	if (ue->ctr < 0 && !ue->t->fixed_ctr)
+		return false;
+	/* perf: event=,umask=,ch_mask=,fc_mask= (jevents' order), then the filter's terms. */
+	if (!perf_term(ue->t, "event", event, ue->config) ||
+	    (umask && !perf_term(ue->t, "umask", umask, ue->config)) ||
+	    (ports && !perf_term(ue->t, "ch_mask", ports, ue->config)) ||
+	    (fc && !perf_term(ue->t, "fc_mask", fc, ue->config)))
+		return false;
+	snprintf(terms, sizeof(terms), "%s", filter ? filter : "");
+	for (char *save = NULL, *term = strtok_r(terms, ",", &save); term;
+	     term = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(term, '=');
+		u64 v;
+
+		if (!eq)
+			return false;
+		*eq = 0;
+		v = strtoull(eq + 1, NULL, 0);
+		if (!perf_term(ue->t, term, v, ue->config))
+			return false;
+		if (!strcmp(term, "ch_mask"))
+			ports = v;	/* a filter's port mask is the select's too */
+		else if (!strcmp(term, "config1"))
+			ue->filter = v;
+		else
+			return false;
+	}
+	if (kboxes(ue->t) == 1)
+		snprintf(ue->pmu, sizeof(ue->pmu), "uncore_%.16s", ue->t->name);
+	else
+		snprintf(ue->pmu, sizeof(ue->pmu), "uncore_%.12s_%u", ue->t->name, ue->box % 100);
+
+	/* The host's select. */
+	ext = umask >> 8;
+	ue->select = (event & 0xff) | (umask & 0xff) << 8 | UNC_EN |
+		     (ext & 0xfff) << 32 | (ext >> 12) << 45 | ports << 36 | fc << 44;
+	if (ext && strcmp(ue->t->name, "upi"))
+		return false;
+	return true;
+}
+
+static void u_slot(u8 *ecb, u32 slot, const struct unc_enc *ue, u64 reg, u64 value,
+		   u16 offset)
+{
+	struct sep_event_reg r = {
+		.reg_type = SEP_REG_TYPE_DATA,
+		.unit_id = ue->box,
+		.event_id_index = UNC_EVENT_INDEX,
+		.counter_event_offset = offset,
+		.event_reg_id.reg_id = reg,
+		.reg_value = value,
+		.max_bits = 0xffffffffffffull,
+		.reg_prog_type = ue->t->pci ? SEP_REG_PROG_PCI : SEP_REG_PROG_MSR,
+	};
+
+	if (ue->t->pci) {
+		r.event_reg_id.pci_bus_no = 0x17;	/* a package's; aca names boxes by dev.func */
+		r.event_reg_id.pci_dev_no = ue->t->devfn[ue->box][0];
+		r.event_reg_id.pci_func_no = ue->t->devfn[ue->box][1];
+	}
+	memcpy(ecb + sizeof(struct sep_ecb) + slot * sizeof(r), &r, sizeof(r));
+}
+
+/* WRITE: select, FILTER0, FILTER1 (slots 0-2); READ: the counter (slot 3). */
+#define U_SLOTS		4
+#define U_ECB_LEN	(sizeof(struct sep_ecb) + U_SLOTS * sizeof(struct sep_event_reg))
+
+static void host_unc_ecb(const struct kmap *k, u8 *ecb, const struct unc_enc *ue)
+{
+	struct sep_ecb h = {
+		.version = 2,
+		.num_entries = U_SLOTS,
+		.num_events = 1,
+		.size_of_allocation = U_ECB_LEN,
+		.device_type = SEP_DEVICE_UNC_IMC,
+		.group_offset = UNC_GROUP_OFF,
+		.descriptor_id = 1,
+	};
+	const struct ktype *t = ue->t;
+	u64 box_off = t->pci ? 0 : t->msr_offset * ue->box;
+	u32 step = 4;
+	u64 f0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(ctl_offs8); i++)
+		if (!strcmp(t->name, ctl_offs8[i]))
+			step = 8;
+	memset(ecb, 0, U_ECB_LEN);
+	x_section(&h, 1, 0, 3);		/* WRITE */
+	x_section(&h, 4, 3, 1);		/* READ */
+	memcpy(ecb, &h, sizeof(h));
+	if (ue->ctr < 0) {
+		u_slot(ecb, 3, ue, t->fixed_ctr + box_off, 0, UNC_COUNT_OFF);
+		return;
+	}
+	u_slot(ecb, 0, ue, t->event_ctl + box_off + ue->ctr * (t->pci ? step : 1),
+	       ue->select, 0);
+	u_slot(ecb, 3, ue, t->perf_ctr + box_off + ue->ctr * (t->pci ? 8 : 1), 0,
+	       UNC_COUNT_OFF);
+	if (ue->filter && knum(k, "HSWEP_C0_MSR_PMON_BOX_FILTER0", &f0)) {
+		/* skx_cha_hw_config(): FILTER0 of the box, FILTER1 the next MSR. */
+		u_slot(ecb, 1, ue, f0 + box_off, ue->filter & 0xffffffff, 0);
+		u_slot(ecb, 2, ue, f0 + box_off + 1, ue->filter >> 32, 0);
+	}
+}
+
+/* ---- through the core ---- */
+
+struct uctx {
+	struct __test_metadata *md;
+	FIXTURE_DATA(core) *self;
+	const struct kmap *k;
+	u32 checked, mismatches, not_encodable, ordinal;
+	u32 per_unit[16];
+};
+
+/* Every box of every type as the target's PMUs, types 100 + 32 * type + box. */
+static void add_pmus(struct fake *f, const struct kmap *k)
+{
+	for (u32 i = 0; i < k->ntypes; i++)
+		for (u32 b = 0; b < kboxes(&k->types[i]); b++) {
+			char name[ACP_UNC_PMU_NAME];
+
+			if (kboxes(&k->types[i]) == 1)
+				snprintf(name, sizeof(name), "uncore_%.16s", k->types[i].name);
+			else
+				snprintf(name, sizeof(name), "uncore_%.12s_%u",
+					 k->types[i].name, b % 100);
+			fake_add_uncore_pmu(f, name, 100 + 32 * i + b, k->types[i].fmt,
+					    k->types[i].nfmt);
+		}
+}
+
+/* A configured session on a Skylake-SP with its uncore PMUs, its core group and descriptors. */
+static void unc_session(struct __test_metadata *_metadata, FIXTURE_DATA(core) *self,
+			const struct kmap *k)
+{
+	struct sep_event_desc d = { .sample_size = 48 };
+	struct sep_dev_unc_config uc = { 0 };
+	struct sep_event_config ec;
+
+	reinit(_metadata, self, FAKE_NCPUS);
+	self->f.cpuid1_eax = SKX_CPUID1_EAX;
+	add_pmus(&self->f, k);
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	ASSERT_EQ(VT_SUCCESS, cmd_u32(_metadata, self, SEP_CMD_NUM_DESCRIPTOR, 2));
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_DESC_NEXT, &d, sizeof(d), 0));
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_DESC_NEXT, &d, sizeof(d), 0));
+	ASSERT_EQ(VT_SUCCESS, em_groups(_metadata, self, 1));
+	ASSERT_EQ(VT_SUCCESS, send_ecb(_metadata, self, core_ecb(_metadata, self), 4720, 0));
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_INIT_UNC, &uc, sizeof(uc), 0));
+	tc_event_config(&ec, false);
+	ec.num_groups = 1;
+	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_EM_GROUPS_UNC, &ec, sizeof(ec), 0));
+}
+
+static bool unc_translate(struct uctx *x, const char *name, const struct unc_enc *ue)
+{
+	struct __test_metadata *_metadata = x->md;
+	FIXTURE_DATA(core) *self = x->self;
+	static u8 ecb[U_ECB_LEN];
+	const struct acp_unc_event *e = &self->f.start_unc[0];
+	u32 type = 100 + 32 * (ue->t - x->k->types) + ue->box;
+	bool ok = true;
+	s32 st;
+
+	host_unc_ecb(x->k, ecb, ue);
+	unc_session(_metadata, self, x->k);
+	st = cmd(_metadata, self, SEP_CMD_EM_CONFIG_NEXT_UNC, ecb, U_ECB_LEN, 0);
+	if (st != VT_SUCCESS) {
+		ksft_print_msg("skylakex %s on %s: EM_CONFIG_NEXT_UNC refused (%d): %s\n", name,
+			       ue->pmu, st, self->f.nlogs ? self->f.logs[(self->f.nlogs - 1) % FAKE_MAX_LOGS] : "");
+		return false;
+	}
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	if (self->f.start_nunc != 1) {
+		ksft_print_msg("skylakex %s: %u uncore events, not 1\n", name, self->f.start_nunc);
+		return false;
+	}
+#define UCHECK(field, want) do { \
+	if ((u64)e->field != (u64)(want)) { \
+		ksft_print_msg("skylakex %s on %s: " #field " 0x%llx, perf 0x%llx\n", name, \
+			       ue->pmu, (unsigned long long)e->field, (unsigned long long)(want)); \
+		ok = false; \
+	} } while (0)
+	UCHECK(type, type);
+	UCHECK(config, ue->config[0]);
+	UCHECK(config1, ue->config[1]);
+	UCHECK(record_offset, UNC_COUNT_OFF);
+	UCHECK(group_offset, UNC_GROUP_OFF);
+	UCHECK(event_index, UNC_EVENT_INDEX);
+#undef UCHECK
+	if (strcmp(e->pmu, ue->pmu)) {
+		ksft_print_msg("skylakex %s: PMU %s, perf's %s\n", name, e->pmu, ue->pmu);
+		ok = false;
+	}
+	if (ue->config[2]) {
+		ksft_print_msg("skylakex %s: perf sets config2, which aca does not\n", name);
+		ok = false;
+	}
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_STOP, NULL, 0, 0));
+	return ok;
+}
+
+static void each_unc_entry(const struct jobj *o, void *arg)
+{
+	struct uctx *x = arg;
+	const char *name = jget(o, "EventName");
+	struct unc_enc ue;
+
+	if (!name || jget(o, "MetricName") || !jget(o, "Unit"))
+		return;
+	if (!unc_encode(x->k, o, x->ordinal++, &ue)) {
+		x->not_encodable++;
+		ksft_print_msg("skylakex %s (%s): not encodable\n", name, jget(o, "Unit"));
+		return;
+	}
+	x->checked++;
+	x->per_unit[ue.t - x->k->types]++;
+	if (!unc_translate(x, name, &ue))
+		x->mismatches++;
+}
+
+static const char *ksrc_file(char *buf, size_t len, const char *rel)
+{
+	char exe[PATH_MAX];
+
+	if (!tc_tests_dir(exe, sizeof(exe)))
+		return NULL;
+	snprintf(buf, len, "%s/../ksrc/%s", exe, rel);
+	return buf;
+}
+
+static struct kmap *load_skx(struct __test_metadata *_metadata)
+{
+	char path[PATH_MAX + 64];
+	struct kmap *k = calloc(1, sizeof(*k));
+	char *text;
+
+	if (!k)
+		return NULL;
+	ksrc_file(path, sizeof(path), "arch/x86/events/intel/uncore_snbep.c");
+	text = kload(path);
+	if (!text) {
+		free(k);
+		TH_LOG("cannot read %s: make tests extracts it", path);
+		return NULL;
+	}
+	if (!kparse(k, text)) {
+		free(k);
+		k = NULL;
+		TH_LOG("%s: not the layout this test reads", path);
+	}
+	free(text);
+	return k;
+}
+
+/* Every uncore event of the server's tables: perf's PMU, type, config and config1. */
+TEST_F(core, skylakex_uncore_events_translate_as_perf_encodes_them)
+{
+	char dflt[PATH_MAX + 64], dir[PATH_MAX + 128], path[PATH_MAX + 512];
+	const char *base = pmu_events_dir(dflt, sizeof(dflt));
+	struct kmap *k = load_skx(_metadata);
+	struct uctx x = { .md = _metadata, .self = self, .k = k };
+	struct dirent **names;
+	int nnames;
+
+	ASSERT_NE(NULL, k);
+	ASSERT_NE(NULL, base);
+	ASSERT_LE(9, k->ntypes) TH_LOG("skx_uncore_* types found: %u", k->ntypes);
+	snprintf(dir, sizeof(dir), "%s/skylakex", base);
+	nnames = scandir(dir, &names, json_file, alphasort);
+	ASSERT_LT(0, nnames) TH_LOG("no pmu-events tables in %s", dir);
+	for (int i = 0; i < nnames; i++) {
+		const char *err;
+		bool table;
+		size_t len = 0, at;
+		char *text = NULL;
+
+		if (!strncmp(names[i]->d_name, "uncore-", 7)) {
+			snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
+			text = (char *)tc_read_file(path, &len);
+			EXPECT_NE(NULL, text) TH_LOG("cannot read %s", path);
+		}
+		free(names[i]);
+		if (!text)
+			continue;
+		err = jtable(text, len, each_unc_entry, &x, &table, &at);
+		EXPECT_EQ(NULL, err) TH_LOG("%s: %s at byte %zu", path, err, at);
+		free(text);
+	}
+	free(names);
+	ksft_print_msg("checked %u uncore events of skylakex, mismatches %u, not encodable %u\n",
+		       x.checked, x.mismatches, x.not_encodable);
+	for (u32 i = 0; i < k->ntypes; i++)
+		if (x.per_unit[i])
+			ksft_print_msg("skylakex: uncore_%s: %u events over %u boxes\n",
+				       k->types[i].name, x.per_unit[i], kboxes(&k->types[i]));
+	EXPECT_LT(3000, x.checked);
+	EXPECT_EQ(0, x.not_encodable);
+	EXPECT_EQ(0, x.mismatches);
+	free(k);
+}
+
+/* A CHA select and its counter, on box @box of a Skylake-SP whose PMUs are @k's. */
+static void cha_ecb(const struct kmap *k, u8 *ecb, u32 box, u64 select, u64 filter)
+{
+	struct unc_enc ue = { .t = ktype_named(k, "cha"), .box = box, .select = select,
+			      .filter = filter };
+
+	host_unc_ecb(k, ecb, &ue);
+}
+
+TEST_F(core, uncore_ecb_of_a_box_the_target_lacks_is_refused)
+{
+	static u8 ecb[U_ECB_LEN];
+	struct kmap *k = load_skx(_metadata);
+
+	ASSERT_NE(NULL, k);
+	/* Only 4 CHAs: uncore_cha_5 is not there. */
+	k->types[ktype_named(k, "cha") - k->types].nboxes = 4;
+	unc_session(_metadata, self, k);
+	cha_ecb(k, ecb, 5, 0x400134, 0);
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, SEP_CMD_EM_CONFIG_NEXT_UNC,
+					     ecb, U_ECB_LEN, 0));
+	EXPECT_EQ(1, fake_log_count(&self->f, "no perf PMU uncore_cha_5"));
+	cha_ecb(k, ecb, 3, 0x400134, 0);
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_EM_CONFIG_NEXT_UNC, ecb, U_ECB_LEN, 0));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	EXPECT_EQ(1, self->f.start_nunc) TH_LOG("the refused ECB added nothing");
+	EXPECT_STREQ("uncore_cha_3", self->f.start_unc[0].pmu);
+	EXPECT_EQ(0x134, self->f.start_unc[0].config);
+	free(k);
+}
+
+/* A select or filter bit no format names is refused, not dropped. */
+TEST_F(core, uncore_bits_no_format_names_are_refused)
+{
+	static u8 ecb[U_ECB_LEN];
+	struct kmap *k = load_skx(_metadata);
+
+	ASSERT_NE(NULL, k);
+	unc_session(_metadata, self, k);
+	/* Bit 32: no skx CHA format names it. */
+	cha_ecb(k, ecb, 0, 0x400134 | 1ull << 32, 0);
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, SEP_CMD_EM_CONFIG_NEXT_UNC,
+					     ecb, U_ECB_LEN, 0));
+	EXPECT_EQ(1, fake_log_count(&self->f, "in none of its formats"));
+	/* FILTER1 bit 2 (config1 bit 34): no filter format names it. */
+	cha_ecb(k, ecb, 0, 0x400134, 1ull << 34);
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, SEP_CMD_EM_CONFIG_NEXT_UNC,
+					     ecb, U_ECB_LEN, 0));
+	EXPECT_EQ(2, fake_log_count(&self->f, "in none of its formats"));
+	/* The enable, overflow and reset bits are perf's. */
+	cha_ecb(k, ecb, 0, 0x400134 | 1 << 17 | 1 << 20, 1ull << 33);
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_EM_CONFIG_NEXT_UNC, ecb, U_ECB_LEN, 0));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	EXPECT_EQ(0x134, self->f.start_unc[0].config);
+	EXPECT_EQ(1ull << 33, self->f.start_unc[0].config1);
+	free(k);
+}
+
+/* Without the model's PMUs the uncore commands answer 183 (core_state_test); with them, bit 5. */
+TEST_F(core, uncore_needs_a_model_aca_maps_and_its_pmus)
+{
+	struct sep_event_config ec;
+	struct kmap *k = load_skx(_metadata);
+
+	ASSERT_NE(NULL, k);
+	tc_event_config(&ec, false);
+	ec.num_groups = 1;
+	/* The PMUs, on a model aca has no map of (the fixture's Coffee Lake). */
+	reinit(_metadata, self, FAKE_NCPUS);
+	add_pmus(&self->f, k);
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	EXPECT_EQ(VT_INVALID_DEVICE, cmd(_metadata, self, SEP_CMD_EM_GROUPS_UNC, &ec,
+					 sizeof(ec), 0));
+	/* Skylake-SP without them. */
+	reinit(_metadata, self, FAKE_NCPUS);
+	self->f.cpuid1_eax = SKX_CPUID1_EAX;
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	EXPECT_EQ(VT_INVALID_DEVICE, cmd(_metadata, self, SEP_CMD_EM_GROUPS_UNC, &ec,
+					 sizeof(ec), 0));
+	/* Both: one group per device. */
+	unc_session(_metadata, self, k);
+	ec.num_groups = 2;
+	EXPECT_EQ(VT_BAD_PARAMETER, cmd(_metadata, self, SEP_CMD_EM_GROUPS_UNC, &ec,
+					sizeof(ec), 0));
+	free(k);
 }
 
 TEST_HARNESS_MAIN
