@@ -104,10 +104,24 @@ size_t aca_collection_peek(void *ctx, u32 chan, const void **p);
 void aca_collection_consume(void *ctx, u32 chan, size_t n);
 bool aca_collection_final(void *ctx, u32 chan);
 int aca_collection_configure(void *ctx, const struct acp_config *cfg);
+int aca_collection_start(void *ctx, const struct acp_config *cfg, bool paused);
+void aca_collection_pause(void *ctx, bool pause);
 void aca_collection_flush(void *ctx);
 void aca_collection_finish(void *ctx);
 bool aca_collection_delayed(void *ctx);
 void aca_collection_exit(void);
+
+/* Uncore counting (uncore.c): the PMUs, and a collection's counters and ring. */
+void aca_uncore_init(void);
+void aca_uncore_exit(void);
+void aca_uncore_scan(bool force);
+bool aca_uncore_pmu(void *ctx, const char *name, u32 *type, char *formats, size_t len);
+int aca_uncore_configure(const struct acp_config *cfg);
+int aca_uncore_start(const struct acp_config *cfg, bool paused);
+void aca_uncore_pause(bool pause);
+void aca_uncore_stop(void);
+void aca_uncore_finish(void);
+struct aca_ring *aca_uncore_ring(void);
 
 /*
  * Module records (modrec.c, spec 7.3): one ring, streamed by the module

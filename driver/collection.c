@@ -2,8 +2,10 @@
 /*
  * A session's collection as its data channels see it: channel @chan in
  * spec 3.1 order reads CPU @chan's sample ring (sampler.c) for chan < N,
- * the module-record ring (modrec.c) for chan == N + 1 (none in counting
- * mode), and nothing for the uncore channel N. This is the one place that maps channels to rings.
+ * the uncore ring (uncore.c) for chan == N, the module-record ring
+ * (modrec.c) for chan == N + 1 (neither in counting mode, and no uncore
+ * ring on a target without uncore PMUs). This is the one place that maps
+ * channels to rings.
  * The session's calls (acp_ops configure, flush, finish) arrive under the
  * device's lock; a data channel's file binds its ring once it streams and
  * then reads it without that lock (device.c).
@@ -85,6 +87,8 @@ struct aca_ring *aca_channel_ring(u32 chan)
 	lockdep_assert_held(&aca_lock);
 	if (chan < aca_cpu_chans)
 		return aca_sampler_ring(chan);
+	if (aca_cpu_chans && chan == aca_cpu_chans)
+		return aca_uncore_ring();
 	if (aca_cpu_chans && chan == aca_cpu_chans + 1)
 		return aca_modrec_ring();
 	return NULL;
@@ -137,13 +141,42 @@ int aca_collection_configure(void *ctx, const struct acp_config *cfg)
 	if (ret)
 		return ret;
 	ret = acp_counting_mode(cfg) ? 0 : aca_modrec_configure();
-	if (ret) {
-		aca_sampler_finish(ctx);
-		return ret;
-	}
+	if (ret)
+		goto err_sampler;
+	ret = aca_uncore_configure(cfg);
+	if (ret)
+		goto err_modrec;
 	aca_cpu_chans = cfg->ncpus;
 	aca_flush_begin();
 	return 0;
+
+err_modrec:
+	aca_modrec_finish();
+err_sampler:
+	aca_sampler_finish(ctx);
+	return ret;
+}
+
+/* START: the core events, then the uncore ones; both or neither. */
+int aca_collection_start(void *ctx, const struct acp_config *cfg, bool paused)
+{
+	int ret;
+
+	lockdep_assert_held(&aca_lock);
+	ret = aca_sampler_start(ctx, cfg, paused);
+	if (ret)
+		return ret;
+	ret = aca_uncore_start(cfg, paused);
+	if (ret)
+		aca_sampler_stop(ctx);
+	return ret;
+}
+
+void aca_collection_pause(void *ctx, bool pause)
+{
+	lockdep_assert_held(&aca_lock);
+	aca_sampler_pause(ctx, pause);
+	aca_uncore_pause(pause);
 }
 
 /*
@@ -160,6 +193,7 @@ void aca_collection_flush(void *ctx)
 
 	lockdep_assert_held(&aca_lock);
 	aca_modrec_stop();
+	aca_uncore_stop();
 	for (u32 chan = 0; chan < aca_cpu_chans; chan++) {
 		r = aca_channel_ring(chan);
 		if (r)
@@ -173,6 +207,7 @@ void aca_collection_finish(void *ctx)
 	/* Before the rings go; the timer stops by itself. */
 	kfree(aca_flush_set(NULL, 0));
 	aca_cpu_chans = 0;
+	aca_uncore_finish();
 	aca_modrec_finish();
 	aca_sampler_finish(ctx);
 }

@@ -399,6 +399,12 @@ LAYOUT_OFFSET(sep_cpuid_x86, ebx, 8);
 LAYOUT_OFFSET(sep_cpuid_x86, ecx, 12);
 LAYOUT_OFFSET(sep_cpuid_x86, edx, 16);
 
+LAYOUT_SIZE(sep_unc_record_head, 32);
+LAYOUT_OFFSET(sep_unc_record_head, osid, 4);
+LAYOUT_OFFSET(sep_unc_record_head, cpu_num, 8);
+LAYOUT_OFFSET(sep_unc_record_head, pkg_num, 10);
+LAYOUT_OFFSET(sep_unc_record_head, flags, 12);
+LAYOUT_OFFSET(sep_unc_record_head, tsc, 24);
 LAYOUT_SIZE(sep_sample_record_pc, 48);
 LAYOUT_OFFSET(sep_sample_record_pc, osid, 4);
 LAYOUT_OFFSET(sep_sample_record_pc, iip, 8);

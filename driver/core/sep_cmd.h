@@ -394,8 +394,12 @@ struct aca_callstack_head {
 #define SEP_DEVICE_CORE				1
 #define SEP_DEVICE_HETERO			2
 #define SEP_DEVICE_UNC_IMC			12
+#define SEP_DEVICE_UNC_UBOX			22
+#define SEP_DEVICE_UNC_CHA			25
 
 /* PMU operation types: index into ecb.operations[] (6.2) */
+#define SEP_OP_WRITE				1	/* uncore: selects, filters */
+#define SEP_OP_READ				4	/* uncore: the counters read */
 #define SEP_OP_GLOBAL_REGS			7
 #define SEP_OP_CTRL_GP				8
 #define SEP_OP_DATA_FIXED			9
@@ -804,6 +808,24 @@ struct sep_cpuid_x86 {
 #define SEP_SAMPLE_TID_IS_RAW			_BITUL(28)
 #define SEP_SAMPLE_IA64PC			_BITUL(29)
 #define SEP_SAMPLE_PID_REC_INDEX_RAW		_BITUL(30)
+
+/*
+ * Uncore record head (7.2): each record on the uncore channel, one per
+ * uncore device and package every unc_timer_interval ms, is its
+ * descriptor's sample_size bytes; the group number (+1) and each
+ * counter's running sum are U64s at the offsets its ECB gives.
+ */
+#define SEP_UNC_RECORD_VALID			_BITUL(0)
+
+struct sep_unc_record_head {
+	__u32 descriptor_id;
+	__u32 osid;
+	__u16 cpu_num;
+	__u16 pkg_num;
+	__u32 flags;			/* SEP_UNC_RECORD_VALID */
+	__u64 reserved;
+	__u64 tsc;
+};
 
 struct sep_sample_record_pc {
 	__u32 descriptor_id;

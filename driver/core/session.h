@@ -65,7 +65,9 @@ struct acp_unc_event {
 	u32 type;			/* its perf_event_attr.type */
 	u16 event_index;
 	u16 record_offset;		/* counter_event_offset */
-	u32 group_offset;		/* where the record's group number goes */
+	u16 group_offset;		/* where the record's group number goes */
+	u16 device;			/* its ECB's: one record per device and package */
+	u32 desc_id;			/* the record's descriptor (its size) */
 	u64 config, config1;
 };
 
@@ -86,6 +88,7 @@ struct acp_config {
 	u32 pmu_buffer_size;
 	struct acp_unc_event *unc;	/* ACP_MAX_UNC_EVENTS, from EM_GROUPS_UNC */
 	u32 nunc;
+	u32 nunc_devices;		/* uncore ECBs accepted */
 	u32 osid;
 	u32 ncpus;		/* CPU data channels; module channel = ncpus + 1 */
 	u8 log_verbosity[SEP_DRV_LOG_CONTROL_MAX_DATA_SIZE];

@@ -31,9 +31,6 @@
 /* perf's pseudo event select for a box's fixed counter (event=0xff). */
 #define UNC_FIXED_EVENT		0xffull
 
-#define SEP_OP_WRITE		1
-#define SEP_OP_READ		4
-
 struct unc_box {
 	const char *name;	/* perf's: uncore_<name>, _<n> if several */
 	u8 prog;		/* SEP_REG_PROG_MSR or SEP_REG_PROG_PCI */
@@ -374,6 +371,7 @@ static bool add_unc_event(const struct unc_view *v, const struct sep_event_reg *
 	e->event_index = ctr->event_id_index;
 	e->record_offset = ctr->counter_event_offset;
 	e->group_offset = v->hdr->group_offset;
+	e->desc_id = v->hdr->descriptor_id;
 	return true;
 }
 
@@ -440,6 +438,11 @@ s32 acp_cmd_em_groups_unc(const struct acp_cmd *cmd, struct acp_reply *r)
 	if (!acp_uncore_available(cmd->t))
 		return unc_refused(cmd, "EM_GROUPS_UNC");
 	memcpy(&ec, cmd->in, sizeof(ec));
+	if (acp_counting_mode(cfg)) {
+		acp_log(cmd->t, "EM_GROUPS_UNC: %s; counting mode reads core counters only",
+			"uncore counts go into records on the uncore channel");
+		return VT_BAD_PARAMETER;
+	}
 	if (ec.num_groups != 1) {
 		acp_log(cmd->t, "EM_GROUPS_UNC: %u groups; aca counts one uncore group per device",
 			ec.num_groups);
@@ -451,6 +454,12 @@ s32 acp_cmd_em_groups_unc(const struct acp_cmd *cmd, struct acp_reply *r)
 			return VT_NO_MEMORY;
 	}
 	return VT_SUCCESS;
+}
+
+/* A U64 at @off of a @size-byte uncore record, after its head, aligned. */
+static bool unc_u64_fits(u32 off, u32 size)
+{
+	return off % 8 == 0 && off >= sizeof(struct sep_unc_record_head) && off + 8ull <= size;
 }
 
 /*
@@ -476,9 +485,9 @@ s32 acp_cmd_em_config_next_unc(const struct acp_cmd *cmd, struct acp_reply *r)
 	v.hdr = (const struct sep_ecb *)cmd->in;
 	v.slots = (const struct sep_event_reg *)(cmd->in + sizeof(*v.hdr));
 	v.nslots = (cmd->in_len - sizeof(*v.hdr)) / sizeof(struct sep_event_reg);
-	if (v.hdr->descriptor_id >= cfg->ndesc) {
-		acp_log(cmd->t, "EM_CONFIG_NEXT_UNC: descriptor %u of %u", v.hdr->descriptor_id,
-			cfg->ndesc);
+	if (v.hdr->group_offset > 0xffff || v.hdr->descriptor_id >= cfg->ndesc) {
+		acp_log(cmd->t, "EM_CONFIG_NEXT_UNC: descriptor %u of %u, group @%u",
+			v.hdr->descriptor_id, cfg->ndesc, v.hdr->group_offset);
 		return VT_BAD_PARAMETER;
 	}
 	size = cfg->desc[v.hdr->descriptor_id].sample_size;
@@ -492,15 +501,19 @@ s32 acp_cmd_em_config_next_unc(const struct acp_cmd *cmd, struct acp_reply *r)
 	for (u32 i = 0; i < n; i++) {
 		const struct acp_unc_event *e = &cfg->unc[cfg->nunc + i];
 
-		if (e->record_offset % 8 || e->record_offset + 8ull > size ||
-		    e->group_offset % 8 || e->group_offset + 8ull > size ||
+		if (!unc_u64_fits(e->record_offset, size) ||
+		    !unc_u64_fits(e->group_offset, size) ||
 		    e->record_offset == e->group_offset) {
 			acp_log(cmd->t, "ECB: %s count @%u, group @%u: %s of a %u-byte record",
-				e->pmu, e->record_offset, e->group_offset, "not two U64s", size);
+				e->pmu, e->record_offset, e->group_offset,
+				"not two U64s after the head", size);
 			goto out;
 		}
 	}
+	for (u32 i = 0; i < n; i++)
+		cfg->unc[cfg->nunc + i].device = cfg->nunc_devices;
 	cfg->nunc += n;
+	cfg->nunc_devices += n ? 1 : 0;
 	ret = VT_SUCCESS;
 out:
 	acp_free(cmd->t, v.formats);

@@ -1197,8 +1197,8 @@ static void host_unc_ecb(const struct kmap *k, u8 *ecb, const struct unc_enc *ue
 		if (!strcmp(t->name, ctl_offs8[i]))
 			step = 8;
 	memset(ecb, 0, U_ECB_LEN);
-	x_section(&h, 1, 0, 3);		/* WRITE */
-	x_section(&h, 4, 3, 1);		/* READ */
+	x_section(&h, SEP_OP_WRITE, 0, 3);
+	x_section(&h, SEP_OP_READ, 3, 1);
 	memcpy(ecb, &h, sizeof(h));
 	if (ue->ctr < 0) {
 		u_slot(ecb, 3, ue, t->fixed_ctr + box_off, 0, UNC_COUNT_OFF);
@@ -1472,7 +1472,30 @@ TEST_F(core, uncore_bits_no_format_names_are_refused)
 	free(k);
 }
 
-/* Without the model's PMUs the uncore commands answer 183 (core_state_test); with them, bit 5. */
+/* The status message's switch bit 5: a Skylake-SP with its uncore PMUs, not one without. */
+TEST_F(core, status_message_announces_uncore_where_the_model_has_its_pmus)
+{
+	struct sep_target_status_msg st;
+	struct kmap *k = load_skx(_metadata);
+
+	ASSERT_NE(NULL, k);
+	reinit(_metadata, self, FAKE_NCPUS);
+	self->f.cpuid1_eax = SKX_CPUID1_EAX;
+	self->ctl = new_conn(self);
+	EXPECT_EQ(0, hello_on(_metadata, self, self->ctl, 24, &st));
+	EXPECT_EQ(0, st.collect_switch.flags);
+	acp_conn_hangup(self->ctl);
+	add_pmus(&self->f, k);
+	self->ctl = new_conn(self);
+	EXPECT_EQ(0, hello_on(_metadata, self, self->ctl, 24, &st));
+	EXPECT_EQ(SEP_SWITCH_UNCORE_SUPPORTED, st.collect_switch.flags);
+	free(k);
+}
+
+/*
+ * Uncore needs the model's register map and its PMUs (else 183, as in
+ * core_state_test), one group per device, and sampling mode.
+ */
 TEST_F(core, uncore_needs_a_model_aca_maps_and_its_pmus)
 {
 	struct sep_event_config ec;
@@ -1500,6 +1523,17 @@ TEST_F(core, uncore_needs_a_model_aca_maps_and_its_pmus)
 	ec.num_groups = 2;
 	EXPECT_EQ(VT_BAD_PARAMETER, cmd(_metadata, self, SEP_CMD_EM_GROUPS_UNC, &ec,
 					sizeof(ec), 0));
+	/* Uncore counts go into records: not in counting mode. */
+	reinit(_metadata, self, FAKE_NCPUS);
+	self->f.cpuid1_eax = SKX_CPUID1_EAX;
+	add_pmus(&self->f, k);
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_RESERVED);
+	ASSERT_EQ(VT_SUCCESS, init_driver(_metadata, self, SEP_DRV_CFG_COUNTING_MODE));
+	ec.num_groups = 1;
+	EXPECT_EQ(VT_BAD_PARAMETER, cmd(_metadata, self, SEP_CMD_EM_GROUPS_UNC, &ec,
+					sizeof(ec), 0));
+	EXPECT_EQ(1, fake_log_count(&self->f, "counting mode reads core counters only"));
 	free(k);
 }
 

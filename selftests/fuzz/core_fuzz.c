@@ -77,8 +77,38 @@ static const u32 rapl_energy[] = { 0x611, 0x619, 0x639, 0x641, 0x64d };
  * 0: Coffee Lake on Debian 6.12; 1: a KVM guest on 6.1; 2: a hypervisor
  * with endless CPUID sub-leaves, an empty sysname, no release and a version
  * longer than its field; 3: AMD (no topology leaf, no perfmon leaf); 4: a
- * VMware guest with its odd CPUs offline.
+ * Skylake-SP with uncore PMUs (uncore ECBs are translated), as a VMware
+ * guest with its odd CPUs offline.
  */
+/* Uncore PMUs as Linux registers a Skylake-SP's (its skx formats), a few boxes each. */
+static void add_uncore_pmus(struct fake *f)
+{
+	static const char *const common[] = {
+		"config:0-7", "config:8-15", "config:18", "config:23", "config:24-31",
+	};
+	static const char *const cha[] = {
+		"config:0-7", "config:8-15", "config:18", "config:19", "config:23",
+		"config:24-31", "config1:0-8", "config1:17-26", "config1:32", "config1:33",
+		"config1:35", "config1:36", "config1:37", "config1:41-50", "config1:51-60",
+		"config1:62", "config1:63",
+	};
+	static const char *const upi[] = {
+		"config:0-7", "config:8-15,32-43,45-55", "config:18", "config:23", "config:24-31",
+	};
+	char name[ACP_UNC_PMU_NAME];
+	u32 type = 20;
+
+	fake_add_uncore_pmu(f, "uncore_ubox", type++, common, 5);
+	fake_add_uncore_pmu(f, "uncore_pcu", type++, common, 5);
+	for (u32 i = 0; i < 4; i++) {
+		snprintf(name, sizeof(name), "uncore_cha_%u", i);
+		fake_add_uncore_pmu(f, name, type++, cha, sizeof(cha) / sizeof(cha[0]));
+		snprintf(name, sizeof(name), "uncore_imc_%u", i);
+		fake_add_uncore_pmu(f, name, type++, common, 5);
+	}
+	fake_add_uncore_pmu(f, "uncore_upi_0", type++, upi, 5);
+}
+
 static void set_machine(struct fake *f, u32 m)
 {
 	f->max_leaf = 0x16;
@@ -118,6 +148,8 @@ static void set_machine(struct fake *f, u32 m)
 		f->perfmon_edx = 0;
 		break;
 	case 4:
+		f->cpuid1_eax = 0x00050654;
+		add_uncore_pmus(f);
 		f->hypervisor = true;
 		memcpy(f->hv_sig, "VMwareVMware", 13);
 		f->odd_cpus_offline = true;
@@ -177,6 +209,7 @@ static struct {
 	bool two_openers;		/* odd connections: another process */
 	/* Openers without CAP_PERFMON: machine field 5..7 (machines 0..2). */
 	bool unprivileged;
+	bool uncore;			/* machine 4: the status message says so */
 
 	struct acp_target t;
 	struct acp_ops ops;
@@ -656,8 +689,9 @@ static void check_status(struct slot *s, const void *d, size_t n)
 	check_string(m.os_info.sysname, fz.f.sysname, "sysname");
 	check_string(m.os_info.release, fz.f.release, "release");
 	check_string(m.os_info.version, fz.f.version, "version");
-	if (m.collect_switch.flags & SEP_SWITCH_UNCORE_SUPPORTED)
-		fail("status message claims uncore support");
+	if (!(m.collect_switch.flags & SEP_SWITCH_UNCORE_SUPPORTED) != !fz.uncore)
+		fail("status message: uncore bit 0x%x on a machine %s uncore",
+		     m.collect_switch.flags, fz.uncore ? "with" : "without");
 	if (hw->num_cpus != fz.f.ncpus || hw->family != ((eax >> 8) & 0xf) ||
 	    hw->model != ((((eax >> 16) & 0xf) << 4) | ((eax >> 4) & 0xf)) ||
 	    hw->stepping != (eax & 0xf) || hw->tsc_freq != FAKE_TSC_HZ)
@@ -679,7 +713,7 @@ static bool privileged_only(u32 id)
 	       id == ACA_CMD_KERNEL_SYMBOLS;
 }
 
-/* The uncore configuration, never collected: refused (183, spec 5.5). */
+/* The uncore configuration: refused (183, spec 5.5) without uncore. */
 static bool uncore_command(u32 id)
 {
 	return id == SEP_CMD_INIT_UNC || id == SEP_CMD_EM_GROUPS_UNC ||
@@ -716,10 +750,13 @@ static void check_response(struct slot *s, const void *d, size_t n)
 	    (h.status != VT_NO_MEMORY || !fz.f.nfailed))
 		fail("command %u answered %d, a status this target does not have",
 		     q->command_id, h.status);
-	/* Uncore never succeeds; 183 means uncore and nothing else. */
-	if (!bad && uncore_command(q->command_id) && h.status == VT_SUCCESS)
+	/*
+	 * Without uncore, uncore never succeeds; 183 means an uncore command
+	 * on a machine without uncore, and nothing else.
+	 */
+	if (!bad && !fz.uncore && uncore_command(q->command_id) && h.status == VT_SUCCESS)
 		fail("uncore command %u succeeded", q->command_id);
-	if ((bad || refuse || !uncore_command(q->command_id)) &&
+	if ((bad || refuse || fz.uncore || !uncore_command(q->command_id)) &&
 	    h.status == VT_INVALID_DEVICE)
 		fail("command %u answered %d (uncore refused)", q->command_id,
 		     h.status);
@@ -1398,6 +1435,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz.cur = -1;
 	fake_init(&fz.f, ncpus_choice[b1 & 3]);
 	set_machine(&fz.f, (b0 >> 5) % NMACHINES);
+	/* Machine 4 has uncore PMUs; the fake's uncore_pmu comes with its sampler. */
+	fz.uncore = (b0 >> 5) % NMACHINES == 4 && !fz.no_sampler;
 	if (b1 & 8)
 		fz.f.start_ret = -16;		/* EBUSY: perf said no */
 	if (b1 & 16)

@@ -321,10 +321,48 @@ static void core_device(int conn)
 }
 
 /*
- * UncoreCollectionTest's uncore device (spec 5.1 18a-d): each request is
- * refused (183, spec 5.5) and the collection goes on with the core's.
+ * A Skylake-SP CHA's ECB (spec 6.10): box 3's select 1 (event 0x34, umask
+ * 0x11, enable) and its filters, counter 1 read into a 48-byte record.
  */
-static void uncore_device(int conn)
+static const unsigned char *cha_ecb(size_t *size)
+{
+	static unsigned char buf[sizeof(struct sep_ecb) + 4 * sizeof(struct sep_event_reg)];
+	struct sep_ecb *h = (struct sep_ecb *)buf;
+	struct sep_event_reg *r = (struct sep_event_reg *)(buf + sizeof(*h));
+	static const struct { __u32 reg; __u64 val; } regs[4] = {
+		{ 0xe32, 0x401134 }, { 0xe35, 0x3 << 17 }, { 0xe36, 0x1 }, { 0xe39, 0 },
+	};
+
+	memset(buf, 0, sizeof(buf));
+	h->version = SEP_ECB_VERSION;
+	h->num_entries = 4;
+	h->num_events = 1;
+	h->size_of_allocation = sizeof(buf);
+	h->device_type = SEP_DEVICE_UNC_CHA;
+	h->group_offset = 32;
+	h->descriptor_id = 1;
+	h->operations[SEP_OP_WRITE].operation_type = SEP_OP_WRITE;
+	h->operations[SEP_OP_WRITE].register_len = 3;
+	h->operations[SEP_OP_READ].operation_type = SEP_OP_READ;
+	h->operations[SEP_OP_READ].register_start = 3;
+	h->operations[SEP_OP_READ].register_len = 1;
+	for (int i = 0; i < 4; i++) {
+		r[i].event_reg_id.reg_id = regs[i].reg;
+		r[i].reg_value = regs[i].val;
+		r[i].reg_prog_type = SEP_REG_PROG_MSR;
+	}
+	r[3].counter_event_offset = 40;
+	r[3].event_id_index = 1;
+	*size = sizeof(buf);
+	return buf;
+}
+
+/*
+ * UncoreCollectionTest's uncore device (spec 5.1 18a-d), or with @cha a
+ * Skylake-SP CHA's ECB: without uncore each request is refused (183, spec
+ * 5.5) and the collection goes on with the core's.
+ */
+static void uncore_device(int conn, bool cha)
 {
 	static struct sep_dev_unc_config dev;
 	struct sep_event_config ec = {
@@ -339,7 +377,14 @@ static void uncore_device(int conn)
 	dev.device_type = SEP_UNC_DEV_SINGLE_INSTANCE;
 	request(conn, SEP_CMD_INIT_UNC, &dev, sizeof(dev), 0);
 	request(conn, SEP_CMD_EM_GROUPS_UNC, &ec, sizeof(ec), 0);
-	request(conn, SEP_CMD_EM_CONFIG_NEXT_UNC, ecb_unc, ecb_unc_len, 0);
+	if (cha) {
+		size_t size;
+		const unsigned char *ecb = cha_ecb(&size);
+
+		request(conn, SEP_CMD_EM_CONFIG_NEXT_UNC, ecb, size, 0);
+	} else {
+		request(conn, SEP_CMD_EM_CONFIG_NEXT_UNC, ecb_unc, ecb_unc_len, 0);
+	}
 	request_u32(conn, SEP_CMD_SET_DEVICE_NUM_UNITS, 1, 0);
 }
 
@@ -403,7 +448,7 @@ static void preamble(int conn)
 }
 
 /* Steps 11-20: configure a collection. */
-static void configure(int conn, bool uncore, __u64 collection_config)
+static void configure(int conn, int uncore, __u64 collection_config)
 {
 	struct sep_drv_config cfg = drv_config(collection_config);
 
@@ -412,7 +457,7 @@ static void configure(int conn, bool uncore, __u64 collection_config)
 	descriptors(conn);
 	core_device(conn);
 	if (uncore)
-		uncore_device(conn);
+		uncore_device(conn, uncore == 2);
 	request(conn, SEP_CMD_GET_NORMALIZED_TSC, NULL, 0, 8);
 	request_u32(conn, SEP_CMD_INIT_PMU, ncpus * 7 * 8, 0);
 }
@@ -445,8 +490,9 @@ static void close_all(void)
 	}
 }
 
+/* @uncore: 0 none, 1 UncoreCollectionTest's device, 2 a Skylake-SP CHA's. */
 static void collection(const char *name, int machine, int cpus, int flags,
-		       bool uncore)
+		       int uncore)
 {
 	begin(2, machine, cpus, flags | DRAIN);
 	session(HOST_A);
@@ -595,6 +641,8 @@ static void collection_seeds(void)
 	/* Machine 5: machine 0, opened without CAP_PERFMON (refused, 213). */
 	collection("collection-unprivileged", 5, CPUS_2, 0, false);
 	collection("collection-uncore", 0, CPUS_2, 0, true);
+	/* Machine 4: a Skylake-SP with uncore PMUs: the CHA ECB is translated. */
+	collection("collection-uncore-skx", 4, CPUS_2, 0, 2);
 	collection("collection-kvm-4cpus", 1, CPUS_4, 0, true);
 	collection("collection-no-sampler", 0, CPUS_1, NO_SAMPLER, false);
 	collection("collection-start-fails", 0, CPUS_1, START_FAILS, false);

@@ -7,6 +7,7 @@
  *   ACA_EXPECT_SERIES=6.12       kernel series the target must report
  *   ACA_EXPECT_CPUS=2            CPU count the target must report
  *   ACA_HOST_BIN=build/aca-host  the host tool, for the "info" test
+ *   ACA_EXPECT_UNCORE=1          the target has uncore (selftests/vm/uncore)
  *
  * The unprivileged_relay tests run in the guest instead
  * (selftests/vm/guest-suite: remote_test -f unprivileged_relay, and the
@@ -317,12 +318,12 @@ TEST(read_msr_of_pkg_energy_status_answers_a_privileged_relay)
  * every 2,200,000 cycles, in the slot layout of the spec's vector, with
  * @nfixed fixed counter slots; calloc()ed, its length in *@len.
  */
-static uint8_t *ref_tsc_ecb(uint32_t nslots, uint32_t nfixed, size_t *len)
+/* An ECB of one event of @device with @nslots slots, zeroed: calloc()ed, its length in *@len. */
+static uint8_t *ecb_alloc(uint32_t device, uint32_t nslots, size_t *len)
 {
 	size_t size = sizeof(struct sep_ecb) + nslots * sizeof(struct sep_event_reg);
 	uint8_t *buf = calloc(1, size);
 	struct sep_ecb *h = (struct sep_ecb *)buf;
-	struct sep_event_reg *r = (struct sep_event_reg *)(buf + sizeof(*h));
 
 	if (!buf)
 		return NULL;
@@ -330,7 +331,19 @@ static uint8_t *ref_tsc_ecb(uint32_t nslots, uint32_t nfixed, size_t *len)
 	h->num_entries = nslots;
 	h->num_events = 1;
 	h->size_of_allocation = size;
-	h->device_type = SEP_DEVICE_CORE;
+	h->device_type = device;
+	*len = size;
+	return buf;
+}
+
+static uint8_t *ref_tsc_ecb(uint32_t nslots, uint32_t nfixed, size_t *len)
+{
+	uint8_t *buf = ecb_alloc(SEP_DEVICE_CORE, nslots, len);
+	struct sep_ecb *h = (struct sep_ecb *)buf;
+	struct sep_event_reg *r = (struct sep_event_reg *)(buf + sizeof(*h));
+
+	if (!buf)
+		return NULL;
 	h->operations[SEP_OP_GLOBAL_REGS] = (struct sep_pmu_operation){
 		.operation_type = SEP_OP_GLOBAL_REGS, .register_len = 5,
 	};
@@ -346,7 +359,6 @@ static uint8_t *ref_tsc_ecb(uint32_t nslots, uint32_t nfixed, size_t *len)
 	r[ECB_FIXED_START + 2].reg_value = ECB_MASK_48 + 1 - 2200000;
 	r[ECB_FIXED_START + 2].max_bits = ECB_MASK_48;
 	r[ECB_FIXED_START + 2].flags = SEP_EVREG_FIXED_REG;
-	*len = size;
 	return buf;
 }
 
@@ -646,6 +658,172 @@ TEST(counting_mode_reads_each_cpus_counts_then_switches_group)
 	EXPECT_EQ(0, host_session_close(&s));
 	free(cs.ch);
 	free(rd);
+}
+
+/* ---- uncore (spec 5.5, 6.10, 7.2) ---- */
+
+/*
+ * The stand-in PMUs of selftests/vm/uncore-stub: CHA events count their
+ * umask per microsecond, the ubox's fixed counter nanoseconds.
+ */
+#define UNC_CHA_UMASK		3
+#define UNC_REC			48	/* descriptor 1's records */
+#define UNC_GROUP_OFF		32
+#define UNC_COUNT_OFF		40
+
+/* One uncore counter's ECB: CHA 0's counter 0 (umask 3), or the ubox's fixed counter. */
+static uint8_t *unc_ecb(bool fixed, size_t *len)
+{
+	uint8_t *buf = ecb_alloc(fixed ? SEP_DEVICE_UNC_UBOX : SEP_DEVICE_UNC_CHA, 2, len);
+	struct sep_ecb *h = (struct sep_ecb *)buf;
+	struct sep_event_reg *r = (struct sep_event_reg *)(buf + sizeof(*h));
+
+	if (!buf)
+		return NULL;
+	h->group_offset = UNC_GROUP_OFF;
+	h->descriptor_id = 1;
+	h->operations[SEP_OP_WRITE] = (struct sep_pmu_operation){
+		.operation_type = SEP_OP_WRITE, .register_start = 0, .register_len = 1,
+	};
+	h->operations[SEP_OP_READ] = (struct sep_pmu_operation){
+		.operation_type = SEP_OP_READ, .register_start = 1, .register_len = 1,
+	};
+	if (!fixed) {
+		r[0].event_reg_id.reg_id = 0xe01;	/* CHA 0's select 0: umask, enable */
+		r[0].reg_value = UNC_CHA_UMASK << 8 | 1 << 22;
+		r[0].reg_prog_type = SEP_REG_PROG_MSR;
+	}
+	r[1].event_reg_id.reg_id = fixed ? 0x704 : 0xe08;
+	r[1].reg_prog_type = SEP_REG_PROG_MSR;
+	r[1].counter_event_offset = UNC_COUNT_OFF;
+	r[1].event_id_index = fixed ? 2 : 1;
+	r[1].max_bits = ECB_MASK_48;
+	return buf;
+}
+
+static uint64_t u64_at(const uint8_t *p, size_t off)
+{
+	uint64_t v;
+
+	memcpy(&v, p + off, sizeof(v));
+	return v;
+}
+
+/*
+ * Uncore as the status message's switch bit 5 announces. Without uncore
+ * (every lane but selftests/vm/uncore's) the bit is clear and INIT_UNC,
+ * EM_GROUPS_UNC and EM_CONFIG_NEXT_UNC answer 183, while the core events
+ * configured around them still start. With ACA_EXPECT_UNCORE=1 (a
+ * Skylake-SP guest with the stand-in PMUs) the bit is set, and a CHA
+ * event and the ubox's fixed counter, each its own device, give a record
+ * each per package every unc_timer_interval (10) ms on the uncore
+ * channel: descriptor 1, package 0, valid, group 1, TSCs that never go
+ * back, counts that never do either, at the rates the stand-ins count.
+ */
+TEST(uncore_as_the_status_message_announces)
+{
+	const char *want = getenv("ACA_EXPECT_UNCORE");
+	bool expect = want && !strcmp(want, "1");
+	int32_t unc_st = expect ? VT_SUCCESS : VT_INVALID_DEVICE;
+	struct sep_drv_config dc = { .size = sizeof(dc), .version = SEP_DRV_CONFIG_VERSION };
+	struct sep_event_config ec = { .num_groups = 1, .em_mode = SEP_EM_DISABLED,
+				       .em_factor = -1, .em_event_num = -1 };
+	struct sep_event_desc d = { .sample_size = UNC_REC };
+	struct sep_dev_unc_config uc = { 0 };
+	uint8_t *ecb, *cha, *ubox, *recs = NULL;
+	struct chan_set cs = { 0 };
+	FILE *files[HOST_MAX_CHANNELS];
+	struct host_session s;
+	size_t len, ulen;
+	uint32_t two = 2, nrec, rounds;
+	int32_t busy = -1;
+	double t0, t1;
+	long bytes;
+
+	ecb = ref_tsc_ecb(ECB_SLOTS, 3, &len);
+	cha = unc_ecb(false, &ulen);
+	ubox = unc_ecb(true, &ulen);
+	ASSERT_TRUE(ecb && cha && ubox);
+	ASSERT_EQ(0, open_session(&s));
+	ASSERT_EQ(expect, !!(s.status.collect_switch.flags & SEP_SWITCH_UNCORE_SUPPORTED))
+		TH_LOG("status switches 0x%x; ACA_EXPECT_UNCORE=%s", s.status.collect_switch.flags,
+		       want ? want : "");
+	ASSERT_EQ(0, host_command(&s, SEP_CMD_RESERVE, NULL, 0, &busy, 4));
+	ASSERT_EQ(0, busy);
+	ASSERT_EQ(0, host_command(&s, SEP_CMD_INIT_DRIVER, &dc, sizeof(dc), NULL, 0));
+	ASSERT_EQ(0, host_command(&s, SEP_CMD_NUM_DESCRIPTOR, &two, 4, NULL, 0));
+	ASSERT_EQ(0, host_command(&s, SEP_CMD_DESC_NEXT, &d, sizeof(d), NULL, 0));
+	ASSERT_EQ(0, host_command(&s, SEP_CMD_DESC_NEXT, &d, sizeof(d), NULL, 0));
+	ASSERT_EQ(0, host_command(&s, SEP_CMD_EM_GROUPS, &ec, sizeof(ec), NULL, 0));
+	ASSERT_EQ(0, host_command(&s, SEP_CMD_EM_CONFIG_NEXT, ecb, len, NULL, 0));
+	EXPECT_EQ(unc_st, host_command(&s, SEP_CMD_INIT_UNC, &uc, sizeof(uc), NULL, 0));
+	EXPECT_EQ(unc_st, host_command(&s, SEP_CMD_EM_GROUPS_UNC, &ec, sizeof(ec), NULL, 0));
+	EXPECT_EQ(unc_st, host_command(&s, SEP_CMD_EM_CONFIG_NEXT_UNC, cha, ulen, NULL, 0));
+	EXPECT_EQ(unc_st, host_command(&s, SEP_CMD_EM_CONFIG_NEXT_UNC, ubox, ulen, NULL, 0));
+	ASSERT_EQ(0, chans_to_files(&cs, &s, files));
+	t0 = now_ns();
+	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_START, NULL, 0, NULL, 0));
+	usleep(1000000);
+	EXPECT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_STOP, NULL, 0, NULL, 0));
+	t1 = now_ns();
+	EXPECT_EQ(0, chans_wait(&cs, 10000));	/* EOF after STOP */
+	chans_stop(&cs);
+	bytes = lseek(fileno(files[s.ncpus]), 0, SEEK_END);
+	if (bytes > 0) {
+		recs = malloc(bytes);
+		ASSERT_NE(NULL, recs);
+		ASSERT_EQ(bytes, pread(fileno(files[s.ncpus]), recs, bytes, 0));
+	}
+	for (uint32_t i = 0; i < cs.n; i++)
+		fclose(files[i]);
+	EXPECT_EQ(0, host_session_close(&s));
+	free(cs.ch);
+	free(ecb);
+	free(cha);
+	free(ubox);
+	if (!expect) {
+		EXPECT_EQ(0, bytes) TH_LOG("the uncore channel of a target without uncore");
+		free(recs);
+		return;
+	}
+	/* Rounds of two records, CHA (device 0) then ubox, one package. */
+	nrec = bytes / UNC_REC;
+	rounds = nrec / 2;
+	ASSERT_EQ(0, bytes % (2 * UNC_REC)) TH_LOG("%ld bytes", bytes);
+	EXPECT_LE(40, rounds);
+	EXPECT_GE(110, rounds);
+	for (uint32_t k = 0; k < nrec; k++) {
+		const uint8_t *r = recs + (size_t)k * UNC_REC;
+		struct sep_unc_record_head h;
+
+		memcpy(&h, r, sizeof(h));
+		EXPECT_EQ(1, h.descriptor_id);
+		EXPECT_EQ(0, h.pkg_num);
+		EXPECT_EQ(SEP_UNC_RECORD_VALID, h.flags);
+		EXPECT_EQ(1, u64_at(r, UNC_GROUP_OFF)) TH_LOG("record %u's group", k);
+		if (k >= 2) {
+			const uint8_t *prev = r - 2 * UNC_REC;
+
+			EXPECT_LE(u64_at(prev, 24), h.tsc) TH_LOG("record %u", k);
+			EXPECT_LE(u64_at(prev, UNC_COUNT_OFF), u64_at(r, UNC_COUNT_OFF))
+				TH_LOG("record %u", k);
+		}
+	}
+	if (rounds) {
+		const uint8_t *last = recs + (size_t)(nrec - 2) * UNC_REC;
+		double cha_us = u64_at(last, UNC_COUNT_OFF) / (double)UNC_CHA_UMASK;
+		double ubox_ns = u64_at(last + UNC_REC, UNC_COUNT_OFF);
+		double span_us = (t1 - t0) / 1e3;
+
+		ksft_print_msg("figure: uncore: %u rounds in %.0f ms; CHA %.0f us, ubox %.0f ns counted; START to STOP %.0f us\n",
+			       rounds, span_us / 1e3, cha_us, ubox_ns, span_us);
+		EXPECT_LE(0.8 * span_us, cha_us);
+		EXPECT_GE(1.02 * span_us, cha_us);
+		/* Read in the same round: the two counters agree on its time. */
+		EXPECT_LE(0.98 * cha_us * 1000, ubox_ns);
+		EXPECT_GE(1.02 * cha_us * 1000, ubox_ns);
+	}
+	free(recs);
 }
 
 /* Fixed counter slot j is IA32_FIXED_CTRj: 17 of them exist on no PMU. */

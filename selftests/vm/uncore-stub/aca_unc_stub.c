@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Stand-in uncore PMUs for the uncore test VM (selftests/vm/uncore), named
+ * and formatted as Linux names and formats a Skylake-SP's: uncore_ubox and
+ * uncore_cha_0, uncore_cha_1, with the format files of the kernel's skx
+ * types. What they count is known in advance, so a test can check what
+ * aca reads: an event counts its umask (at least 1) per microsecond it is
+ * enabled; the fixed counter (event 0xff) counts nanoseconds. Like an
+ * uncore PMU, they count per CPU only, never per task, and never sample.
+ */
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/perf_event.h>
+
+#define STUB_FIXED_EVENT	0xff
+
+static u64 stub_now(struct perf_event *event)
+{
+	u64 ns = ktime_get_ns(), umask = (event->attr.config >> 8) & 0xff;
+
+	if ((event->attr.config & 0xff) == STUB_FIXED_EVENT)
+		return ns;
+	return div_u64(ns, NSEC_PER_USEC) * (umask ? umask : 1);
+}
+
+static void stub_read(struct perf_event *event)
+{
+	u64 now = stub_now(event), prev = local64_xchg(&event->hw.prev_count, now);
+
+	local64_add(now - prev, &event->count);
+}
+
+static void stub_start(struct perf_event *event, int flags)
+{
+	local64_set(&event->hw.prev_count, stub_now(event));
+	event->hw.state = 0;
+}
+
+static void stub_stop(struct perf_event *event, int flags)
+{
+	if (event->hw.state & PERF_HES_STOPPED)
+		return;
+	stub_read(event);
+	event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
+}
+
+static int stub_add(struct perf_event *event, int flags)
+{
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	if (flags & PERF_EF_START)
+		stub_start(event, 0);
+	return 0;
+}
+
+static void stub_del(struct perf_event *event, int flags)
+{
+	stub_stop(event, PERF_EF_UPDATE);
+}
+
+static int stub_event_init(struct perf_event *event)
+{
+	if (event->attr.type != event->pmu->type)
+		return -ENOENT;
+	if (event->cpu < 0 || is_sampling_event(event))
+		return -EINVAL;
+	return 0;
+}
+
+PMU_FORMAT_ATTR(event, "config:0-7");
+PMU_FORMAT_ATTR(umask, "config:8-15");
+PMU_FORMAT_ATTR(edge, "config:18");
+PMU_FORMAT_ATTR(tid_en, "config:19");
+PMU_FORMAT_ATTR(inv, "config:23");
+PMU_FORMAT_ATTR(thresh, "config:24-31");
+PMU_FORMAT_ATTR(filter_tid, "config1:0-8");
+PMU_FORMAT_ATTR(filter_state, "config1:17-26");
+PMU_FORMAT_ATTR(filter_rem, "config1:32");
+PMU_FORMAT_ATTR(filter_loc, "config1:33");
+PMU_FORMAT_ATTR(filter_all_op, "config1:35");
+PMU_FORMAT_ATTR(filter_nm, "config1:36");
+PMU_FORMAT_ATTR(filter_not_nm, "config1:37");
+PMU_FORMAT_ATTR(filter_opc0, "config1:41-50");
+PMU_FORMAT_ATTR(filter_opc1, "config1:51-60");
+PMU_FORMAT_ATTR(filter_nc, "config1:62");
+PMU_FORMAT_ATTR(filter_isoc, "config1:63");
+
+static struct attribute *stub_ubox_formats[] = {
+	&format_attr_event.attr, &format_attr_umask.attr, &format_attr_edge.attr,
+	&format_attr_inv.attr, &format_attr_thresh.attr, NULL,
+};
+
+static struct attribute *stub_cha_formats[] = {
+	&format_attr_event.attr, &format_attr_umask.attr, &format_attr_edge.attr,
+	&format_attr_tid_en.attr, &format_attr_inv.attr, &format_attr_thresh.attr,
+	&format_attr_filter_tid.attr, &format_attr_filter_state.attr,
+	&format_attr_filter_rem.attr, &format_attr_filter_loc.attr,
+	&format_attr_filter_all_op.attr, &format_attr_filter_nm.attr,
+	&format_attr_filter_not_nm.attr, &format_attr_filter_opc0.attr,
+	&format_attr_filter_opc1.attr, &format_attr_filter_nc.attr,
+	&format_attr_filter_isoc.attr, NULL,
+};
+
+static const struct attribute_group stub_ubox_group = {
+	.name = "format", .attrs = stub_ubox_formats,
+};
+
+static const struct attribute_group stub_cha_group = {
+	.name = "format", .attrs = stub_cha_formats,
+};
+
+static const struct attribute_group *stub_ubox_groups[] = { &stub_ubox_group, NULL };
+static const struct attribute_group *stub_cha_groups[] = { &stub_cha_group, NULL };
+
+#define STUB_PMU(_groups) { \
+	.module = THIS_MODULE, .task_ctx_nr = perf_invalid_context, \
+	.event_init = stub_event_init, .add = stub_add, .del = stub_del, \
+	.start = stub_start, .stop = stub_stop, .read = stub_read, \
+	.capabilities = PERF_PMU_CAP_NO_EXCLUDE, .attr_groups = (_groups) }
+
+static struct {
+	const char *name;
+	struct pmu pmu;
+	bool registered;
+} stubs[] = {
+	{ "uncore_ubox", STUB_PMU(stub_ubox_groups) },
+	{ "uncore_cha_0", STUB_PMU(stub_cha_groups) },
+	{ "uncore_cha_1", STUB_PMU(stub_cha_groups) },
+};
+
+static void stub_unregister(void)
+{
+	for (int i = ARRAY_SIZE(stubs) - 1; i >= 0; i--)
+		if (stubs[i].registered) {
+			perf_pmu_unregister(&stubs[i].pmu);
+			stubs[i].registered = false;
+		}
+}
+
+static int __init stub_init(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(stubs); i++) {
+		int ret = perf_pmu_register(&stubs[i].pmu, stubs[i].name, -1);
+
+		if (ret) {
+			pr_err("cannot register %s (%d)\n", stubs[i].name, ret);
+			stub_unregister();
+			return ret;
+		}
+		stubs[i].registered = true;
+	}
+	return 0;
+}
+
+static void __exit stub_exit(void)
+{
+	stub_unregister();
+}
+
+module_init(stub_init);
+module_exit(stub_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Stand-in Skylake-SP uncore PMUs for aca's uncore test");
