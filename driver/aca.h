@@ -58,7 +58,7 @@ void aca_device_exit(void);
 
 /* What aca holds in memory, by kind (memory.c): /sys/module/aca/memory. */
 enum aca_mem {
-	ACA_MEM_RINGS,		/* sample and module-record rings */
+	ACA_MEM_RINGS,		/* sample, module-record and uncore rings */
 	ACA_MEM_FILES,		/* open /dev/aca files */
 	ACA_MEM_SCRATCH,	/* per-CPU records of call-stack sampling */
 	ACA_MEM_KINDS

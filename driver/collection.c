@@ -116,9 +116,10 @@ void aca_collection_consume(void *ctx, u32 chan, size_t n)
 }
 
 /*
- * Whether a channel's ring will get nothing more: for the CPU rings from
- * STOP on (flush below), for the module records once their worker has
- * written STOP's (modrec.c), which is later. No ring: nothing to wait for.
+ * Whether a channel's ring will get nothing more: for the CPU and uncore
+ * rings from STOP on (flush below), for the module records once their
+ * worker has written STOP's (modrec.c), which is later. No ring: nothing
+ * to wait for.
  */
 bool aca_collection_final(void *ctx, u32 chan)
 {

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Data channel rings: a CPU's samples, or the module records. One producer
- * at a time (the perf overflow handler of that CPU, in NMI or hard-IRQ
- * context, or where an [ACA-EXT] software event fires, preemption off;
- * nested writes are lost, below; or, for the module records, INIT_DRIVER and then only their
- * worker, in process context) and one consumer (the reader of the data
+ * Data channel rings: a CPU's samples, the module records, or the uncore
+ * records. One producer at a time (the perf overflow handler of that CPU,
+ * in NMI or hard-IRQ context, or where an [ACA-EXT] software event fires,
+ * preemption off; nested writes are lost, below; for the module records,
+ * INIT_DRIVER and then only their worker; for the uncore records, their
+ * worker and then STOP once it is cancelled; both in process context) and
+ * one consumer (the reader of the data
  * channel bound to the ring, process context, under its file's read lock;
  * or a local trace's mapping).
  *

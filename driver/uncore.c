@@ -7,15 +7,18 @@
  * uncore records on the uncore channel's ring.
  *
  * The PMUs are read from sysfs (/sys/bus/event_source/devices/uncore_*:
- * type and format files) by aca_uncore_scan(), outside aca_lock, when
- * aca loads and on an open of /dev/aca at most every ACA_UNC_RESCAN_S
- * seconds (intel_uncore may load after aca); the core's calls, under
+ * type and format files) by a work item, so with the kernel's own
+ * credentials and mounts, never an opener's, when aca loads and on an
+ * open of /dev/aca at most every ACA_UNC_RESCAN_S seconds (intel_uncore
+ * may load after aca), outside aca_lock; the core's calls, under
  * aca_lock, only look the table up.
  *
- * A collection's worker is the uncore ring's one producer: each tick it
- * reads every counter (perf_event_read_value(), a cross-call to the
- * package's CPU) and writes one record per device and package. STOP
- * stops the worker, writes a last round and finalizes the ring.
+ * A collection's counters are per die (Linux's uncore boxes are; a
+ * Skylake-SP has one per package), on the die's first online CPU at
+ * START. The worker is the uncore ring's one producer until STOP, which
+ * cancels it, writes the last round itself and finalizes the ring: each
+ * round reads every counter (perf_event_read_value(), a cross-call to
+ * its CPU) and writes one record per device and die.
  */
 #include <linux/dcache.h>
 #include <linux/fs.h>
@@ -31,10 +34,14 @@
 #define ACA_UNC_MAX_PMUS	256
 #define ACA_UNC_MAX_FORMATS	24
 #define ACA_UNC_FORMAT_LEN	64	/* one format file: "config:8-15,32-43,45-55" */
+#define ACA_UNC_TEXT_LEN	128	/* a longer file is skipped, not cut */
 #define ACA_UNC_NAME		32	/* a directory entry's name */
 #define ACA_UNC_RESCAN_S	1
-#define ACA_UNC_RING_PAGES	16
-#define ACA_UNC_DEFAULT_MS	10	/* unc_timer_interval 0 */
+#define ACA_UNC_RING_PAGES_MIN	16
+/* unc_timer_interval: 0 is the default; each round costs a cross-call per counter. */
+#define ACA_UNC_DEFAULT_MS	10
+#define ACA_UNC_MIN_MS		10
+#define ACA_UNC_MAX_MS		60000
 
 /* ---- the PMUs ---- */
 
@@ -51,8 +58,7 @@ struct aca_unc_table {
 };
 
 static struct aca_unc_table *aca_unc_pmus;	/* under aca_lock */
-static DEFINE_MUTEX(aca_unc_scan_lock);		/* one scan at a time */
-static unsigned long aca_unc_scanned;		/* jiffies of the last; under it */
+static unsigned long aca_unc_scanned;		/* jiffies of the last scan's start */
 
 struct aca_names {
 	struct dir_context ctx;
@@ -114,11 +120,13 @@ static ssize_t aca_read_text(const char *path, char *buf, size_t len)
 static int aca_scan_pmu(const char *name, struct aca_unc_pmu *p, char *path,
 			struct aca_names *fmts)
 {
-	char text[ACA_UNC_FORMAT_LEN];
+	char text[ACA_UNC_TEXT_LEN];
 	ssize_t n;
 
 	memset(p, 0, sizeof(*p));
-	strscpy(p->name, name, sizeof(p->name));
+	/* Longer than any PMU the core names (uncore_iio_free_running_0): not one of them. */
+	if (strscpy(p->name, name, sizeof(p->name)) < 0)
+		return -ENAMETOOLONG;
 	snprintf(path, PATH_MAX, ACA_UNC_DIR "/%s/type", name);
 	n = aca_read_text(path, text, sizeof(text));
 	if (n < 0)
@@ -133,7 +141,8 @@ static int aca_scan_pmu(const char *name, struct aca_unc_pmu *p, char *path,
 	for (u32 i = 0; i < fmts->n; i++) {
 		snprintf(path, PATH_MAX, ACA_UNC_DIR "/%s/format/%s", name, fmts->names[i]);
 		n = aca_read_text(path, text, sizeof(text));
-		if (n <= 0 || p->len + n + 1 > sizeof(p->formats))
+		/* Unread, cut or past the room: its bits stay refused (core/uncore.c). */
+		if (n <= 0 || n >= sizeof(text) - 2 || p->len + n + 1 > sizeof(p->formats))
 			continue;
 		memcpy(p->formats + p->len, text, n + 1);
 		p->len += n + 1;
@@ -142,10 +151,10 @@ static int aca_scan_pmu(const char *name, struct aca_unc_pmu *p, char *path,
 }
 
 /*
- * Read the uncore PMUs from sysfs, outside aca_lock, then swap the table
- * in under it. At most every ACA_UNC_RESCAN_S seconds unless @force.
+ * Read the uncore PMUs from sysfs, then swap the table in under aca_lock.
+ * A directory that cannot be read keeps the table there was.
  */
-void aca_uncore_scan(bool force)
+static void aca_unc_scan_fn(struct work_struct *work)
 {
 	struct aca_names pmus = { .prefix = ACA_UNC_PREFIX, .max = ACA_UNC_MAX_PMUS };
 	struct aca_names fmts = { .prefix = "", .max = ACA_UNC_MAX_FORMATS };
@@ -153,24 +162,16 @@ void aca_uncore_scan(bool force)
 	char *path = NULL;
 	u32 n = 0;
 
-	mutex_lock(&aca_unc_scan_lock);
-	if (!force && aca_unc_scanned &&
-	    time_before(jiffies, aca_unc_scanned + ACA_UNC_RESCAN_S * HZ))
-		goto out;
-	aca_unc_scanned = jiffies ? jiffies : 1;
+	WRITE_ONCE(aca_unc_scanned, jiffies ?: 1);
 	pmus.names = kcalloc(pmus.max, sizeof(*pmus.names), GFP_KERNEL);
 	fmts.names = kcalloc(fmts.max, sizeof(*fmts.names), GFP_KERNEL);
 	path = kmalloc(PATH_MAX, GFP_KERNEL);
-	if (!pmus.names || !fmts.names || !path)
+	if (!pmus.names || !fmts.names || !path || aca_list_dir(ACA_UNC_DIR, &pmus) < 0)
 		goto out;
-	/* No such directory (no perf): no uncore. */
-	if (aca_list_dir(ACA_UNC_DIR, &pmus) < 0)
-		pmus.n = 0;
 	if (pmus.n) {
 		t = kvzalloc(struct_size(t, pmus, pmus.n), GFP_KERNEL);
 		if (!t)
 			goto out;
-		t->n = pmus.n;
 		for (u32 i = 0; i < pmus.n; i++)
 			if (!aca_scan_pmu(pmus.names[i], &t->pmus[n], path, &fmts))
 				n++;
@@ -182,10 +183,26 @@ void aca_uncore_scan(bool force)
 	mutex_unlock(&aca_lock);
 	kvfree(old);
 out:
-	mutex_unlock(&aca_unc_scan_lock);
 	kfree(path);
 	kfree(fmts.names);
 	kfree(pmus.names);
+}
+
+static DECLARE_WORK(aca_unc_scan_work, aca_unc_scan_fn);
+
+/*
+ * Read the uncore PMUs again, in a kernel worker (the kernel's view of
+ * sysfs, not the caller's), and wait: at most every ACA_UNC_RESCAN_S
+ * seconds unless @force. Not under aca_lock, which the scan takes.
+ */
+void aca_uncore_scan(bool force)
+{
+	unsigned long last = READ_ONCE(aca_unc_scanned);
+
+	if (!force && last && time_before(jiffies, last + ACA_UNC_RESCAN_S * HZ))
+		return;
+	queue_work(system_unbound_wq, &aca_unc_scan_work);
+	flush_work(&aca_unc_scan_work);
 }
 
 /* acp_ops.uncore_pmu: a table lookup. */
@@ -211,57 +228,62 @@ bool aca_uncore_pmu(void *ctx, const char *name, u32 *type, char *formats, size_
 
 struct aca_uncore {
 	struct aca_ring *ring;		/* the uncore channel's */
-	struct acp_unc_event *evs;	/* a copy of the configuration's */
-	u32 nevs, npkgs, ndevices;
-	int *pkg_cpu;			/* package -> the CPU its counters are on */
-	struct perf_event **pe;		/* [pkg * nevs + i] */
-	u32 *rec_size;			/* device -> its records' size */
-	u8 *rec;			/* the worker's record */
+	struct aca_unc_event_set {
+		struct acp_unc_event *evs;	/* a copy of the configuration's */
+		u32 nevs, nunits, ndevices;
+		int *unit_cpu;			/* die -> the CPU its counters are on, or -1 */
+		struct perf_event **pe;		/* [die * nevs + i], NULL: not counted there */
+		u32 *rec_size;			/* device -> its records' size */
+		u8 *rec;			/* the round's record */
+	} set;
 	unsigned int period_ms;
-	bool paused;			/* under aca_lock; the worker reads it once a tick */
+	bool paused;			/* under aca_lock; the worker reads it once a round */
 	bool stopping;
 	struct delayed_work work;
 };
 
 static struct aca_uncore *aca_unc;	/* under aca_lock */
 
-/* One round: a record per device and package, the counts since START. */
+/* One round: a record per device and die, each counter's count since START. */
 static void aca_unc_round(struct aca_uncore *u)
 {
+	const struct aca_unc_event_set *set = &u->set;
 	u64 tsc = aca_tsc_now();
 
-	for (u32 pkg = 0; pkg < u->npkgs; pkg++) {
-		if (u->pkg_cpu[pkg] < 0)
+	for (u32 unit = 0; unit < set->nunits; unit++) {
+		if (set->unit_cpu[unit] < 0)
 			continue;
-		for (u32 d = 0; d < u->ndevices; d++) {
-			struct sep_unc_record_head *h = (void *)u->rec;
-			bool any = false;
+		for (u32 d = 0; d < set->ndevices; d++) {
+			struct sep_unc_record_head *h = (void *)set->rec;
+			u32 size = set->rec_size[d];
+			bool any = false, valid = true;
 
-			memset(u->rec, 0, u->rec_size[d]);
-			for (u32 i = 0; i < u->nevs; i++) {
-				const struct acp_unc_event *e = &u->evs[i];
-				struct perf_event *pe = u->pe[pkg * u->nevs + i];
-				u64 enabled, running, count = 0;
+			memset(set->rec, 0, size);
+			for (u32 i = 0; i < set->nevs; i++) {
+				const struct acp_unc_event *e = &set->evs[i];
+				struct perf_event *pe = set->pe[unit * set->nevs + i];
+				u64 enabled = 0, running = 0, count = 0;
 
 				if (e->device != d)
 					continue;
-				if (!any) {
-					h->descriptor_id = e->desc_id;
-					h->cpu_num = u->pkg_cpu[pkg];
-					h->pkg_num = pkg;
-					h->flags = SEP_UNC_RECORD_VALID;
-					h->tsc = tsc;
-					/* The one uncore group: group + 1. */
-					*(u64 *)(u->rec + e->group_offset) = 1;
-					any = true;
-				}
+				any = true;
+				/* The one uncore group: group + 1. */
+				*(u64 *)(set->rec + e->group_offset) = 1;
+				h->descriptor_id = e->desc_id;
 				if (pe)
 					count = perf_event_read_value(pe, &enabled, &running);
+				/* Not counted all along (no such box here, or not scheduled). */
+				valid &= pe && running == enabled;
 				/* The core checked both: aligned U64s after the head. */
-				*(u64 *)(u->rec + e->record_offset) = count;
+				*(u64 *)(set->rec + e->record_offset) = count;
 			}
-			if (any)
-				aca_ring_write(u->ring, u->rec, u->rec_size[d], u->rec_size[d]);
+			if (!any)
+				continue;
+			h->cpu_num = set->unit_cpu[unit];
+			h->pkg_num = unit;
+			h->flags = valid ? SEP_UNC_RECORD_VALID : 0;
+			h->tsc = tsc;
+			aca_ring_write(u->ring, set->rec, size, size);
 		}
 	}
 }
@@ -273,42 +295,50 @@ static void aca_unc_work(struct work_struct *work)
 	if (!READ_ONCE(u->paused))
 		aca_unc_round(u);
 	if (!READ_ONCE(u->stopping))
-		schedule_delayed_work(&u->work, msecs_to_jiffies(u->period_ms));
+		queue_delayed_work(system_unbound_wq, &u->work, msecs_to_jiffies(u->period_ms));
 }
 
-static void aca_unc_release(struct aca_uncore *u)
+/* The counters released and the set emptied: nothing counts, nothing is held. */
+static void aca_unc_set_free(struct aca_unc_event_set *set)
 {
-	for (u32 i = 0; u->pe && i < u->npkgs * u->nevs; i++)
-		if (u->pe[i]) {
-			perf_event_release_kernel(u->pe[i]);
-			u->pe[i] = NULL;
-		}
+	for (u32 i = 0; set->pe && i < set->nunits * set->nevs; i++)
+		if (set->pe[i])
+			perf_event_release_kernel(set->pe[i]);
+	kfree(set->pe);
+	kfree(set->evs);
+	kfree(set->unit_cpu);
+	kfree(set->rec_size);
+	kfree(set->rec);
+	memset(set, 0, sizeof(*set));
+}
+
+/* The worker stopped for good: it re-arms itself until it sees @stopping. */
+static void aca_unc_halt(struct aca_uncore *u)
+{
+	WRITE_ONCE(u->stopping, true);
+	cancel_delayed_work_sync(&u->work);
 }
 
 static void aca_unc_free(struct aca_uncore *u)
 {
 	if (!u)
 		return;
-	aca_unc_release(u);
+	aca_unc_set_free(&u->set);
 	if (u->ring) {
 		aca_ring_detach(u->ring);
 		aca_ring_put(u->ring);
 	}
-	kfree(u->pe);
-	kfree(u->evs);
-	kfree(u->pkg_cpu);
-	kfree(u->rec_size);
-	kfree(u->rec);
 	kfree(u);
 }
 
 /*
  * INIT_DRIVER (sampling mode, a target with uncore PMUs): the uncore
- * channel's ring, there before its reader binds it; the counters come at
- * START.
+ * channel's ring, there before its reader binds it, ring_pages like a
+ * CPU's; the counters come at START.
  */
 int aca_uncore_configure(const struct acp_config *cfg)
 {
+	unsigned int pages = max_t(unsigned int, READ_ONCE(aca_ring_pages), ACA_UNC_RING_PAGES_MIN);
 	struct aca_uncore *u;
 
 	lockdep_assert_held(&aca_lock);
@@ -319,7 +349,7 @@ int aca_uncore_configure(const struct acp_config *cfg)
 	if (!u)
 		return -ENOMEM;
 	INIT_DELAYED_WORK(&u->work, aca_unc_work);
-	u->ring = aca_ring_alloc(ACA_UNC_RING_PAGES, NUMA_NO_NODE);
+	u->ring = aca_ring_alloc(pages, NUMA_NO_NODE);
 	if (!u->ring) {
 		kfree(u);
 		return -ENOMEM;
@@ -328,119 +358,155 @@ int aca_uncore_configure(const struct acp_config *cfg)
 	return 0;
 }
 
-/* START: a counting event per uncore event and package, then the worker. */
+/* Each online die's first CPU (Linux's uncore boxes are per die). */
+static int aca_unc_units(struct aca_unc_event_set *set)
+{
+	int cpu;
+
+	set->nunits = 0;
+	for_each_online_cpu(cpu)
+		set->nunits = max_t(u32, set->nunits, topology_logical_die_id(cpu) + 1);
+	set->unit_cpu = kmalloc_array(set->nunits, sizeof(*set->unit_cpu), GFP_KERNEL);
+	if (!set->unit_cpu)
+		return -ENOMEM;
+	for (u32 unit = 0; unit < set->nunits; unit++)
+		set->unit_cpu[unit] = -1;
+	for_each_online_cpu(cpu) {
+		int unit = topology_logical_die_id(cpu);
+
+		if (unit >= 0 && set->unit_cpu[unit] < 0)
+			set->unit_cpu[unit] = cpu;
+	}
+	return 0;
+}
+
+/*
+ * Counter @i on every die: pinned, so it counts all along or reads as not
+ * counted. A die perf refuses it on is logged and left out (its records
+ * say not valid); refused on every die, it fails START.
+ */
+static int aca_unc_create(struct aca_unc_event_set *set, u32 i, bool paused)
+{
+	const struct acp_unc_event *e = &set->evs[i];
+	int ret = -ENODEV;
+	u32 made = 0;
+
+	for (u32 unit = 0; unit < set->nunits; unit++) {
+		struct perf_event_attr attr = {
+			.type = e->type,
+			.size = sizeof(attr),
+			.config = e->config,
+			.config1 = e->config1,
+			.pinned = 1,
+			.disabled = paused,
+		};
+		struct perf_event *pe;
+
+		if (set->unit_cpu[unit] < 0)
+			continue;
+		pe = perf_event_create_kernel_counter(&attr, set->unit_cpu[unit], NULL, NULL, NULL);
+		if (IS_ERR(pe)) {
+			ret = PTR_ERR(pe);
+			pr_notice_ratelimited("START: perf refused %s config 0x%llx config1 0x%llx on CPU %d (%d)\n",
+					      e->pmu, e->config, e->config1,
+					      set->unit_cpu[unit], ret);
+			continue;
+		}
+		set->pe[unit * set->nevs + i] = pe;
+		made++;
+	}
+	return made ? 0 : ret;
+}
+
+/* START: a counting event per uncore counter and die, then the worker. */
 int aca_uncore_start(const struct acp_config *cfg, bool paused)
 {
 	struct aca_uncore *u = aca_unc;
-	int cpu, ret = 0;
+	struct aca_unc_event_set *set;
+	u32 rec_max = 0, ms;
+	int ret;
 
 	lockdep_assert_held(&aca_lock);
 	if (!u || !cfg->nunc)
 		return 0;
-	u->evs = kmemdup(cfg->unc, cfg->nunc * sizeof(*cfg->unc), GFP_KERNEL);
-	u->nevs = cfg->nunc;
-	u->ndevices = cfg->nunc_devices;
-	u->npkgs = topology_max_packages();
-	u->pkg_cpu = kmalloc_array(u->npkgs, sizeof(*u->pkg_cpu), GFP_KERNEL);
-	u->pe = kcalloc(u->npkgs * u->nevs, sizeof(*u->pe), GFP_KERNEL);
-	u->rec_size = kcalloc(u->ndevices, sizeof(*u->rec_size), GFP_KERNEL);
-	u->rec = kzalloc(PAGE_SIZE, GFP_KERNEL);
-	if (!u->evs || !u->pkg_cpu || !u->pe || !u->rec_size || !u->rec) {
-		u->nevs = 0;
-		return -ENOMEM;
-	}
-	for (u32 p = 0; p < u->npkgs; p++)
-		u->pkg_cpu[p] = -1;
+	set = &u->set;
+	aca_unc_set_free(set);	/* what a START that failed left */
+	set->nevs = cfg->nunc;
+	set->ndevices = cfg->nunc_devices;
+	for (u32 i = 0; i < cfg->nunc; i++)
+		rec_max = max_t(u32, rec_max, cfg->unc[i].rec_size);
+	set->evs = kmemdup(cfg->unc, cfg->nunc * sizeof(*cfg->unc), GFP_KERNEL);
+	set->rec_size = kcalloc(set->ndevices, sizeof(*set->rec_size), GFP_KERNEL);
+	set->rec = kzalloc(rec_max, GFP_KERNEL);
 	cpus_read_lock();
-	for_each_online_cpu(cpu) {
-		int pkg = topology_logical_package_id(cpu);
-
-		if (pkg >= 0 && pkg < u->npkgs && u->pkg_cpu[pkg] < 0)
-			u->pkg_cpu[pkg] = cpu;
+	ret = set->evs && set->rec_size && set->rec ? aca_unc_units(set) : -ENOMEM;
+	if (!ret) {
+		set->pe = kcalloc(set->nunits * set->nevs, sizeof(*set->pe), GFP_KERNEL);
+		ret = set->pe ? 0 : -ENOMEM;
+	}
+	for (u32 i = 0; !ret && i < set->nevs; i++) {
+		set->rec_size[set->evs[i].device] = set->evs[i].rec_size;
+		ret = aca_unc_create(set, i, paused);
 	}
 	cpus_read_unlock();
-	for (u32 i = 0; i < u->nevs; i++) {
-		const struct acp_unc_event *e = &u->evs[i];
-
-		/* The core bounds desc_id and offsets by the descriptor (at most a page). */
-		u->rec_size[e->device] = cfg->desc[e->desc_id].sample_size;
-		for (u32 p = 0; p < u->npkgs && !ret; p++) {
-			struct perf_event_attr attr = {
-				.type = e->type,
-				.size = sizeof(attr),
-				.config = e->config,
-				.config1 = e->config1,
-				.disabled = paused,
-			};
-			struct perf_event *pe;
-
-			if (u->pkg_cpu[p] < 0)
-				continue;
-			pe = perf_event_create_kernel_counter(&attr, u->pkg_cpu[p], NULL, NULL,
-							      NULL);
-			if (IS_ERR(pe)) {
-				ret = PTR_ERR(pe);
-				pr_notice_ratelimited("START: perf refused %s config 0x%llx config1 0x%llx on CPU %d (%d)\n",
-						      e->pmu, e->config, e->config1,
-						      u->pkg_cpu[p], ret);
-				break;
-			}
-			u->pe[p * u->nevs + i] = pe;
-		}
-	}
 	if (ret) {
-		aca_unc_release(u);
-		u->nevs = 0;
+		aca_unc_set_free(set);
 		return ret;
 	}
+	ms = cfg->drv.unc_timer_interval ?: ACA_UNC_DEFAULT_MS;
+	u->period_ms = clamp_t(u32, ms, ACA_UNC_MIN_MS, ACA_UNC_MAX_MS);
+	if (u->period_ms != ms)
+		pr_notice_ratelimited("uncore: unc_timer_interval %u ms read every %u ms (%u to %u)\n",
+				      ms, u->period_ms, ACA_UNC_MIN_MS, ACA_UNC_MAX_MS);
 	u->paused = paused;
-	u->period_ms = cfg->drv.unc_timer_interval ?: ACA_UNC_DEFAULT_MS;
-	schedule_delayed_work(&u->work, msecs_to_jiffies(u->period_ms));
+	u->stopping = false;
+	queue_delayed_work(system_unbound_wq, &u->work, msecs_to_jiffies(u->period_ms));
 	return 0;
 }
 
+/* PAUSE and RESUME: no record while paused; the counts hold meanwhile. */
 void aca_uncore_pause(bool pause)
 {
 	struct aca_uncore *u = aca_unc;
+	struct aca_unc_event_set *set = u ? &u->set : NULL;
 
 	lockdep_assert_held(&aca_lock);
-	if (!u || !u->nevs)
+	if (!set || !set->nevs)
 		return;
 	WRITE_ONCE(u->paused, pause);
-	for (u32 i = 0; i < u->npkgs * u->nevs; i++) {
-		if (!u->pe[i])
+	for (u32 i = 0; i < set->nunits * set->nevs; i++) {
+		if (!set->pe[i])
 			continue;
 		if (pause)
-			perf_event_disable(u->pe[i]);
+			perf_event_disable(set->pe[i]);
 		else
-			perf_event_enable(u->pe[i]);
+			perf_event_enable(set->pe[i]);
 	}
 }
 
-/* The worker stopped for good: it re-arms itself until it sees @stopping. */
-static void aca_unc_halt(struct aca_uncore *u)
-{
-	WRITE_ONCE(u->stopping, true);
-	cancel_delayed_work_sync(&u->work);
-}
-
 /*
- * STOP: the worker stopped, a last round written unless paused, the
- * counters released, the ring final. The worker takes no lock, so it is
- * waited for under aca_lock.
+ * STOP: the worker stopped, a last round written (paused or not: the
+ * counts since the last round are in it), the counters released, the
+ * ring final, and what it lost said.
  */
 void aca_uncore_stop(void)
 {
 	struct aca_uncore *u = aca_unc;
+	u64 written, lost;
 
 	lockdep_assert_held(&aca_lock);
 	if (!u)
 		return;
 	aca_unc_halt(u);
-	if (u->nevs && !u->paused)
+	if (u->set.nevs)
 		aca_unc_round(u);
-	aca_unc_release(u);
+	aca_unc_set_free(&u->set);
 	aca_ring_finalize(u->ring);
+	aca_ring_counts(u->ring, &written, &lost);
+	if (lost)
+		pr_notice_ratelimited("uncore: %llu of %llu records lost: the uncore ring was full; %s\n",
+				      lost, written + lost,
+				      "read the uncore channel while collecting, or load aca with a larger ring_pages");
 }
 
 void aca_uncore_finish(void)
@@ -461,7 +527,7 @@ struct aca_ring *aca_uncore_ring(void)
 	return aca_unc ? aca_unc->ring : NULL;
 }
 
-/* Module load and unload: the first table; the last one freed. */
+/* Module load and unload (/dev/aca gone first): the first table; the last one freed. */
 void aca_uncore_init(void)
 {
 	aca_uncore_scan(true);
@@ -469,6 +535,7 @@ void aca_uncore_init(void)
 
 void aca_uncore_exit(void)
 {
+	cancel_work_sync(&aca_unc_scan_work);
 	kvfree(aca_unc_pmus);
 	aca_unc_pmus = NULL;
 }

@@ -18,6 +18,7 @@
 #define ACP_MAX_DEVICES		64
 #define ACP_MAX_UNC_EVENTS	256		/* uncore counters (EM_CONFIG_NEXT_UNC) */
 #define ACP_UNC_PMU_NAME	24		/* "uncore_m2pcie_3" and NUL */
+#define ACP_UNC_FIXED		0xff		/* acp_unc_event.counter: the fixed one */
 /* PMU counter width: a sample-after value (period) is below 2^48. */
 #define ACP_COUNTER_BITS	48u
 #define ACP_COUNTER_MASK	((1ull << ACP_COUNTER_BITS) - 1)
@@ -67,7 +68,9 @@ struct acp_unc_event {
 	u16 record_offset;		/* counter_event_offset */
 	u16 group_offset;		/* where the record's group number goes */
 	u16 device;			/* its ECB's: one record per device and package */
-	u32 desc_id;			/* the record's descriptor (its size) */
+	u16 rec_size;			/* its records' bytes: the descriptor's, at most 4096 */
+	u16 desc_id;			/* the record's descriptor */
+	u8 counter;			/* its box's counter, or ACP_UNC_FIXED */
 	u64 config, config1;
 };
 

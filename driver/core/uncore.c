@@ -19,7 +19,7 @@
  * perf programs itself, are left out; registers of no counter read are
  * ignored. PCI boxes are named by device and function; the bus, which
  * differs per package, is not looked at: an uncore event counts on every
- * package (one counter per package, on the CPU the PMU's cpumask names).
+ * die (driver/uncore.c: a counter per die, on its first online CPU).
  */
 #include "internal.h"
 
@@ -201,7 +201,6 @@ struct unc_view {
 	const struct sep_ecb *hdr;
 	const struct sep_event_reg *slots;
 	u32 nslots;
-	struct sep_drv_ioctl_status *st;
 	char *formats;
 };
 
@@ -298,17 +297,9 @@ static void pmu_name(const struct unc_where *w, char name[ACP_UNC_PMU_NAME])
 	name[len] = 0;
 }
 
-static bool refuse_reg(const struct unc_view *v, const struct sep_event_reg *r)
-{
-	v->st->drv_status = VT_INVALID_PROG_INFO;
-	v->st->reg_prog_type = r->reg_prog_type;
-	v->st->reg_key1 = r->event_reg_id.reg_id;
-	return false;
-}
-
 /* Bits of @val outside what the PMU's formats name in @word. */
 static bool fits(const struct unc_view *v, const struct unc_pmu *pmu,
-		 const struct sep_event_reg *ctr, const char *what, u32 word, u64 val)
+		 const char *what, u32 word, u64 val)
 {
 	u64 extra = val & ~pmu->bits[word];
 
@@ -316,7 +307,7 @@ static bool fits(const struct unc_view *v, const struct unc_pmu *pmu,
 		return true;
 	acp_log(v->t, "ECB: %s %s 0x%llx: bits 0x%llx are in none of its formats",
 		pmu->name, what, (unsigned long long)val, (unsigned long long)extra);
-	return refuse_reg(v, ctr);
+	return false;
 }
 
 static bool add_unc_event(const struct unc_view *v, const struct sep_event_reg *ctr,
@@ -334,13 +325,12 @@ static bool add_unc_event(const struct unc_view *v, const struct sep_event_reg *
 			ctr->reg_prog_type == SEP_REG_PROG_PCI ?
 				ctr->event_reg_id.pci_dev_no : ctr->reg_prog_type,
 			ctr->event_reg_id.pci_func_no, v->m->name);
-		return refuse_reg(v, ctr);
+		return false;
 	}
 	pmu_name(&w, name);
 	if (!unc_pmu(v->t, name, &pmu, v->formats)) {
 		acp_log(v->t, "ECB: the target has no perf PMU %s (%s)", name,
 			"its uncore driver is not loaded, or there is no such box");
-		v->st->drv_status = VT_INVALID_DEVICE;
 		return false;
 	}
 	if (w.ctr < 0) {
@@ -348,12 +338,19 @@ static bool add_unc_event(const struct unc_view *v, const struct sep_event_reg *
 	} else {
 		if (!written(v, ctr, &w, w.box->ctl0 + w.ctr * w.box->ctl_step, &sel)) {
 			acp_log(v->t, "ECB: %s counter %d has no event select", pmu.name, w.ctr);
-			return refuse_reg(v, ctr);
+			return false;
 		}
 		e->config = sel & ~UNC_CTL_PERF_OWNED;
-		if (!fits(v, &pmu, ctr, "event select", 0, e->config))
+		/* perf would take it for the box's fixed counter. */
+		if ((e->config & UNC_FIXED_EVENT) == UNC_FIXED_EVENT) {
+			acp_log(v->t, "ECB: %s counter %d: event 0xff is perf's fixed counter",
+				pmu.name, w.ctr);
+			return false;
+		}
+		if (!fits(v, &pmu, "event select", 0, e->config))
 			return false;
 	}
+	e->counter = w.ctr < 0 ? ACP_UNC_FIXED : w.ctr;
 	if (w.box->filter0)
 		written(v, ctr, &w, w.box->filter0, &f0);
 	if (w.box->filter1)
@@ -361,10 +358,10 @@ static bool add_unc_event(const struct unc_view *v, const struct sep_event_reg *
 	if (f0 >> 32 || f1 >> 32) {
 		acp_log(v->t, "ECB: %s filter 0x%llx/0x%llx: a filter register has 32 bits",
 			pmu.name, (unsigned long long)f0, (unsigned long long)f1);
-		return refuse_reg(v, ctr);
+		return false;
 	}
 	e->config1 = f0 | f1 << 32;
-	if (!fits(v, &pmu, ctr, "filter", 1, e->config1))
+	if (!fits(v, &pmu, "filter", 1, e->config1))
 		return false;
 	e->type = pmu.type;
 	memcpy(e->pmu, pmu.name, sizeof(e->pmu));
@@ -373,6 +370,15 @@ static bool add_unc_event(const struct unc_view *v, const struct sep_event_reg *
 	e->group_offset = v->hdr->group_offset;
 	e->desc_id = v->hdr->descriptor_id;
 	return true;
+}
+
+/* Counter @e's counter is in @evs (@n of them) already. */
+static bool unc_counted(const struct acp_unc_event *evs, u32 n, const struct acp_unc_event *e)
+{
+	for (u32 i = 0; i < n; i++)
+		if (evs[i].counter == e->counter && !strcmp(evs[i].pmu, e->pmu))
+			return true;
+	return false;
 }
 
 /* Every READ slot (a counter) becomes an event, in slot order. */
@@ -395,6 +401,12 @@ static bool unc_decode(const struct unc_view *v, struct acp_unc_event *out, u32 
 		memset(&out[*n], 0, sizeof(out[*n]));
 		if (!add_unc_event(v, r, &out[*n]))
 			return false;
+		/* One event per counter: a second would have perf rotate them. */
+		if (unc_counted(v->t->cfg.unc, v->t->cfg.nunc + *n, &out[*n])) {
+			acp_log(v->t, "ECB: %s counter %u is read twice", out[*n].pmu,
+				out[*n].counter);
+			return false;
+		}
 		++*n;
 	}
 	return true;
@@ -422,10 +434,22 @@ static s32 unc_refused(const struct acp_cmd *cmd, const char *name)
 	return VT_INVALID_DEVICE;
 }
 
+/* Uncore counts go into records on the uncore channel: sampling mode only. */
+static bool unc_counting_refused(const struct acp_cmd *cmd, const char *name)
+{
+	if (!acp_counting_mode(&cmd->t->cfg))
+		return false;
+	acp_log(cmd->t, "%s: %s; counting mode reads core counters only", name,
+		"uncore counts go into records on the uncore channel");
+	return true;
+}
+
 s32 acp_cmd_init_unc(const struct acp_cmd *cmd, struct acp_reply *r)
 {
 	if (!acp_uncore_available(cmd->t))
 		return unc_refused(cmd, "INIT_UNC");
+	if (unc_counting_refused(cmd, "INIT_UNC"))
+		return VT_BAD_PARAMETER;
 	return VT_SUCCESS;
 }
 
@@ -438,11 +462,8 @@ s32 acp_cmd_em_groups_unc(const struct acp_cmd *cmd, struct acp_reply *r)
 	if (!acp_uncore_available(cmd->t))
 		return unc_refused(cmd, "EM_GROUPS_UNC");
 	memcpy(&ec, cmd->in, sizeof(ec));
-	if (acp_counting_mode(cfg)) {
-		acp_log(cmd->t, "EM_GROUPS_UNC: %s; counting mode reads core counters only",
-			"uncore counts go into records on the uncore channel");
+	if (unc_counting_refused(cmd, "EM_GROUPS_UNC"))
 		return VT_BAD_PARAMETER;
-	}
 	if (ec.num_groups != 1) {
 		acp_log(cmd->t, "EM_GROUPS_UNC: %u groups; aca counts one uncore group per device",
 			ec.num_groups);
@@ -471,7 +492,7 @@ s32 acp_cmd_em_config_next_unc(const struct acp_cmd *cmd, struct acp_reply *r)
 {
 	struct acp_config *cfg = &cmd->t->cfg;
 	struct sep_drv_ioctl_status st = { 0 };
-	struct unc_view v = { .t = cmd->t, .st = &st };
+	struct unc_view v = { .t = cmd->t };
 	u32 n, size;
 	s32 ret = VT_DRIVER_COMM_FAILED;
 
@@ -510,8 +531,11 @@ s32 acp_cmd_em_config_next_unc(const struct acp_cmd *cmd, struct acp_reply *r)
 			goto out;
 		}
 	}
-	for (u32 i = 0; i < n; i++)
+	for (u32 i = 0; i < n; i++) {
 		cfg->unc[cfg->nunc + i].device = cfg->nunc_devices;
+		/* Its records' size now: a descriptor sent again later changes nothing. */
+		cfg->unc[cfg->nunc + i].rec_size = size;
+	}
 	cfg->nunc += n;
 	cfg->nunc_devices += n ? 1 : 0;
 	ret = VT_SUCCESS;

@@ -16,8 +16,9 @@
 /*
  * Every command the dispatch table knows succeeds, in a state it is meant
  * for, with the framing of spec 4.1; and no command of the table is left out.
- * The exceptions are always refused: WRITE_MSR (196, msr.c) and the uncore
- * configuration, INIT_UNC, EM_GROUPS_UNC, EM_CONFIG_NEXT_UNC (183, spec 5.5).
+ * The exceptions are always refused: WRITE_MSR (196, msr.c) and, on the
+ * fixture's target, which has no uncore, the uncore configuration,
+ * INIT_UNC, EM_GROUPS_UNC, EM_CONFIG_NEXT_UNC (183, spec 5.5).
  */
 TEST_F(core, every_command_succeeds_with_exact_framing)
 {

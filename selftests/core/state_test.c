@@ -154,7 +154,7 @@ TEST_F(core, init_driver_payload_length)
 /*
  * The configuration commands, in an order that works when CONFIGURED;
  * @expect is what each must answer (the uncore ones 183 where the others
- * succeed: aca collects no uncore, spec 5.5).
+ * succeed: the fixture's target has no uncore, spec 5.5).
  */
 static inline void run_config_commands(struct __test_metadata *_metadata,
 				       FIXTURE_DATA(core) *self, s32 expect)
@@ -1047,7 +1047,7 @@ static inline void expect_core_collection_starts(struct __test_metadata *_metada
 	EXPECT_EQ(1, self->f.nstart);
 }
 
-/* aca collects no uncore (spec 5.5): 183 and why, not an empty channel. */
+/* A target without uncore (spec 5.5): 183 and why, not an empty channel. */
 TEST_F(core, init_unc_is_refused_without_an_uncore_pmu)
 {
 	struct sep_dev_unc_config unc = { .dispatch_id = 120, .device_type = 1 };

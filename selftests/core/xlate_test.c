@@ -1445,6 +1445,142 @@ TEST_F(core, uncore_ecb_of_a_box_the_target_lacks_is_refused)
 	free(k);
 }
 
+static struct sep_event_reg *u_reg(u8 *ecb, u32 slot)
+{
+	return (struct sep_event_reg *)(ecb + sizeof(struct sep_ecb)) + slot;
+}
+
+static s32 send_unc(struct __test_metadata *_metadata, FIXTURE_DATA(core) *self, u8 *ecb)
+{
+	return cmd(_metadata, self, SEP_CMD_EM_CONFIG_NEXT_UNC, ecb, U_ECB_LEN, 0);
+}
+
+/*
+ * What the kernel's worker writes must fit: each U64 aligned, after the
+ * record's head, inside its descriptor's size, the count apart from the
+ * group; one event per counter; a select of event 0xff (perf's fixed
+ * counter), a filter wider than its register, a counter without its
+ * select, and a box that is not the target's refused. Each refusal leaves
+ * the collection as it was.
+ */
+TEST_F(core, uncore_ecbs_that_do_not_fit_are_refused)
+{
+	static const struct {
+		u16 count, group;
+	} offsets[] = { { 36, 32 }, { 24, 32 }, { 48, 32 }, { 40, 40 }, { 40, 44 } };
+	static u8 ecb[U_ECB_LEN];
+	struct kmap *k = load_skx(_metadata);
+	struct unc_enc imc;
+
+	ASSERT_NE(NULL, k);
+	/* EM_CONFIG_NEXT_UNC before EM_GROUPS_UNC. */
+	reinit(_metadata, self, FAKE_NCPUS);
+	self->f.cpuid1_eax = SKX_CPUID1_EAX;
+	add_pmus(&self->f, k);
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	cha_ecb(k, ecb, 0, 0x400134, 0);
+	EXPECT_EQ(VT_BAD_PARAMETER, send_unc(_metadata, self, ecb));
+
+	unc_session(_metadata, self, k);
+	for (size_t i = 0; i < ARRAY_SIZE(offsets); i++) {
+		cha_ecb(k, ecb, 0, 0x400134, 0);
+		u_reg(ecb, 3)->counter_event_offset = offsets[i].count;
+		((struct sep_ecb *)ecb)->group_offset = offsets[i].group;
+		EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_unc(_metadata, self, ecb))
+			TH_LOG("count @%u, group @%u", offsets[i].count, offsets[i].group);
+	}
+	EXPECT_EQ(ARRAY_SIZE(offsets), fake_log_count(&self->f, "not two U64s after the head"));
+	/* A descriptor the host did not send. */
+	cha_ecb(k, ecb, 0, 0x400134, 0);
+	((struct sep_ecb *)ecb)->descriptor_id = 2;
+	EXPECT_EQ(VT_BAD_PARAMETER, send_unc(_metadata, self, ecb));
+	/* Event 0xff on a general counter. */
+	cha_ecb(k, ecb, 0, 0x4000ff, 0);
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_unc(_metadata, self, ecb));
+	EXPECT_EQ(1, fake_log_count(&self->f, "event 0xff is perf's fixed counter"));
+	/* FILTER0 has 32 bits. */
+	cha_ecb(k, ecb, 0, 0x400134, 1);
+	u_reg(ecb, 1)->reg_value = 1ull << 32;
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_unc(_metadata, self, ecb));
+	EXPECT_EQ(1, fake_log_count(&self->f, "a filter register has 32 bits"));
+	/* An iMC (PCI) counter without its select: the select of another channel. */
+	memset(&imc, 0, sizeof(imc));
+	imc.t = ktype_named(k, "imc");
+	imc.box = 1;
+	imc.select = 0x400304;
+	host_unc_ecb(k, ecb, &imc);
+	u_reg(ecb, 0)->event_reg_id.pci_func_no = 2;	/* 10.2: channel 0's */
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_unc(_metadata, self, ecb));
+	EXPECT_EQ(1, fake_log_count(&self->f, "uncore_imc_1 counter 0 has no event select"));
+	/* A counter no box of the map has. */
+	cha_ecb(k, ecb, 0, 0x400134, 0);
+	u_reg(ecb, 3)->event_reg_id.reg_id = 0xe0c;
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_unc(_metadata, self, ecb));
+	EXPECT_EQ(1, fake_log_count(&self->f, "is no Skylake-SP counter aca knows"));
+	/* One event per counter, across ECBs. */
+	cha_ecb(k, ecb, 2, 0x400134, 0);
+	EXPECT_EQ(VT_SUCCESS, send_unc(_metadata, self, ecb));
+	cha_ecb(k, ecb, 2, 0x400234, 0);
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_unc(_metadata, self, ecb));
+	EXPECT_EQ(1, fake_log_count(&self->f, "uncore_cha_2 counter 0 is read twice"));
+	/* The PCU's filter (no JSON event has one): config1 as written. */
+	memset(&imc, 0, sizeof(imc));
+	imc.t = ktype_named(k, "pcu");
+	imc.ctr = 1;
+	imc.select = 0x40000b;
+	host_unc_ecb(k, ecb, &imc);
+	u_reg(ecb, 1)->event_reg_id.reg_id = 0x715;
+	u_reg(ecb, 1)->reg_prog_type = SEP_REG_PROG_MSR;
+	u_reg(ecb, 1)->reg_value = 0x20181410;
+	EXPECT_EQ(VT_SUCCESS, send_unc(_metadata, self, ecb));
+	/* Only the accepted ones start, with their records' size, in order. */
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	ASSERT_EQ(2, self->f.start_nunc);
+	EXPECT_STREQ("uncore_cha_2", self->f.start_unc[0].pmu);
+	EXPECT_EQ(48, self->f.start_unc[0].rec_size);
+	EXPECT_EQ(0, self->f.start_unc[0].counter);
+	EXPECT_EQ(0, self->f.start_unc[0].device);
+	EXPECT_STREQ("uncore_pcu", self->f.start_unc[1].pmu);
+	EXPECT_EQ(1, self->f.start_unc[1].counter);
+	EXPECT_EQ(1, self->f.start_unc[1].device);
+	EXPECT_EQ(0x0b, self->f.start_unc[1].config);
+	EXPECT_EQ(0x20181410, self->f.start_unc[1].config1);
+	free(k);
+}
+
+/* A format file's text into the bits it names; anything else is not one. */
+TEST(uncore_format_files_parse_as_the_kernel_writes_them)
+{
+	static const struct {
+		const char *spec;
+		bool ok;
+		u64 bits[3];
+	} cases[] = {
+		{ "config:0-7", true, { 0xff } },
+		{ "config:0-7,21\n", true, { 0x2000ff } },
+		{ "config:8-15,32-43,45-55", true, { 0xffefff0000ff00ull } },
+		{ "config1:0-63", true, { 0, ~0ull } },
+		{ "config2:63", true, { 0, 0, 1ull << 63 } },
+		{ "config:64", false, { 0 } }, { "config:5-3", false, { 0 } },
+		{ "config:", false, { 0 } }, { "config:1,", false, { 0 } },
+		{ "config:1 ", false, { 0 } }, { "config3:1", false, { 0 } },
+		{ "event:1", false, { 0 } }, { "", false, { 0 } },
+		{ "config:1-64", false, { 0 } },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		u64 bits[3] = { 0 };
+
+		EXPECT_EQ(cases[i].ok, acp_unc_format_bits(cases[i].spec, bits))
+			TH_LOG("\"%s\"", cases[i].spec);
+		for (int w = 0; cases[i].ok && w < 3; w++) {
+			EXPECT_EQ(cases[i].bits[w], bits[w])
+				TH_LOG("\"%s\" word %d", cases[i].spec, w);
+		}
+	}
+}
+
 /* A select or filter bit no format names is refused, not dropped. */
 TEST_F(core, uncore_bits_no_format_names_are_refused)
 {

@@ -345,6 +345,38 @@ static void check_config(const struct acp_config *cfg)
 	}
 }
 
+/*
+ * What the kernel's uncore worker relies on (driver/uncore.c): each
+ * counter's and its group's U64 inside its record, after the head,
+ * aligned; records of at most a page; devices numbered from 0; one event
+ * per counter of a PMU; only on a machine with uncore.
+ */
+static void check_uncore(const struct acp_config *cfg)
+{
+	if (cfg->nunc && !fz.uncore)
+		fail("start(): %u uncore events on a machine without uncore", cfg->nunc);
+	if (cfg->nunc > ACP_MAX_UNC_EVENTS)
+		fail("start(): %u uncore events", cfg->nunc);
+	for (u32 i = 0; i < cfg->nunc; i++) {
+		const struct acp_unc_event *e = &cfg->unc[i];
+
+		if (e->rec_size > 4096 || e->record_offset % 8 || e->group_offset % 8 ||
+		    e->record_offset < 32 || e->group_offset < 32 ||
+		    e->record_offset + 8u > e->rec_size || e->group_offset + 8u > e->rec_size ||
+		    e->record_offset == e->group_offset)
+			fail("start(): uncore event %u: count @%u, group @%u of a %u-byte record",
+			     i, e->record_offset, e->group_offset, e->rec_size);
+		if (e->device >= cfg->nunc_devices)
+			fail("start(): uncore event %u of device %u of %u", i, e->device,
+			     cfg->nunc_devices);
+		if (!memchr(e->pmu, 0, sizeof(e->pmu)))
+			fail("start(): uncore event %u: PMU name not NUL-ended", i);
+		for (u32 j = 0; j < i; j++)
+			if (cfg->unc[j].counter == e->counter && !strcmp(cfg->unc[j].pmu, e->pmu))
+				fail("start(): %s counter %u read twice", e->pmu, e->counter);
+	}
+}
+
 static int f_start(void *ctx, const struct acp_config *cfg, bool paused)
 {
 	int ret;
@@ -354,6 +386,7 @@ static int f_start(void *ctx, const struct acp_config *cfg, bool paused)
 	if (fz.unprivileged)
 		fail("start() in a session without CAP_PERFMON");
 	check_config(cfg);
+	check_uncore(cfg);
 	ret = fake_ops.start(ctx, cfg, paused);
 	check_fake();
 	if (!ret) {

@@ -5,14 +5,16 @@
  * uncore_cha_0, uncore_cha_1, with the format files of the kernel's skx
  * types. What they count is known in advance, so a test can check what
  * aca reads: an event counts its umask (at least 1) per microsecond it is
- * enabled; the fixed counter (event 0xff) counts nanoseconds. Like an
- * uncore PMU, they count per CPU only, never per task, and never sample.
+ * enabled; the fixed counter (event 0xff) counts nanoseconds; umask 0xee
+ * is refused. Like an uncore PMU, they count per CPU only, never per
+ * task, and never sample.
  */
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
 
 #define STUB_FIXED_EVENT	0xff
+#define STUB_REFUSED_UMASK	0xee
 
 static u64 stub_now(struct perf_event *event)
 {
@@ -62,6 +64,9 @@ static int stub_event_init(struct perf_event *event)
 	if (event->attr.type != event->pmu->type)
 		return -ENOENT;
 	if (event->cpu < 0 || is_sampling_event(event))
+		return -EINVAL;
+	/* What a box without that event would say: for the failure paths. */
+	if (((event->attr.config >> 8) & 0xff) == STUB_REFUSED_UMASK)
 		return -EINVAL;
 	return 0;
 }
