@@ -56,7 +56,11 @@ void aca_local_release(struct file *file);
 int aca_device_init(void);
 void aca_device_exit(void);
 
-/* What aca holds in memory, by kind (memory.c): /sys/module/aca/memory. */
+/*
+ * What aca holds in memory, by kind (memory.c): /sys/module/aca/memory.
+ * Not counted: the uncore PMU table (uncore.c: about 1.6 KB a PMU) and a
+ * collection's decoded events and uncore counters (bounded by the core).
+ */
 enum aca_mem {
 	ACA_MEM_RINGS,		/* sample, module-record and uncore rings */
 	ACA_MEM_FILES,		/* open /dev/aca files */

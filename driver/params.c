@@ -50,7 +50,7 @@ static const struct kernel_param_ops aca_ring_pages_ops = {
 unsigned int aca_ring_pages = 64;
 module_param_cb(ring_pages, &aca_ring_pages_ops, &aca_ring_pages, 0644);
 MODULE_PARM_DESC(ring_pages,
-		 "Sample ring size per CPU in pages, a power of two from 2 to 4096 (default 64: 256 KiB per CPU plus one header page); read when a session configures (INIT_DRIVER)");
+		 "Sample ring size per CPU in pages, a power of two from 2 to 4096 (default 64: 256 KiB per CPU plus one header page; the uncore ring, where there is uncore, as much, at least 16); read when a session configures (INIT_DRIVER)");
 
 bool aca_sw_clock = true;
 module_param_named(sw_clock, aca_sw_clock, bool, 0444);
@@ -66,7 +66,7 @@ MODULE_PARM_DESC(max_sample_rate,
 bool aca_delayed_transfer;
 module_param_named(delayed_transfer, aca_delayed_transfer, bool, 0644);
 MODULE_PARM_DESC(delayed_transfer,
-		 "Delayed transfer (status switch bit 9): data channels send nothing until STOP, so the network stays quiet while sampling; what a collection may hold is the ring size (ring_pages per CPU, module records 4 x ring_pages, at least 4 MiB), more is dropped and counted (GET_SAMPLE_DROP_INFO); read when a session begins (default N)");
+		 "Delayed transfer (status switch bit 9): data channels send nothing until STOP, so the network stays quiet while sampling; what a collection may hold is the ring size (ring_pages per CPU, module records 4 x ring_pages, at least 4 MiB, uncore records ring_pages, at least 16), more is dropped and counted (GET_SAMPLE_DROP_INFO; uncore records: logged at STOP); read when a session begins (default N)");
 
 /*
  * Read at each open() of /dev/aca; writable by root at run time, so a

@@ -3,7 +3,7 @@
  * Uncore counting (spec 7.2): the target's uncore perf PMUs as the
  * protocol core asks for them (acp_ops.uncore_pmu), and a collection's
  * uncore events (the core's translation of uncore ECBs, core/uncore.c),
- * counted once per package and read every unc_timer_interval ms into
+ * counted once per die and read every unc_timer_interval ms into
  * uncore records on the uncore channel's ring.
  *
  * The PMUs are read from sysfs (/sys/bus/event_source/devices/uncore_*:
@@ -233,6 +233,7 @@ struct aca_uncore {
 		u32 nevs, nunits, ndevices;
 		int *unit_cpu;			/* die -> the CPU its counters are on, or -1 */
 		struct perf_event **pe;		/* [die * nevs + i], NULL: not counted there */
+		bool *lost;			/* [die * nevs + i]: once found not counting */
 		u32 *rec_size;			/* device -> its records' size */
 		u8 *rec;			/* the round's record */
 	} set;
@@ -244,8 +245,23 @@ struct aca_uncore {
 
 static struct aca_uncore *aca_unc;	/* under aca_lock */
 
-/* One round: a record per device and die, each counter's count since START. */
-static void aca_unc_round(struct aca_uncore *u)
+/*
+ * Counter @k stopped counting while @counting: perf put it in error (a
+ * pinned event it could not schedule) or off (its CPU went offline). Its
+ * count no longer covers the collection, whatever comes after.
+ */
+static bool aca_unc_lost(const struct aca_unc_event_set *set, u32 k, bool counting)
+{
+	if (counting && READ_ONCE(set->pe[k]->state) < PERF_EVENT_STATE_INACTIVE)
+		set->lost[k] = true;
+	return set->lost[k];
+}
+
+/*
+ * One round: a record per device and die, each counter's count since
+ * START; @counting: not paused (a paused counter is off by design).
+ */
+static void aca_unc_round(struct aca_uncore *u, bool counting)
 {
 	const struct aca_unc_event_set *set = &u->set;
 	u64 tsc = aca_tsc_now();
@@ -261,7 +277,8 @@ static void aca_unc_round(struct aca_uncore *u)
 			memset(set->rec, 0, size);
 			for (u32 i = 0; i < set->nevs; i++) {
 				const struct acp_unc_event *e = &set->evs[i];
-				struct perf_event *pe = set->pe[unit * set->nevs + i];
+				u32 k = unit * set->nevs + i;
+				struct perf_event *pe = set->pe[k];
 				u64 enabled = 0, running = 0, count = 0;
 
 				if (e->device != d)
@@ -273,7 +290,8 @@ static void aca_unc_round(struct aca_uncore *u)
 				if (pe)
 					count = perf_event_read_value(pe, &enabled, &running);
 				/* Not counted all along (no such box here, or not scheduled). */
-				valid &= pe && running == enabled;
+				valid &= pe && !aca_unc_lost(set, k, counting) &&
+					 running == enabled;
 				/* The core checked both: aligned U64s after the head. */
 				*(u64 *)(set->rec + e->record_offset) = count;
 			}
@@ -293,7 +311,7 @@ static void aca_unc_work(struct work_struct *work)
 	struct aca_uncore *u = container_of(to_delayed_work(work), struct aca_uncore, work);
 
 	if (!READ_ONCE(u->paused))
-		aca_unc_round(u);
+		aca_unc_round(u, true);
 	if (!READ_ONCE(u->stopping))
 		queue_delayed_work(system_unbound_wq, &u->work, msecs_to_jiffies(u->period_ms));
 }
@@ -305,6 +323,7 @@ static void aca_unc_set_free(struct aca_unc_event_set *set)
 		if (set->pe[i])
 			perf_event_release_kernel(set->pe[i]);
 	kfree(set->pe);
+	kfree(set->lost);
 	kfree(set->evs);
 	kfree(set->unit_cpu);
 	kfree(set->rec_size);
@@ -405,6 +424,11 @@ static int aca_unc_create(struct aca_unc_event_set *set, u32 i, bool paused)
 		if (set->unit_cpu[unit] < 0)
 			continue;
 		pe = perf_event_create_kernel_counter(&attr, set->unit_cpu[unit], NULL, NULL, NULL);
+		/* Made but not scheduled (the box's counters taken): refused as well. */
+		if (!IS_ERR(pe) && READ_ONCE(pe->state) == PERF_EVENT_STATE_ERROR) {
+			perf_event_release_kernel(pe);
+			pe = ERR_PTR(-EBUSY);
+		}
 		if (IS_ERR(pe)) {
 			ret = PTR_ERR(pe);
 			pr_notice_ratelimited("START: perf refused %s config 0x%llx config1 0x%llx on CPU %d (%d)\n",
@@ -430,7 +454,7 @@ int aca_uncore_start(const struct acp_config *cfg, bool paused)
 	if (!u || !cfg->nunc)
 		return 0;
 	set = &u->set;
-	aca_unc_set_free(set);	/* what a START that failed left */
+	aca_unc_set_free(set);	/* empty: a failed START freed its own */
 	set->nevs = cfg->nunc;
 	set->ndevices = cfg->nunc_devices;
 	for (u32 i = 0; i < cfg->nunc; i++)
@@ -442,7 +466,8 @@ int aca_uncore_start(const struct acp_config *cfg, bool paused)
 	ret = set->evs && set->rec_size && set->rec ? aca_unc_units(set) : -ENOMEM;
 	if (!ret) {
 		set->pe = kcalloc(set->nunits * set->nevs, sizeof(*set->pe), GFP_KERNEL);
-		ret = set->pe ? 0 : -ENOMEM;
+		set->lost = kcalloc(set->nunits * set->nevs, sizeof(*set->lost), GFP_KERNEL);
+		ret = set->pe && set->lost ? 0 : -ENOMEM;
 	}
 	for (u32 i = 0; !ret && i < set->nevs; i++) {
 		set->rec_size[set->evs[i].device] = set->evs[i].rec_size;
@@ -499,7 +524,7 @@ void aca_uncore_stop(void)
 		return;
 	aca_unc_halt(u);
 	if (u->set.nevs)
-		aca_unc_round(u);
+		aca_unc_round(u, !u->paused);
 	aca_unc_set_free(&u->set);
 	aca_ring_finalize(u->ring);
 	aca_ring_counts(u->ring, &written, &lost);

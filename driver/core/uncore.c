@@ -401,7 +401,7 @@ static bool unc_decode(const struct unc_view *v, struct acp_unc_event *out, u32 
 		memset(&out[*n], 0, sizeof(out[*n]));
 		if (!add_unc_event(v, r, &out[*n]))
 			return false;
-		/* One event per counter: a second would have perf rotate them. */
+		/* One event per hardware counter: a second would contend for it. */
 		if (unc_counted(v->t->cfg.unc, v->t->cfg.nunc + *n, &out[*n])) {
 			acp_log(v->t, "ECB: %s counter %u is read twice", out[*n].pmu,
 				out[*n].counter);

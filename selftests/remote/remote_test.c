@@ -852,7 +852,7 @@ FIXTURE_TEARDOWN(uncore) {}
 TEST_F(uncore, records_count_each_tick_and_hold_while_paused)
 {
 	uint32_t nrec, rounds;
-	double t0, t1, t2, t3, t4, t5, t6;
+	double t0, t1, t2, t2a, t3, t4, t5, t6;
 	uint8_t *recs;
 	long bytes;
 
@@ -864,6 +864,7 @@ TEST_F(uncore, records_count_each_tick_and_hold_while_paused)
 	usleep(400000);
 	t2 = now_ns();
 	EXPECT_EQ(VT_SUCCESS, host_command(&self->s, SEP_CMD_PAUSE, NULL, 0, NULL, 0));
+	t2a = now_ns();
 	usleep(300000);
 	t3 = now_ns();
 	EXPECT_EQ(VT_SUCCESS, host_command(&self->s, SEP_CMD_RESUME, NULL, 0, NULL, 0));
@@ -908,7 +909,7 @@ TEST_F(uncore, records_count_each_tick_and_hold_while_paused)
 		 * answer.
 		 */
 		double least_us = ((t2 - t1) + (t5 - t4)) / 1e3;
-		double most_us = ((t2 - t0) + (t6 - t3)) / 1e3;
+		double most_us = ((t2a - t0) + (t6 - t3)) / 1e3;
 
 		ksft_print_msg("figure: uncore: %u rounds; CHA %.0f us, ubox %.0f ns counted; running %.0f to %.0f us, paused %.0f us\n",
 			       rounds, cha_us, ubox_ns, least_us, most_us, (t3 - t2) / 1e3);
@@ -917,17 +918,17 @@ TEST_F(uncore, records_count_each_tick_and_hold_while_paused)
 		/* Read in the same round: the two counters agree on its time. */
 		EXPECT_LE(0.98 * cha_us * 1000, ubox_ns);
 		EXPECT_GE(1.02 * cha_us * 1000, ubox_ns);
-		/* A round every 10 ms at most, while running, and STOP's. */
+		/* A round every 10 ms at most in each running stretch, and STOP's. */
 		EXPECT_LE(20, rounds);
-		EXPECT_GE(most_us / 10000 + 2, rounds);
+		EXPECT_GE(most_us / 10000 + 3, rounds);
 	}
 	free(recs);
 }
 
 /*
- * A counter perf refuses on every die fails START (159, and again when
- * retried: the first one's counters were released, which the debug
- * kernel's kmemleak checks), and the session still ends cleanly.
+ * A counter perf refuses on every die fails START (159; again 159, as any
+ * second START of a collection), and the session still ends cleanly, the
+ * counters made released (the debug kernel's kmemleak checks).
  */
 TEST_F(uncore, start_fails_when_perf_refuses_a_counter_everywhere)
 {
@@ -939,6 +940,27 @@ TEST_F(uncore, start_fails_when_perf_refuses_a_counter_everywhere)
 	EXPECT_EQ(VT_DRIVER_COMM_FAILED, host_command(&self->s, SEP_CMD_START, NULL, 0, NULL, 0));
 	EXPECT_EQ(VT_DRIVER_COMM_FAILED, host_command(&self->s, SEP_CMD_START, NULL, 0, NULL, 0));
 	/* Nothing to STOP: TERMINATE ends the session, and with it every channel. */
+	EXPECT_EQ(VT_SUCCESS, host_command(&self->s, SEP_CMD_TERMINATE, NULL, 0, NULL, 0));
+	recs = unc_finish(&self->s, &self->cs, self->files, &bytes);
+	EXPECT_EQ(0, bytes);
+	for (uint32_t i = 0; i < self->s.ndata; i++)
+		close(self->s.data[i]);
+	EXPECT_EQ(0, host_drain(self->s.ctl));
+	close(self->s.ctl);
+	free(recs);
+}
+
+/*
+ * A counter perf makes but cannot schedule (the box's counters taken: a
+ * pinned event in error) is refused as well: START fails (159).
+ */
+TEST_F(uncore, start_fails_when_a_counter_cannot_be_scheduled)
+{
+	uint8_t *recs;
+	long bytes;
+
+	ASSERT_EQ(VT_SUCCESS, send_unc_ecb(&self->s, false, 0xed));
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, host_command(&self->s, SEP_CMD_START, NULL, 0, NULL, 0));
 	EXPECT_EQ(VT_SUCCESS, host_command(&self->s, SEP_CMD_TERMINATE, NULL, 0, NULL, 0));
 	recs = unc_finish(&self->s, &self->cs, self->files, &bytes);
 	EXPECT_EQ(0, bytes);

@@ -6,7 +6,8 @@
  * types. What they count is known in advance, so a test can check what
  * aca reads: an event counts its umask (at least 1) per microsecond it is
  * enabled; the fixed counter (event 0xff) counts nanoseconds; umask 0xee
- * is refused. Like an uncore PMU, they count per CPU only, never per
+ * is refused, and umask 0xed never scheduled (its counters taken: perf
+ * puts the pinned event in error). Like an uncore PMU, they count per CPU only, never per
  * task, and never sample.
  */
 #include <linux/ktime.h>
@@ -14,7 +15,8 @@
 #include <linux/perf_event.h>
 
 #define STUB_FIXED_EVENT	0xff
-#define STUB_REFUSED_UMASK	0xee
+#define STUB_REFUSED_UMASK	0xee	/* event_init refuses it */
+#define STUB_BUSY_UMASK		0xed	/* add fails: its counters are taken */
 
 static u64 stub_now(struct perf_event *event)
 {
@@ -48,6 +50,8 @@ static void stub_stop(struct perf_event *event, int flags)
 
 static int stub_add(struct perf_event *event, int flags)
 {
+	if (((event->attr.config >> 8) & 0xff) == STUB_BUSY_UMASK)
+		return -EBUSY;
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	if (flags & PERF_EF_START)
 		stub_start(event, 0);
