@@ -788,6 +788,24 @@ static uint8_t *unc_finish(struct host_session *s, struct chan_set *cs, FILE **f
 }
 
 /*
+ * A session with nothing to STOP: TERMINATE ends it, and with it every
+ * channel. Returns TERMINATE's status; the uncore channel's bytes in
+ * *@bytes, what the control channel still gave in *@rest; all closed.
+ */
+static int32_t unc_terminate(struct host_session *s, struct chan_set *cs, FILE **files,
+			     long *bytes, long *rest)
+{
+	int32_t st = host_command(s, SEP_CMD_TERMINATE, NULL, 0, NULL, 0);
+
+	free(unc_finish(s, cs, files, bytes));
+	for (uint32_t i = 0; i < s->ndata; i++)
+		close(s->data[i]);
+	*rest = host_drain(s->ctl);
+	close(s->ctl);
+	return st;
+}
+
+/*
  * A target without uncore (every lane but selftests/vm/uncore's): the
  * status message's switch bit 5 is clear, and INIT_UNC, EM_GROUPS_UNC and
  * EM_CONFIG_NEXT_UNC answer 183, while the core events configured around
@@ -932,22 +950,15 @@ TEST_F(uncore, records_count_each_tick_and_hold_while_paused)
  */
 TEST_F(uncore, start_fails_when_perf_refuses_a_counter_everywhere)
 {
-	uint8_t *recs;
-	long bytes;
+	long bytes, rest;
 
 	ASSERT_EQ(VT_SUCCESS, send_unc_ecb(&self->s, true, 0));
 	ASSERT_EQ(VT_SUCCESS, send_unc_ecb(&self->s, false, 0xee));
 	EXPECT_EQ(VT_DRIVER_COMM_FAILED, host_command(&self->s, SEP_CMD_START, NULL, 0, NULL, 0));
 	EXPECT_EQ(VT_DRIVER_COMM_FAILED, host_command(&self->s, SEP_CMD_START, NULL, 0, NULL, 0));
-	/* Nothing to STOP: TERMINATE ends the session, and with it every channel. */
-	EXPECT_EQ(VT_SUCCESS, host_command(&self->s, SEP_CMD_TERMINATE, NULL, 0, NULL, 0));
-	recs = unc_finish(&self->s, &self->cs, self->files, &bytes);
+	EXPECT_EQ(VT_SUCCESS, unc_terminate(&self->s, &self->cs, self->files, &bytes, &rest));
 	EXPECT_EQ(0, bytes);
-	for (uint32_t i = 0; i < self->s.ndata; i++)
-		close(self->s.data[i]);
-	EXPECT_EQ(0, host_drain(self->s.ctl));
-	close(self->s.ctl);
-	free(recs);
+	EXPECT_EQ(0, rest);
 }
 
 /*
@@ -956,19 +967,13 @@ TEST_F(uncore, start_fails_when_perf_refuses_a_counter_everywhere)
  */
 TEST_F(uncore, start_fails_when_a_counter_cannot_be_scheduled)
 {
-	uint8_t *recs;
-	long bytes;
+	long bytes, rest;
 
 	ASSERT_EQ(VT_SUCCESS, send_unc_ecb(&self->s, false, 0xed));
 	EXPECT_EQ(VT_DRIVER_COMM_FAILED, host_command(&self->s, SEP_CMD_START, NULL, 0, NULL, 0));
-	EXPECT_EQ(VT_SUCCESS, host_command(&self->s, SEP_CMD_TERMINATE, NULL, 0, NULL, 0));
-	recs = unc_finish(&self->s, &self->cs, self->files, &bytes);
+	EXPECT_EQ(VT_SUCCESS, unc_terminate(&self->s, &self->cs, self->files, &bytes, &rest));
 	EXPECT_EQ(0, bytes);
-	for (uint32_t i = 0; i < self->s.ndata; i++)
-		close(self->s.data[i]);
-	EXPECT_EQ(0, host_drain(self->s.ctl));
-	close(self->s.ctl);
-	free(recs);
+	EXPECT_EQ(0, rest);
 }
 
 /* Uncore there but no uncore event asked: the uncore channel ends at STOP without a byte. */
