@@ -77,6 +77,9 @@ struct aca_sev {
 	bool kernel_stack;	/* its chains: the kernel callers, */
 	bool user_stack;	/* the user ones */
 	bool pebs;		/* a precise PMU event: regs' IP is the record's */
+	u32 lbr_offset;		/* LBR area in the record (spec 6.11); */
+	u32 lbr_regs;		/* its U64s, 0: none */
+	const struct acp_lbr_layout *lbr;	/* the collection's */
 	u64 read;		/* counting mode: its count at the last read */
 	struct aca_scratch *scratch;	/* its CPU's, with a callstack area */
 };
@@ -115,6 +118,7 @@ struct aca_collection {
 	bool paused;
 	struct acp_event *events;	/* every group's, from START */
 	u32 nevents;
+	struct acp_lbr_layout lbr;	/* LBR_INFO's, from START */
 	/* Multiplexing, under aca_lock (see the top). */
 	struct aca_group *groups;
 	u32 ngroups;
@@ -244,14 +248,25 @@ static void aca_overflow(struct perf_event *event,
 		return;
 	local64_inc(&s->ring->generated);
 	aca_fill_record(&rec, s, regs);
-	if (!s->cs_size || local_cmpxchg(&sc->busy, 0, 1) != 0) {
+	if (!(s->cs_size || s->lbr_regs) || local_cmpxchg(&sc->busy, 0, 1) != 0) {
 		aca_ring_write(s->ring, &rec, sizeof(rec), s->size);
 		return;
 	}
 	buf = (u8 *)sc->rec;
 	memcpy(buf, &rec, sizeof(rec));
-	memset(buf + sizeof(rec), 0, s->cs_offset - sizeof(rec));
-	len = s->cs_offset + aca_fill_callstack(buf + s->cs_offset, s, regs);
+	/*
+	 * Zero up to the callstack area, and over the LBR area wherever it
+	 * lies (the core keeps the two apart); the ring zeroes what follows.
+	 */
+	len = s->cs_size ? s->cs_offset : sizeof(rec);
+	if (s->lbr_regs)
+		len = max(len, s->lbr_offset + s->lbr_regs * (u32)sizeof(u64));
+	memset(buf + sizeof(rec), 0, len - sizeof(rec));
+	if (s->lbr_regs && (data->sample_flags & PERF_SAMPLE_BRANCH_STACK) && data->br_stack)
+		acp_lbr_fill((u64 *)(buf + s->lbr_offset), s->lbr_regs, s->lbr,
+			     data->br_stack->entries, data->br_stack->nr);
+	if (s->cs_size)
+		len = max(len, s->cs_offset + aca_fill_callstack(buf + s->cs_offset, s, regs));
 	aca_ring_write(s->ring, buf, len, s->size);
 	local_set(&sc->busy, 0);
 }
@@ -338,6 +353,10 @@ static int aca_create_event(struct aca_sev *s, int cpu,
 		 */
 		if (e->precise && s->cs_size)
 			attr.wakeup_events = 1;
+		if (s->lbr_regs && e->branch_type) {
+			attr.sample_type |= PERF_SAMPLE_BRANCH_STACK;
+			attr.branch_sample_type = e->branch_type;
+		}
 	}
 	if (count) {
 		attr.sample_period = 0;
@@ -490,13 +509,32 @@ static void aca_setup_callstack(struct aca_sev *s, const struct acp_config *cfg)
 	}
 }
 
-/* Per ring CPU, a scratch record for the events with a callstack area. */
+/*
+ * The LBR area of @index's records, when INIT asked for LBRs and LBR_INFO
+ * said what the area holds (the core checked that it lies in the record).
+ */
+static void aca_setup_lbr(struct aca_sev *s, struct aca_collection *c,
+			  const struct acp_config *cfg)
+{
+	const struct sep_event_desc *d;
+
+	if (s->event_index >= cfg->ndesc || !acp_lbrs_asked(cfg) || !cfg->lbr.n)
+		return;
+	d = &cfg->desc[s->event_index];
+	if (!d->lbr_num_regs || d->lbr_offset + d->lbr_num_regs * 8ull > s->size)
+		return;
+	s->lbr_offset = d->lbr_offset;
+	s->lbr_regs = d->lbr_num_regs;
+	s->lbr = &c->lbr;
+}
+
+/* Per ring CPU, a scratch record for the events with a callstack or LBR area. */
 static int aca_alloc_scratch(struct aca_collection *c)
 {
 	bool need = false;
 
 	for (u32 i = 0; i < c->nsev; i++)
-		need |= c->sevs[i].cs_size != 0;
+		need |= c->sevs[i].cs_size || c->sevs[i].lbr_regs;
 	if (!need)
 		return 0;
 	c->scratch = kcalloc(nr_cpu_ids, sizeof(*c->scratch), GFP_KERNEL);
@@ -549,6 +587,7 @@ static int aca_setup_sevs(struct aca_collection *c, const struct acp_config *cfg
 				return -EINVAL;
 			}
 			aca_setup_callstack(s, cfg);
+			aca_setup_lbr(s, c, cfg);
 		}
 	}
 	return aca_alloc_scratch(c);
@@ -1067,6 +1106,26 @@ static const struct file_operations aca_event_off_fops = {
 	.llseek = noop_llseek,
 };
 
+/* What keeps asked-for LBR areas empty, said once a START (spec 6.11). */
+static void aca_log_lbr(const struct aca_collection *c, const struct acp_config *cfg)
+{
+	if (!acp_lbrs_asked(cfg) || acp_counting_mode(cfg))
+		return;
+	if (!cfg->lbr.n) {
+		pr_notice_ratelimited("START: LBRs asked without LBR_INFO: LBR areas stay zero\n");
+		return;
+	}
+	if (c->sw) {
+		pr_notice_ratelimited("START: LBRs asked, but events sample with cpu-clock (no PMU): LBR areas stay zero\n");
+		return;
+	}
+	for (u32 i = 0; i < cfg->ndesc; i++)
+		if (cfg->desc[i].lbr_num_regs && cfg->desc[i].lbr_num_regs != cfg->lbr.n)
+			pr_notice_ratelimited("START: descriptor %u has %u LBR registers, LBR_INFO named %u: the first %u are filled, the rest zero\n",
+					      i, cfg->desc[i].lbr_num_regs, cfg->lbr.n,
+					      min_t(u32, cfg->desc[i].lbr_num_regs, cfg->lbr.n));
+}
+
 int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
 {
 	const struct acp_event *refused = NULL;
@@ -1089,6 +1148,8 @@ int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
 	c->sevs = kvcalloc(c->nsev, sizeof(*c->sevs), GFP_KERNEL);
 	if (!c->sevs)
 		return -ENOMEM;
+	c->lbr = cfg->lbr;
+	aca_log_lbr(c, cfg);
 	ret = aca_setup_sevs(c, cfg);
 	if (ret)
 		return ret;
@@ -1108,6 +1169,7 @@ int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
 			pr_notice_ratelimited("the PMU refused event 0x%llx (%d): sampling with cpu-clock at the requested rate instead\n",
 					      refused->config, ret);
 		c->sw = true;
+		aca_log_lbr(c, cfg);
 		ret = aca_create_events(c, true, &refused);
 	}
 	if (ret) {

@@ -65,6 +65,22 @@ static bool callstack_area_ok(const struct sep_event_desc *d)
 	       d->callstack_size <= d->sample_size - d->callstack_offset;
 }
 
+/*
+ * An LBR area (spec 5.7, 6.11): lbr_num_regs U64s in the record after its
+ * base, aligned, apart from the callstack area.
+ */
+static bool lbr_area_ok(const struct sep_event_desc *d)
+{
+	u32 base = sizeof(struct sep_sample_record_pc);
+	u64 end = d->lbr_offset + (u64)d->lbr_num_regs * sizeof(u64);
+
+	if (d->lbr_num_regs > ACP_MAX_LBR_REGS || d->lbr_offset < base ||
+	    d->lbr_offset % 8 || end > d->sample_size)
+		return false;
+	return !d->callstack_size || end <= d->callstack_offset ||
+	       d->lbr_offset >= d->callstack_offset + (u64)d->callstack_size;
+}
+
 s32 acp_cmd_desc_next(const struct acp_cmd *cmd, struct acp_reply *r)
 {
 	struct acp_config *cfg = &cmd->t->cfg;
@@ -82,6 +98,12 @@ s32 acp_cmd_desc_next(const struct acp_cmd *cmd, struct acp_reply *r)
 			d.callstack_offset, d.callstack_size, d.sample_size);
 		return VT_BAD_PARAMETER;
 	}
+	if (d.lbr_num_regs && !lbr_area_ok(&d)) {
+		acp_log(cmd->t, "DESC_NEXT: LBR area @%u, %u registers: %s %u-byte record",
+			d.lbr_offset, d.lbr_num_regs, "outside, or on the callstack area of, a",
+			d.sample_size);
+		return VT_BAD_PARAMETER;
+	}
 	cfg->desc[cfg->ndesc++] = d;
 	return VT_SUCCESS;
 }
@@ -96,8 +118,9 @@ s32 acp_cmd_init(const struct acp_cmd *cmd, struct acp_reply *r)
 
 	memcpy(&cfg->dev, cmd->in, sizeof(cfg->dev));
 	cfg->have_dev = true;
-	if (cfg->dev.enable_bits & (SEP_DEV_CFG_PEBS_CAPTURE | SEP_DEV_CFG_COLLECT_LBRS))
-		acp_log(cmd->t, "INIT: PEBS/LBR asked; aca records IPs and call stacks only");
+	if (cfg->dev.enable_bits & SEP_DEV_CFG_PEBS_CAPTURE)
+		acp_log(cmd->t, "INIT: PEBS capture asked; %s",
+			"aca records precise IPs, not PEBS records");
 	return VT_SUCCESS;
 }
 

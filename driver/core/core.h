@@ -241,6 +241,13 @@ bool acp_conn_eof(struct acp_conn *c);
 bool acp_local_claim(struct acp_target *t);
 void acp_local_release(struct acp_target *t);
 
+/*
+ * A record's LBR area (@nregs U64s) from perf's branch stack @br, @nr
+ * branches most recent first, laid out as LBR_INFO said (lbr.c). NMI-safe.
+ */
+void acp_lbr_fill(u64 *area, u32 nregs, const struct acp_lbr_layout *l,
+		  const struct perf_branch_entry *br, u64 nr);
+
 /* Status message for a hello (exposed for tests). */
 void acp_build_status(const struct acp_target *t, s32 status,
 		      struct sep_target_status_msg *msg);

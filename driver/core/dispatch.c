@@ -67,6 +67,8 @@ static const struct acp_command commands[] = {
 	{ SEP_CMD_EM_CONFIG_NEXT, acp_cmd_em_config_next, CONFIGURING,
 	  sizeof(struct sep_ecb), ACP_MAX_PAYLOAD, 0 },
 	{ SEP_CMD_INIT_PMU, acp_cmd_init_pmu, CONFIGURING, 0, 4, 0 },
+	{ SEP_CMD_LBR_INFO, acp_cmd_lbr_info, CONFIGURING, sizeof(struct sep_lbr_info_head),
+	  sizeof(struct sep_lbr_info_head) + ACP_MAX_LBR_REGS * sizeof(struct sep_lbr_entry), 0 },
 	{ SEP_CMD_INIT_UNC, acp_cmd_init_unc, CONFIGURING,
 	  sizeof(struct sep_dev_unc_config), sizeof(struct sep_dev_unc_config), 0 },
 	{ SEP_CMD_EM_GROUPS_UNC, acp_cmd_em_groups_unc, CONFIGURING,

@@ -10,6 +10,7 @@
 #define MSR_GLOBAL_CTRL		0x38f
 #define MSR_OFFCORE_RSP_0	0x1a6
 #define MSR_OFFCORE_RSP_1	0x1a7
+#define MSR_LBR_SELECT		0x1c8
 #define MSR_PEBS_LD_LAT		0x3f6
 #define MSR_PEBS_FRONTEND	0x3f7
 
@@ -60,6 +61,7 @@ struct ecb_view {
 	const struct sep_event_reg *slots;
 	u32 nslots;
 	struct sep_drv_ioctl_status *st;
+	u64 branch_type;	/* its PMU events' LBR filter; 0: no LBRs */
 };
 
 static bool slot(const struct ecb_view *v, u32 op, u32 i,
@@ -238,6 +240,7 @@ static bool add_event(const struct ecb_view *v, struct acp_group *g,
 
 	e->event_index = reg->event_id_index;
 	e->msr = reg->event_reg_id.reg_id;
+	e->branch_type = e->software ? 0 : v->branch_type;
 	e->precise = reg->flags & SEP_EVREG_PRECISE ? 1 : 0;
 	if (!counter_mask(reg, &mask)) {
 		acp_log(v->t, "ECB: counter 0x%x has width mask 0x%llx, not 2^n-1 with n 1..%u",
@@ -365,6 +368,10 @@ bool acp_ecb_decode(struct acp_target *t, const u8 *ecb, u64 len,
 	}
 	if (!acp_ecb_sections_fit(t, v.hdr, v.nslots) || !counters_fit(&v) ||
 	    !registers_allowed(&v))
+		return false;
+	/* LBRs go with samples (spec 6.11): never in counting mode. */
+	if (acp_lbrs_asked(&t->cfg) && !acp_counting_mode(&t->cfg) &&
+	    !acp_lbr_branch_type(t, ocr_value(&v, MSR_LBR_SELECT), &v.branch_type))
 		return false;
 	memset(g, 0, sizeof(*g));
 	if (!decode_fixed(&v, g) || !decode_gp(&v, g))

@@ -4,7 +4,8 @@
  * the fuzzer. This header is its only door to the environment: the kernel's
  * fixed-width types (u8 ... s64), size_t, bool, memcpy/memset, offsetof,
  * static_assert and a few kernel helpers (ARRAY_SIZE, BIT, __printf) come
- * from the kernel or are given the same meaning for libc.
+ * from the kernel or are given the same meaning for libc; perf's uapi
+ * (branch_sample_type, struct perf_branch_entry) from either.
  */
 #ifndef ACA_CORE_ENV_H
 #define ACA_CORE_ENV_H
@@ -16,12 +17,14 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/types.h>
+#include <uapi/linux/perf_event.h>
 #else
 #include <assert.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
+#include <linux/perf_event.h>
 #include <linux/types.h>
 
 typedef __u8 u8;

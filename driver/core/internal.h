@@ -129,6 +129,10 @@ bool acp_uncore_available(const struct acp_target *t);
 bool acp_ecb_sections_fit(struct acp_target *t, const struct sep_ecb *hdr, u32 nslots);
 bool acp_unc_format_bits(const char *spec, u64 bits[3]);
 
+/* lbr.c */
+s32 acp_cmd_lbr_info(const struct acp_cmd *cmd, struct acp_reply *r);
+bool acp_lbr_branch_type(const struct acp_target *t, u64 select, u64 *type);
+
 s32 acp_cmd_read_msr(const struct acp_cmd *cmd, struct acp_reply *r);
 s32 acp_cmd_write_msr(const struct acp_cmd *cmd, struct acp_reply *r);
 

@@ -153,6 +153,12 @@ LAYOUT_OFFSET(sep_event_config, p_state_offset, 104);
 LAYOUT_OFFSET(sep_event_config, pebs_tsc_offset, 108);
 LAYOUT_OFFSET(sep_event_config, reserved1, 112);
 
+LAYOUT_SIZE(sep_lbr_info_head, 8);
+LAYOUT_OFFSET(sep_lbr_info_head, n, 4);
+LAYOUT_SIZE(sep_lbr_entry, 8);
+LAYOUT_OFFSET(sep_lbr_entry, index, 2);
+LAYOUT_OFFSET(sep_lbr_entry, reg_id, 4);
+
 LAYOUT_SIZE(sep_event_desc, 112);
 LAYOUT_OFFSET(sep_event_desc, pebs_offset, 4);
 LAYOUT_OFFSET(sep_event_desc, pebs_size, 8);

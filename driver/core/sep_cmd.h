@@ -38,6 +38,7 @@
 #define SEP_CMD_PAUSE				31
 #define SEP_CMD_RESUME				32
 #define SEP_CMD_TERMINATE			35
+#define SEP_CMD_LBR_INFO			37
 #define SEP_CMD_RESERVE				38
 #define SEP_CMD_KERNEL_CS			42
 #define SEP_CMD_VERSION				51
@@ -245,6 +246,26 @@ struct sep_drv_topology_info {
 #define SEP_DEV_CFG_COLLECT_LBRS		_BITULL(1)
 #define SEP_DEV_CFG_COLLECT_CALLSTACKS		_BITULL(2)
 #define SEP_DEV_CFG_COLLECT_KERNEL_CALLSTACKS	_BITULL(3)
+
+/*
+ * LBR_INFO payload (spec 5.4a): a head, then @n entries, one per LBR
+ * register a record's LBR area holds, in the area's order.
+ */
+#define SEP_LBR_TOS				0
+#define SEP_LBR_FROM				1
+#define SEP_LBR_TO				2
+#define SEP_LBR_INFO				3
+
+struct sep_lbr_info_head {
+	__u32 size;			/* the payload's bytes, this head included */
+	__u32 n;
+};
+
+struct sep_lbr_entry {
+	__u16 type;			/* SEP_LBR_* */
+	__u16 index;			/* the LBR entry; 0 for TOS */
+	__u32 reg_id;			/* its MSR */
+};
 
 struct sep_dev_config {
 	__u16 size;

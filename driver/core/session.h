@@ -19,6 +19,8 @@
 #define ACP_MAX_UNC_EVENTS	256		/* uncore counters (EM_CONFIG_NEXT_UNC) */
 #define ACP_UNC_PMU_NAME	24		/* "uncore_m2pcie_3" and NUL */
 #define ACP_UNC_FIXED		0xff		/* acp_unc_event.counter: the fixed one */
+#define ACP_MAX_LBR_ENTRIES	64		/* LBR depth (Arch LBR's largest) */
+#define ACP_MAX_LBR_REGS	(3 * ACP_MAX_LBR_ENTRIES + 1)	/* FROM, TO, INFO each, TOS */
 /* PMU counter width: a sample-after value (period) is below 2^48. */
 #define ACP_COUNTER_BITS	48u
 #define ACP_COUNTER_MASK	((1ull << ACP_COUNTER_BITS) - 1)
@@ -45,6 +47,7 @@ struct acp_event {
 	u32 msr;		/* counter register it came from */
 	u64 config;		/* raw event encoding for perf */
 	u64 config1;		/* offcore response, load latency, frontend */
+	u64 branch_type;	/* perf's branch_sample_type; 0: no LBRs */
 	u64 period;		/* sample-after value: 1 .. ACP_COUNTER_MASK;
 				 * 0 (none) in counting mode only
 				 */
@@ -74,6 +77,19 @@ struct acp_unc_event {
 	u64 config, config1;
 };
 
+/*
+ * A record's LBR area (LBR_INFO, spec 5.4a): register k of the area is
+ * @kind[k] (SEP_LBR_*) of LBR entry @index[k]. The area shows the
+ * branches as the LBRs would hold them with TOS = @depth - 1: entry i
+ * holds the (depth - 1 - i)-th most recent branch.
+ */
+struct acp_lbr_layout {
+	u16 n;
+	u8 depth;		/* LBR entries named: the largest index + 1 */
+	u8 kind[ACP_MAX_LBR_REGS];
+	u8 index[ACP_MAX_LBR_REGS];
+};
+
 /* What a host configured for one collection; freed at session end. */
 struct acp_config {
 	struct sep_drv_config drv;
@@ -92,6 +108,7 @@ struct acp_config {
 	struct acp_unc_event *unc;	/* ACP_MAX_UNC_EVENTS, from EM_GROUPS_UNC */
 	u32 nunc;
 	u32 nunc_devices;		/* uncore ECBs accepted */
+	struct acp_lbr_layout lbr;	/* LBR_INFO's; n 0: none came */
 	u32 osid;
 	u32 ncpus;		/* CPU data channels; module channel = ncpus + 1 */
 	u8 log_verbosity[SEP_DRV_LOG_CONTROL_MAX_DATA_SIZE];
@@ -104,6 +121,12 @@ struct acp_config {
 static inline bool acp_counting_mode(const struct acp_config *cfg)
 {
 	return cfg->drv.collection_config & SEP_DRV_CFG_COUNTING_MODE;
+}
+
+/* INIT asked for LBRs (DEV_CONFIG collect_lbrs, spec 5.4). */
+static inline bool acp_lbrs_asked(const struct acp_config *cfg)
+{
+	return cfg->have_dev && (cfg->dev.enable_bits & SEP_DEV_CFG_COLLECT_LBRS);
 }
 
 struct acp_target {

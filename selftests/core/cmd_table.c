@@ -41,6 +41,8 @@ const struct tc_command tc_commands[] = {
 	CMD(EM_GROUPS_UNC, sizeof(struct sep_event_config), 0, 0, 0),
 	CMD(EM_CONFIG_NEXT_UNC, UNCORE_ECB, 0, sizeof(struct sep_drv_ioctl_status), 0),
 	CMD(INIT_PMU, 4, 0, 0, 0),
+	/* Skylake's 32 LBRs: TOS, then each entry's FROM, TO and INFO. */
+	CMD(LBR_INFO, 8 + (1 + 3 * 32) * 8, 0, 0, 0),
 	CMD(START, 0, 0, 0, 0),
 	CMD(PAUSE, 0, 0, 0, 0),
 	CMD(RESUME, 0, 0, 0, 0),

@@ -29,7 +29,13 @@ TEST_F(core, every_command_succeeds_with_exact_framing)
 	struct sep_event_reg wr = { .event_reg_id.reg_id = 0x186, .reg_value = 0x43003c };
 	struct sep_drv_topology_info topo[FAKE_NCPUS];
 	struct sep_event_desc desc = { .sample_size = 48 };
-	struct sep_dev_config dev = { .dispatch_id = 2, .results_offset = 48, .max_gp_counters = 4 };
+	struct sep_dev_config dev = { .dispatch_id = 2, .results_offset = 48, .max_gp_counters = 4,
+				      .enable_bits = SEP_DEV_CFG_COLLECT_LBRS };
+	struct {
+		struct sep_lbr_info_head h;
+		struct sep_lbr_entry e[3];
+	} lbr = { { sizeof(lbr), 3 }, { { SEP_LBR_TOS, 0, 0x1c9 }, { SEP_LBR_FROM, 0, 0x680 },
+					{ SEP_LBR_TO, 0, 0x6c0 } } };
 	struct sep_dev_unc_config unc = { .dispatch_id = 120, .results_offset = 32, .device_type = 1 };
 	struct sep_event_config ec, ecu;
 	struct sep_drv_config dc;
@@ -96,6 +102,7 @@ TEST_F(core, every_command_succeeds_with_exact_framing)
 	RUN(SEP_CMD_EM_GROUPS, &ec, sizeof(ec), 0);
 	RUN(SEP_CMD_EM_CONFIG_NEXT, core_ecb(_metadata, self), 4720, 48);
 	RUN(SEP_CMD_INIT_PMU, &four, 4, 0);
+	RUN(SEP_CMD_LBR_INFO, &lbr, sizeof(lbr), 0);
 	/* Uncore is refused (183, spec 5.5): framed as a failure, no payload. */
 	EXPECT_EQ(VT_INVALID_DEVICE, cmd(_metadata, self, SEP_CMD_INIT_UNC, &unc, sizeof(unc), 0));
 	EXPECT_EQ(VT_INVALID_DEVICE, cmd(_metadata, self, SEP_CMD_EM_GROUPS_UNC, &ecu, sizeof(ecu), 0));

@@ -11,50 +11,6 @@
 
 #define ECB_SLOTS	22	/* of the core vector */
 
-static inline void ecb_set_slot(u8 *ecb, u32 slot, u32 reg, u64 value,
-				u64 max_bits, u16 index, u16 flags)
-{
-	struct sep_event_reg r = {
-		.reg_type = reg ? SEP_REG_TYPE_DATA : 0,
-		.event_id_index = index,
-		.event_reg_id.reg_id = reg,
-		.reg_value = value,
-		.flags = flags,
-		.max_bits = max_bits,
-	};
-
-	memcpy(ecb + sizeof(struct sep_ecb) + slot * sizeof(r), &r, sizeof(r));
-}
-
-static inline void ecb_set_op(u8 *ecb, u32 op, u32 start, u32 len)
-{
-	struct sep_pmu_operation o = {
-		.operation_type = op, .register_start = start, .register_len = len,
-	};
-
-	memcpy(ecb + __builtin_offsetof(struct sep_ecb, operations[op]), &o, sizeof(o));
-}
-
-static inline void ecb_set_u32(u8 *ecb, size_t off, u32 v)
-{
-	memcpy(ecb + off, &v, sizeof(v));
-}
-
-/* The last START's view of group @g, event @e. */
-static inline const struct acp_event *started_event(FIXTURE_DATA(core) *self,
-						    u32 g, u32 e)
-{
-	return &self->f.start_groups[g].events[e];
-}
-
-/* A copy of the core vector to doctor. */
-static inline u8 *ecb_copy(struct __test_metadata *_metadata,
-			   FIXTURE_DATA(core) *self, u8 *buf)
-{
-	memcpy(buf, core_ecb(_metadata, self), 4720);
-	return buf;
-}
-
 TEST_F(core, driver_state_follows_the_collection)
 {
 	open_session(_metadata, self);

@@ -229,6 +229,16 @@ char *tc_tests_dir(char *buf, size_t len)
 	return buf;
 }
 
+char *tc_ksrc_file(char *buf, size_t len, const char *rel)
+{
+	char exe[PATH_MAX];
+
+	if (!tc_tests_dir(exe, sizeof(exe)))
+		return NULL;
+	snprintf(buf, len, "%s/../ksrc/%s", exe, rel);
+	return buf;
+}
+
 u8 *tc_load_vector(const char *name, size_t *len)
 {
 	char exe[PATH_MAX], path[PATH_MAX + 256];

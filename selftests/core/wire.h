@@ -107,6 +107,8 @@ u8 *tc_read_file(const char *path, size_t *len);
 
 /* The directory of this test program (<repo>/build/tests) in @buf, or NULL. */
 char *tc_tests_dir(char *buf, size_t len);
+/* @rel of the kernel source tools/extract-ksrc extracted (build/ksrc). */
+char *tc_ksrc_file(char *buf, size_t len, const char *rel);
 
 #define TC_CORE_ECB	"bin_ecb.config_6_0_CPU_CLK_UNHALTED.REF_TSC"
 #define TC_UNCORE_ECB	"bin_ecb.config_6_0_UNC_IMC_DRAM_RW_SLICE0_UNC_IMC_DRAM_RW_SLICE1"

@@ -1333,16 +1333,6 @@ static void each_unc_entry(const struct jobj *o, void *arg)
 		x->mismatches++;
 }
 
-static const char *ksrc_file(char *buf, size_t len, const char *rel)
-{
-	char exe[PATH_MAX];
-
-	if (!tc_tests_dir(exe, sizeof(exe)))
-		return NULL;
-	snprintf(buf, len, "%s/../ksrc/%s", exe, rel);
-	return buf;
-}
-
 static struct kmap *load_skx(struct __test_metadata *_metadata)
 {
 	char path[PATH_MAX + 64];
@@ -1351,7 +1341,7 @@ static struct kmap *load_skx(struct __test_metadata *_metadata)
 
 	if (!k)
 		return NULL;
-	ksrc_file(path, sizeof(path), "arch/x86/events/intel/uncore_snbep.c");
+	tc_ksrc_file(path, sizeof(path), "arch/x86/events/intel/uncore_snbep.c");
 	text = kload(path);
 	if (!text) {
 		free(k);
