@@ -805,6 +805,101 @@ static int32_t unc_terminate(struct host_session *s, struct chan_set *cs, FILE *
 	return st;
 }
 
+/* An LBR area of TOS and 4 entries' FROM, TO, INFO, then a 16-caller callstack area. */
+#define LBR_REGS	13
+#define LBR_CS_OFF	(48 + LBR_REGS * 8)
+#define LBR_CS_SIZE	(8 + 16 * 8)
+#define LBR_REC		(LBR_CS_OFF + LBR_CS_SIZE)
+
+static bool all_zero(const uint8_t *p, size_t n)
+{
+	while (n && !*p)
+		p++, n--;
+	return !n;
+}
+
+/*
+ * LBRs asked on a target without a PMU (the VMs'): LBR_INFO is taken, the
+ * REF_TSC event samples with cpu-clock, which has no branch stack, so each
+ * record's LBR area is zero while the callstack area after it holds the
+ * callers: records of the descriptor's size, nothing stale between areas.
+ * The host keeps the target busy with commands so that it samples.
+ */
+TEST(lbr_areas_stay_zero_beside_the_call_stack_without_a_pmu)
+{
+	struct sep_dev_config dev = { .dispatch_id = 2, .results_offset = 48, .max_gp_counters = 4,
+				      .enable_bits = SEP_DEV_CFG_COLLECT_LBRS |
+						     SEP_DEV_CFG_COLLECT_CALLSTACKS |
+						     SEP_DEV_CFG_COLLECT_KERNEL_CALLSTACKS };
+	struct sep_event_desc d = { .sample_size = LBR_REC, .lbr_offset = 48,
+				    .lbr_num_regs = LBR_REGS, .callstack_offset = LBR_CS_OFF,
+				    .callstack_size = LBR_CS_SIZE };
+	struct {
+		struct sep_lbr_info_head h;
+		struct sep_lbr_entry e[LBR_REGS];
+	} li = { { sizeof(li), LBR_REGS }, { { SEP_LBR_TOS, 0, 0x1c9 } } };
+	FILE *files[HOST_MAX_CHANNELS];
+	struct chan_set cs = { 0 };
+	struct host_session s;
+	uint8_t rec[LBR_REC];
+	uint32_t one = 1, total = 0, bad = 0, with_callers = 0;
+	size_t len;
+	uint8_t *ecb = ref_tsc_ecb(ECB_SLOTS, 3, &len);
+	double end;
+
+	static const uint32_t msr0[] = { 0x680, 0x6c0, 0xdc0 };	/* FROM, TO, INFO 0 */
+
+	for (uint32_t i = 0; i < 4; i++)
+		for (uint32_t k = 0; k < 3; k++)
+			li.e[1 + 3 * i + k] = (struct sep_lbr_entry){ SEP_LBR_FROM + k, i,
+								     msr0[k] + i };
+	ASSERT_NE(NULL, ecb);
+	ASSERT_EQ(0, open_session(&s));
+	ASSERT_EQ(0, configure(&s));
+	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_INIT, &dev, sizeof(dev), NULL, 0));
+	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_NUM_DESCRIPTOR, &one, 4, NULL, 0));
+	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_DESC_NEXT, &d, sizeof(d), NULL, 0));
+	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_LBR_INFO, &li, sizeof(li), NULL, 0));
+	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_EM_CONFIG_NEXT, ecb, len, NULL, 0));
+	ASSERT_EQ(0, chans_to_files(&cs, &s, files));
+	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_START, NULL, 0, NULL, 0));
+	for (end = now_ns() + 500e6; now_ns() < end;) {
+		uint64_t tsc;
+
+		ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_GET_NORMALIZED_TSC, NULL, 0, &tsc, 8));
+	}
+	EXPECT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_STOP, NULL, 0, NULL, 0));
+	EXPECT_EQ(0, chans_wait(&cs, 10000));
+	chans_stop(&cs);
+	for (uint32_t i = 0; i < s.ncpus; i++) {
+		long size = (fseek(files[i], 0, SEEK_END), ftell(files[i]));
+
+		EXPECT_EQ(0, size % LBR_REC) TH_LOG("CPU %u: %ld bytes", i, size);
+		rewind(files[i]);
+		while (fread(rec, sizeof(rec), 1, files[i]) == 1) {
+			struct aca_callstack_head h;
+			size_t used;
+
+			memcpy(&h, rec + LBR_CS_OFF, sizeof(h));
+			used = sizeof(h) + (h.nkernel + h.nuser) * 8ull;
+			total++;
+			with_callers += h.nkernel + h.nuser > 0;
+			bad += !all_zero(rec + 48, LBR_REGS * 8) || used > LBR_CS_SIZE ||
+			       !all_zero(rec + LBR_CS_OFF + used, LBR_CS_SIZE - used);
+		}
+	}
+	ksft_print_msg("%u records of %u bytes, %u with callers, %u malformed\n",
+		       total, LBR_REC, with_callers, bad);
+	EXPECT_LT(0, total);
+	EXPECT_LT(0, with_callers);
+	EXPECT_EQ(0, bad);
+	EXPECT_EQ(0, host_session_close(&s));
+	for (uint32_t i = 0; i < cs.n; i++)
+		fclose(files[i]);
+	free(cs.ch);
+	free(ecb);
+}
+
 /*
  * A target without uncore (every lane but selftests/vm/uncore's): the
  * status message's switch bit 5 is clear, and INIT_UNC, EM_GROUPS_UNC and
