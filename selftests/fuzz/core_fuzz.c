@@ -346,6 +346,56 @@ static void check_config(const struct acp_config *cfg)
 }
 
 /*
+ * What the overflow handler relies on for LBR areas (driver/sampler.c,
+ * lbr.c): a layout whose entries lie in its depth, areas inside their
+ * record, aligned, off the callstack area; branch stacks asked only for
+ * PMU events of a sampling collection that asked for LBRs. Each area is
+ * filled once here from a made-up stack, under the sanitizers.
+ */
+static void check_lbr(const struct acp_config *cfg)
+{
+	static const u64 rings = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL;
+	struct perf_branch_entry br[ACP_MAX_LBR_ENTRIES + 1];
+	const struct acp_lbr_layout *l = &cfg->lbr;
+	u64 area[ACP_MAX_LBR_REGS];
+
+	if (l->n > ACP_MAX_LBR_REGS || (l->n && (!l->depth || l->depth > ACP_MAX_LBR_ENTRIES)))
+		fail("start(): LBR layout of %u registers, depth %u", l->n, l->depth);
+	for (u32 k = 0; k < l->n; k++)
+		if (l->kind[k] > SEP_LBR_INFO || (l->kind[k] != SEP_LBR_TOS && l->index[k] >= l->depth))
+			fail("start(): LBR register %u: kind %u, entry %u of %u", k, l->kind[k],
+			     l->index[k], l->depth);
+	for (u32 i = 0; i < cfg->ndesc; i++) {
+		const struct sep_event_desc *d = &cfg->desc[i];
+		u64 end = d->lbr_offset + d->lbr_num_regs * 8ull;
+
+		if (!d->lbr_num_regs)
+			continue;
+		if (d->lbr_num_regs > ACP_MAX_LBR_REGS || d->lbr_offset < 48 || d->lbr_offset % 8 ||
+		    end > d->sample_size || d->sample_size > 4096 ||
+		    (d->callstack_size && end > d->callstack_offset &&
+		     d->lbr_offset < d->callstack_offset + (u64)d->callstack_size))
+			fail("start(): descriptor %u: LBR area @%u, %u registers", i,
+			     d->lbr_offset, d->lbr_num_regs);
+		memset(br, 0x5a, sizeof(br));
+		acp_lbr_fill(area, d->lbr_num_regs, l, br, ARRAY_SIZE(br));
+	}
+	for (u32 i = 0; i < cfg->ngroups; i++) {
+		for (u32 j = 0; j < cfg->groups[i].nevents; j++) {
+			const struct acp_event *e = &cfg->groups[i].events[j];
+
+			if (!e->branch_type)
+				continue;
+			if (!acp_lbrs_asked(cfg) || acp_counting_mode(cfg) || e->software ||
+			    !(e->branch_type & rings) ||
+			    (e->branch_type & ~((PERF_SAMPLE_BRANCH_CALL << 1) - 1)))
+				fail("start(): event %u.%u: branch_sample_type 0x%llx", i, j,
+				     (unsigned long long)e->branch_type);
+		}
+	}
+}
+
+/*
  * What the kernel's uncore worker relies on (driver/uncore.c): each
  * counter's and its group's U64 inside its record, after the head,
  * aligned; records of at most a page; devices numbered from 0; one event
@@ -387,6 +437,7 @@ static int f_start(void *ctx, const struct acp_config *cfg, bool paused)
 		fail("start() in a session without CAP_PERFMON");
 	check_config(cfg);
 	check_uncore(cfg);
+	check_lbr(cfg);
 	ret = fake_ops.start(ctx, cfg, paused);
 	check_fake();
 	if (!ret) {

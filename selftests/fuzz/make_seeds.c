@@ -490,6 +490,60 @@ static void close_all(void)
 	}
 }
 
+/*
+ * LBRs (spec 5.4a, 6.11): INIT with collect_lbrs, a descriptor with an LBR
+ * area (TOS and 4 entries' FROM, TO, INFO) and a callstack area after it,
+ * LBR_INFO, and the core vector with LBR_SELECT 0x3c5 (a user call stack).
+ */
+static void lbr_collection(void)
+{
+	static struct sep_dev_config dev;
+	static unsigned char ecb[8192];
+	struct sep_drv_config cfg = drv_config(0x4400);
+	struct sep_event_desc d = { .sample_size = 48 + 13 * 8 + 8 + 16 * 8, .lbr_offset = 48,
+				    .lbr_num_regs = 13, .callstack_offset = 48 + 13 * 8,
+				    .callstack_size = 8 + 16 * 8 };
+	struct sep_event_config ec = {
+		.num_groups = 1, .em_mode = SEP_EM_DISABLED, .em_factor = -1,
+		.em_event_num = -1, .sample_size = d.sample_size, .max_gp_events = 4,
+		.max_fixed_counters = 3,
+	};
+	struct {
+		struct sep_lbr_info_head h;
+		struct sep_lbr_entry e[13];
+	} li = { { sizeof(li), 13 }, { { SEP_LBR_TOS, 0, 0x1c9 } } };
+	struct sep_event_reg *r = (struct sep_event_reg *)(ecb + sizeof(struct sep_ecb));
+
+	for (__u16 i = 0; i < 4; i++) {
+		li.e[1 + 3 * i] = (struct sep_lbr_entry){ SEP_LBR_FROM, i, 0x680u + i };
+		li.e[2 + 3 * i] = (struct sep_lbr_entry){ SEP_LBR_TO, i, 0x6c0u + i };
+		li.e[3 + 3 * i] = (struct sep_lbr_entry){ SEP_LBR_INFO, i, 0xdc0u + i };
+	}
+	memcpy(ecb, ecb_core, ecb_core_len);
+	r[20].reg_value = 0x3c5;	/* the vector's OCR 4, LBR_SELECT */
+	memset(&dev, 0, sizeof(dev));
+	dev.dispatch_id = SEP_DISPATCH_COREI7;
+	dev.results_offset = 48;
+	dev.max_gp_counters = 4;
+	dev.enable_bits = SEP_DEV_CFG_COLLECT_LBRS | SEP_DEV_CFG_COLLECT_CALLSTACKS;
+	begin(2, 0, CPUS_2, DRAIN);
+	session(HOST_A);
+	preamble(0);
+	request(0, SEP_CMD_INIT_DRIVER, &cfg, sizeof(cfg), 0);
+	set_topology(0);
+	request_u32(0, SEP_CMD_NUM_DESCRIPTOR, 1, 0);
+	request(0, SEP_CMD_DESC_NEXT, &d, sizeof(d), 0);
+	request(0, SEP_CMD_INIT, &dev, sizeof(dev), 0);
+	request(0, SEP_CMD_EM_GROUPS, &ec, sizeof(ec), 0);
+	request(0, SEP_CMD_LBR_INFO, &li, sizeof(li), 0);
+	request(0, SEP_CMD_EM_CONFIG_NEXT, ecb, ecb_core_len, 0);
+	request(0, SEP_CMD_START, NULL, 0, 0);
+	finish(0, false);
+	pump_all();
+	close_all();
+	end("collection-lbr");
+}
+
 /* @uncore: 0 none, 1 UncoreCollectionTest's device, 2 a Skylake-SP CHA's. */
 static void collection(const char *name, int machine, int cpus, int flags,
 		       int uncore)
@@ -643,6 +697,7 @@ static void collection_seeds(void)
 	collection("collection-uncore", 0, CPUS_2, 0, true);
 	/* Machine 4: a Skylake-SP with uncore PMUs: the CHA ECB is translated. */
 	collection("collection-uncore-skx", 4, CPUS_2, 0, 2);
+	lbr_collection();
 	collection("collection-kvm-4cpus", 1, CPUS_4, 0, true);
 	collection("collection-no-sampler", 0, CPUS_1, NO_SAMPLER, false);
 	collection("collection-start-fails", 0, CPUS_1, START_FAILS, false);
