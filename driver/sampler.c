@@ -81,14 +81,14 @@ struct aca_sev {
 	u32 lbr_regs;		/* its U64s, 0: none */
 	const struct acp_lbr_layout *lbr;	/* the collection's */
 	u64 read;		/* counting mode: its count at the last read */
-	struct aca_scratch *scratch;	/* its CPU's, with a callstack area */
+	struct aca_scratch *scratch;	/* its CPU's, with a callstack or LBR area */
 };
 
 /*
- * A record built with its callers before it goes into the ring: one per
- * CPU, so that the chain needs no room on the NMI stack. One handler at a
- * time uses it (@busy): another one interrupting it on the CPU writes its
- * record without callers rather than wait.
+ * A record built with its callers and branches before it goes into the
+ * ring: one per CPU, so that they need no room on the NMI stack. One
+ * handler at a time uses it (@busy): another one interrupting it on the
+ * CPU writes its record without them rather than wait.
  */
 struct aca_scratch {
 	local_t busy;
@@ -133,7 +133,7 @@ struct aca_collection {
 	unsigned long *sw_cpus;		/* CPUs switched to cpu-clock since
 					 * their PMU event stopped
 					 */
-	struct aca_scratch **scratch;	/* by CPU id, with callstacks only */
+	struct aca_scratch **scratch;	/* by CPU id, with callstack or LBR areas only */
 };
 
 static DEFINE_MUTEX(aca_sampler_lock);
@@ -210,9 +210,9 @@ static void aca_fill_record(struct sep_sample_record_pc *rec,
 }
 
 /*
- * The callstack area at @area (s->cs_size bytes, zeroed by the ring write
- * past what this returns): the head, then the callers. Returns the bytes
- * filled.
+ * The callstack area at @area (s->cs_size bytes; past what this returns,
+ * zeroed by the ring write, or by aca_overflow() when an LBR area follows):
+ * the head, then the callers. Returns the bytes filled.
  */
 static u32 aca_fill_callstack(u8 *area, const struct aca_sev *s,
 			      struct pt_regs *regs)
@@ -521,7 +521,11 @@ static void aca_setup_lbr(struct aca_sev *s, struct aca_collection *c,
 	if (s->event_index >= cfg->ndesc || !acp_lbrs_asked(cfg) || !cfg->lbr.n)
 		return;
 	d = &cfg->desc[s->event_index];
-	if (!d->lbr_num_regs || d->lbr_offset + d->lbr_num_regs * 8ull > s->size)
+	/* The core's checks, again: the handler writes where they say. */
+	if (!d->lbr_num_regs || d->lbr_offset < sizeof(struct sep_sample_record_pc) ||
+	    d->lbr_offset % 8 || d->lbr_offset + d->lbr_num_regs * 8ull > s->size ||
+	    (s->cs_size && d->lbr_offset < s->cs_offset + s->cs_size &&
+	     s->cs_offset < d->lbr_offset + d->lbr_num_regs * 8ull))
 		return;
 	s->lbr_offset = d->lbr_offset;
 	s->lbr_regs = d->lbr_num_regs;
@@ -1106,6 +1110,18 @@ static const struct file_operations aca_event_off_fops = {
 	.llseek = noop_llseek,
 };
 
+/* No event asks for a branch stack any more: true if one did. */
+static bool aca_drop_lbrs(struct aca_collection *c)
+{
+	bool had = false;
+
+	for (u32 i = 0; i < c->nsev; i++) {
+		had |= c->sevs[i].lbr_regs && c->events[c->sevs[i].event].branch_type;
+		c->sevs[i].lbr_regs = 0;
+	}
+	return had;
+}
+
 /* What keeps asked-for LBR areas empty, said once a START (spec 6.11). */
 static void aca_log_lbr(const struct aca_collection *c, const struct acp_config *cfg)
 {
@@ -1116,7 +1132,7 @@ static void aca_log_lbr(const struct aca_collection *c, const struct acp_config 
 		return;
 	}
 	if (c->sw) {
-		pr_notice_ratelimited("START: LBRs asked, but events sample with cpu-clock (no PMU): LBR areas stay zero\n");
+		pr_notice_ratelimited("START: LBRs asked, but events sample with cpu-clock, which has no branch stack: LBR areas stay zero\n");
 		return;
 	}
 	for (u32 i = 0; i < cfg->ndesc; i++)
@@ -1157,6 +1173,12 @@ int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
 	c->counting_mode = acp_counting_mode(cfg);
 	c->nchans = min_t(u32, cfg->ncpus, nr_cpu_ids);
 	ret = aca_create_events(c, c->sw, &refused);
+	if (ret && !c->sw && aca_drop_lbrs(c)) {
+		/* No LBRs, LBRs taken (PT, BTS), a filter the model lacks. */
+		pr_notice_ratelimited("START: perf refused event 0x%llx with a branch stack (%d): sampling without LBRs, LBR areas stay zero\n",
+				      refused->config, ret);
+		ret = aca_create_events(c, false, &refused);
+	}
 	if (ret && c->counting_mode) {
 		pr_notice_ratelimited("START: counting mode: perf refused %s event 0x%llx (%d); software events count without a PMU (aca-host stat -e task-clock)\n",
 				      refused->software ? "software" : "PMU",

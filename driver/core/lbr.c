@@ -8,7 +8,7 @@
 #include "internal.h"
 
 /*
- * LBR_SELECT (MSR 0x1C8), Sandy Bridge to Ice Lake: bits 0-8 each suppress
+ * LBR_SELECT (MSR 0x1C8), Haswell to Ice Lake: bits 0-8 each suppress
  * what they name (ring 0, rings > 0, then branch types), bit 9 makes the
  * LBRs a call stack. Arch LBR parts program their own register from the
  * same branch_sample_type.
@@ -30,22 +30,39 @@
 
 /*
  * The LBR_SELECT bits perf selects (before inverting the suppress bits)
- * for each branch type of branch_sample_type, Haswell on.
+ * for each branch type of branch_sample_type, Haswell on, and whether
+ * perf takes the type with CALL_STACK (its software filter refuses the
+ * types it tests before CALL_STACK, EINVAL).
  */
 static const struct {
 	u64 type;
 	u32 select;
+	bool with_call_stack;
 } lbr_types[] = {
-	{ PERF_SAMPLE_BRANCH_ANY, LBR_ANY },
-	{ PERF_SAMPLE_BRANCH_ANY_RETURN, LBR_RETURN | LBR_FAR },
-	{ PERF_SAMPLE_BRANCH_ANY_CALL, LBR_REL_CALL | LBR_IND_CALL | LBR_FAR },
-	{ PERF_SAMPLE_BRANCH_IND_CALL, LBR_IND_CALL },
-	{ PERF_SAMPLE_BRANCH_COND, LBR_JCC },
+	{ PERF_SAMPLE_BRANCH_ANY, LBR_ANY, false },
+	{ PERF_SAMPLE_BRANCH_ANY_RETURN, LBR_RETURN | LBR_FAR, false },
+	{ PERF_SAMPLE_BRANCH_ANY_CALL, LBR_REL_CALL | LBR_IND_CALL | LBR_FAR, false },
+	{ PERF_SAMPLE_BRANCH_IND_CALL, LBR_IND_CALL, false },
+	{ PERF_SAMPLE_BRANCH_COND, LBR_JCC, false },
 	{ PERF_SAMPLE_BRANCH_CALL_STACK,
-	  LBR_REL_CALL | LBR_IND_CALL | LBR_RETURN | LBR_CALL_STACK },
-	{ PERF_SAMPLE_BRANCH_IND_JUMP, LBR_IND_JMP },
-	{ PERF_SAMPLE_BRANCH_CALL, LBR_REL_CALL },
+	  LBR_REL_CALL | LBR_IND_CALL | LBR_RETURN | LBR_CALL_STACK, true },
+	{ PERF_SAMPLE_BRANCH_IND_JUMP, LBR_IND_JMP, true },
+	{ PERF_SAMPLE_BRANCH_CALL, LBR_REL_CALL, true },
 };
+
+/* Subset @m of lbr_types[] is a branch_sample_type perf takes. */
+static bool lbr_types_go_together(u32 m)
+{
+	bool stack = false, others = false;
+
+	for (u32 i = 0; i < ARRAY_SIZE(lbr_types); i++) {
+		if (!(m & BIT(i)))
+			continue;
+		stack |= lbr_types[i].type == PERF_SAMPLE_BRANCH_CALL_STACK;
+		others |= !lbr_types[i].with_call_stack;
+	}
+	return !(stack && others);
+}
 
 static u32 popcount(u32 m)
 {
@@ -58,9 +75,10 @@ static u32 popcount(u32 m)
 
 /*
  * The branch_sample_type for which perf programs LBR_SELECT to @select
- * (spec 6.11): its rings, and the fewest branch types whose selections
- * add up to exactly the branches @select keeps. False, with a log line,
- * when no branch_sample_type makes perf program that value.
+ * (spec 6.11): its rings, and the fewest branch types perf takes together
+ * whose selections add up to exactly the branches @select keeps. False,
+ * with a log line, when no branch_sample_type perf takes makes it program
+ * that value.
  */
 bool acp_lbr_branch_type(const struct acp_target *t, u64 select, u64 *type)
 {
@@ -84,7 +102,7 @@ bool acp_lbr_branch_type(const struct acp_target *t, u64 select, u64 *type)
 		for (u32 i = 0; i < ARRAY_SIZE(lbr_types); i++)
 			if (m & BIT(i))
 				sel |= lbr_types[i].select;
-		if (sel == want && popcount(m) < nbest) {
+		if (sel == want && popcount(m) < nbest && lbr_types_go_together(m)) {
 			best = m;
 			nbest = popcount(m);
 		}
@@ -92,7 +110,7 @@ bool acp_lbr_branch_type(const struct acp_target *t, u64 select, u64 *type)
 	if (!best) {
 		acp_log(t, "ECB: LBR_SELECT 0x%llx keeps branches perf cannot filter to (%s)",
 			(unsigned long long)select,
-			"relative jumps or far branches alone, calls without far ones, a partial call stack");
+			"relative jumps or far branches alone, calls without far ones, a call stack with more");
 		return false;
 	}
 	for (u32 i = 0; i < ARRAY_SIZE(lbr_types); i++)
