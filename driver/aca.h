@@ -115,11 +115,14 @@ void aca_collection_finish(void *ctx);
 bool aca_collection_delayed(void *ctx);
 void aca_collection_exit(void);
 
-/* Uncore counting (uncore.c): the PMUs, and a collection's counters and ring. */
-void aca_uncore_init(void);
-void aca_uncore_exit(void);
-void aca_uncore_scan(bool force);
-bool aca_uncore_pmu(void *ctx, const char *name, u32 *type, char *formats, size_t len);
+/* The dynamic perf PMUs aca uses by name (pmus.c): uncore boxes, IBS. */
+void aca_pmus_init(void);
+void aca_pmus_exit(void);
+void aca_pmus_scan(bool force);
+bool aca_pmus_have(const char *prefix);
+bool aca_find_pmu(void *ctx, const char *name, u32 *type, char *formats, size_t len);
+
+/* Uncore counting (uncore.c): a collection's counters and ring. */
 int aca_uncore_configure(const struct acp_config *cfg);
 int aca_uncore_start(const struct acp_config *cfg, bool paused);
 void aca_uncore_pause(bool pause);

@@ -20,15 +20,15 @@ static int __init aca_init(void)
 	ret = aca_sampler_init();
 	if (ret)
 		goto err_memory;
-	aca_uncore_init();
+	aca_pmus_init();
 	ret = aca_device_init();
 	if (ret)
-		goto err_uncore;
+		goto err_pmus;
 	pr_info("version %s ready on /dev/aca\n", ACA_VERSION);
 	return 0;
 
-err_uncore:
-	aca_uncore_exit();
+err_pmus:
+	aca_pmus_exit();
 	aca_sampler_exit();
 err_memory:
 	aca_memory_exit();
@@ -40,7 +40,7 @@ static void __exit aca_exit(void)
 {
 	aca_device_exit();
 	aca_collection_exit();
-	aca_uncore_exit();
+	aca_pmus_exit();
 	aca_sampler_exit();
 	aca_memory_exit();
 }

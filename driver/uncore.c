@@ -1,17 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Uncore counting (spec 7.2): the target's uncore perf PMUs as the
- * protocol core asks for them (acp_ops.uncore_pmu), and a collection's
- * uncore events (the core's translation of uncore ECBs, core/uncore.c),
- * counted once per die and read every unc_timer_interval ms into
- * uncore records on the uncore channel's ring.
- *
- * The PMUs are read from sysfs (/sys/bus/event_source/devices/uncore_*:
- * type and format files) by a work item, so with the kernel's own
- * credentials and mounts, never an opener's, when aca loads and on an
- * open of /dev/aca at most every ACA_UNC_RESCAN_S seconds (intel_uncore
- * may load after aca), outside aca_lock; the core's calls, under
- * aca_lock, only look the table up.
+ * Uncore counting (spec 7.2): a collection's uncore events (the core's
+ * translation of uncore ECBs for the target's uncore perf PMUs, pmus.c,
+ * core/uncore.c), counted once per die and read every unc_timer_interval
+ * ms into uncore records on the uncore channel's ring.
  *
  * A collection's counters are per die (Linux's uncore boxes are; a
  * Skylake-SP has one per package), on the die's first online CPU at
@@ -20,8 +12,6 @@
  * round reads every counter (perf_event_read_value(), a cross-call to
  * its CPU) and writes one record per device and die.
  */
-#include <linux/dcache.h>
-#include <linux/fs.h>
 #include <linux/perf_event.h>
 #include <linux/slab.h>
 #include <linux/topology.h>
@@ -29,200 +19,11 @@
 
 #include "aca.h"
 
-#define ACA_UNC_DIR		"/sys/bus/event_source/devices"
-#define ACA_UNC_PREFIX		"uncore_"
-#define ACA_UNC_MAX_PMUS	256
-#define ACA_UNC_MAX_FORMATS	24
-#define ACA_UNC_FORMAT_LEN	64	/* one format file: "config:8-15,32-43,45-55" */
-#define ACA_UNC_TEXT_LEN	128	/* a longer file is skipped, not cut */
-#define ACA_UNC_NAME		32	/* a directory entry's name */
-#define ACA_UNC_RESCAN_S	1
 #define ACA_UNC_RING_PAGES_MIN	16
 /* unc_timer_interval: 0 is the default; each round costs a cross-call per counter. */
 #define ACA_UNC_DEFAULT_MS	10
 #define ACA_UNC_MIN_MS		10
 #define ACA_UNC_MAX_MS		60000
-
-/* ---- the PMUs ---- */
-
-struct aca_unc_pmu {
-	char name[ACP_UNC_PMU_NAME];
-	u32 type;
-	u32 len;			/* of formats, the NULs included */
-	char formats[ACA_UNC_MAX_FORMATS * ACA_UNC_FORMAT_LEN];
-};
-
-struct aca_unc_table {
-	u32 n;
-	struct aca_unc_pmu pmus[];
-};
-
-static struct aca_unc_table *aca_unc_pmus;	/* under aca_lock */
-static unsigned long aca_unc_scanned;		/* jiffies of the last scan's start */
-
-struct aca_names {
-	struct dir_context ctx;
-	char (*names)[ACA_UNC_NAME];
-	u32 n, max;
-	const char *prefix;
-};
-
-static bool aca_name_actor(struct dir_context *ctx, const char *name, int len,
-			   loff_t off, u64 ino, unsigned int type)
-{
-	struct aca_names *an = container_of(ctx, struct aca_names, ctx);
-	size_t plen = strlen(an->prefix);
-
-	if (len >= ACA_UNC_NAME || len < plen || strncmp(name, an->prefix, plen) ||
-	    name[0] == '.')
-		return true;
-	if (an->n == an->max)
-		return false;
-	memcpy(an->names[an->n], name, len);
-	an->names[an->n++][len] = 0;
-	return true;
-}
-
-/* Names of @path's entries starting with @prefix, at most @an->max. */
-static int aca_list_dir(const char *path, struct aca_names *an)
-{
-	struct file *f = filp_open(path, O_RDONLY | O_DIRECTORY, 0);
-	int ret;
-
-	if (IS_ERR(f))
-		return PTR_ERR(f);
-	an->ctx.actor = aca_name_actor;
-	an->ctx.pos = 0;
-	ret = iterate_dir(f, &an->ctx);
-	filp_close(f, NULL);
-	return ret;
-}
-
-/* A small sysfs file's text, NUL-ended, without its newline; its length or an error. */
-static ssize_t aca_read_text(const char *path, char *buf, size_t len)
-{
-	struct file *f = filp_open(path, O_RDONLY, 0);
-	loff_t pos = 0;
-	ssize_t n;
-
-	if (IS_ERR(f))
-		return PTR_ERR(f);
-	n = kernel_read(f, buf, len - 1, &pos);
-	filp_close(f, NULL);
-	if (n < 0)
-		return n;
-	buf[n] = 0;
-	if (n && buf[n - 1] == '\n')
-		buf[--n] = 0;
-	return n;
-}
-
-static int aca_scan_pmu(const char *name, struct aca_unc_pmu *p, char *path,
-			struct aca_names *fmts)
-{
-	char text[ACA_UNC_TEXT_LEN];
-	ssize_t n;
-
-	memset(p, 0, sizeof(*p));
-	/* Longer than any PMU the core names (uncore_iio_free_running_0): not one of them. */
-	if (strscpy(p->name, name, sizeof(p->name)) < 0)
-		return -ENAMETOOLONG;
-	snprintf(path, PATH_MAX, ACA_UNC_DIR "/%s/type", name);
-	n = aca_read_text(path, text, sizeof(text));
-	if (n < 0)
-		return n;
-	if (kstrtou32(text, 10, &p->type))
-		return -EINVAL;
-	fmts->n = 0;
-	snprintf(path, PATH_MAX, ACA_UNC_DIR "/%s/format", name);
-	n = aca_list_dir(path, fmts);
-	if (n < 0)
-		return n;
-	for (u32 i = 0; i < fmts->n; i++) {
-		snprintf(path, PATH_MAX, ACA_UNC_DIR "/%s/format/%s", name, fmts->names[i]);
-		n = aca_read_text(path, text, sizeof(text));
-		/* Unread, cut or past the room: its bits stay refused (core/uncore.c). */
-		if (n <= 0 || n >= sizeof(text) - 2 || p->len + n + 1 > sizeof(p->formats))
-			continue;
-		memcpy(p->formats + p->len, text, n + 1);
-		p->len += n + 1;
-	}
-	return 0;
-}
-
-/*
- * Read the uncore PMUs from sysfs, then swap the table in under aca_lock.
- * A directory that cannot be read keeps the table there was.
- */
-static void aca_unc_scan_fn(struct work_struct *work)
-{
-	struct aca_names pmus = { .prefix = ACA_UNC_PREFIX, .max = ACA_UNC_MAX_PMUS };
-	struct aca_names fmts = { .prefix = "", .max = ACA_UNC_MAX_FORMATS };
-	struct aca_unc_table *t = NULL, *old;
-	char *path = NULL;
-	u32 n = 0;
-
-	WRITE_ONCE(aca_unc_scanned, jiffies ?: 1);
-	pmus.names = kcalloc(pmus.max, sizeof(*pmus.names), GFP_KERNEL);
-	fmts.names = kcalloc(fmts.max, sizeof(*fmts.names), GFP_KERNEL);
-	path = kmalloc(PATH_MAX, GFP_KERNEL);
-	if (!pmus.names || !fmts.names || !path || aca_list_dir(ACA_UNC_DIR, &pmus) < 0)
-		goto out;
-	if (pmus.n) {
-		t = kvzalloc(struct_size(t, pmus, pmus.n), GFP_KERNEL);
-		if (!t)
-			goto out;
-		for (u32 i = 0; i < pmus.n; i++)
-			if (!aca_scan_pmu(pmus.names[i], &t->pmus[n], path, &fmts))
-				n++;
-		t->n = n;
-	}
-	mutex_lock(&aca_lock);
-	old = aca_unc_pmus;
-	aca_unc_pmus = t;
-	mutex_unlock(&aca_lock);
-	kvfree(old);
-out:
-	kfree(path);
-	kfree(fmts.names);
-	kfree(pmus.names);
-}
-
-static DECLARE_WORK(aca_unc_scan_work, aca_unc_scan_fn);
-
-/*
- * Read the uncore PMUs again, in a kernel worker (the kernel's view of
- * sysfs, not the caller's), and wait: at most every ACA_UNC_RESCAN_S
- * seconds unless @force. Not under aca_lock, which the scan takes.
- */
-void aca_uncore_scan(bool force)
-{
-	unsigned long last = READ_ONCE(aca_unc_scanned);
-
-	if (!force && last && time_before(jiffies, last + ACA_UNC_RESCAN_S * HZ))
-		return;
-	queue_work(system_unbound_wq, &aca_unc_scan_work);
-	flush_work(&aca_unc_scan_work);
-}
-
-/* acp_ops.uncore_pmu: a table lookup. */
-bool aca_uncore_pmu(void *ctx, const char *name, u32 *type, char *formats, size_t len)
-{
-	struct aca_unc_table *t = aca_unc_pmus;
-
-	lockdep_assert_held(&aca_lock);
-	for (u32 i = 0; t && i < t->n; i++) {
-		const struct aca_unc_pmu *p = &t->pmus[i];
-
-		if (strcmp(p->name, name))
-			continue;
-		*type = p->type;
-		if (len)
-			memcpy(formats, p->formats, min_t(size_t, p->len, len));
-		return true;
-	}
-	return false;
-}
 
 /* ---- a collection's uncore counters ---- */
 
@@ -362,7 +163,7 @@ int aca_uncore_configure(const struct acp_config *cfg)
 
 	lockdep_assert_held(&aca_lock);
 	aca_uncore_finish();
-	if (acp_counting_mode(cfg) || !aca_unc_pmus || !aca_unc_pmus->n)
+	if (acp_counting_mode(cfg) || !aca_pmus_have("uncore_"))
 		return 0;
 	u = kzalloc(sizeof(*u), GFP_KERNEL);
 	if (!u)
@@ -550,17 +351,4 @@ struct aca_ring *aca_uncore_ring(void)
 {
 	lockdep_assert_held(&aca_lock);
 	return aca_unc ? aca_unc->ring : NULL;
-}
-
-/* Module load and unload (/dev/aca gone first): the first table; the last one freed. */
-void aca_uncore_init(void)
-{
-	aca_uncore_scan(true);
-}
-
-void aca_uncore_exit(void)
-{
-	cancel_work_sync(&aca_unc_scan_work);
-	kvfree(aca_unc_pmus);
-	aca_unc_pmus = NULL;
 }

@@ -71,14 +71,15 @@ struct acp_ops {
 	 */
 	int (*read_counts)(void *ctx, bool next_group, void *buf, size_t len);
 	/*
-	 * Uncore (uncore.c): the target has the perf PMU @name
-	 * ("uncore_cha_0"); its perf type goes in *@type and the contents of
-	 * its format files ("config:0-7"), each NUL-terminated, one after the
-	 * other, in @formats, at most @len bytes, an empty one last. Optional:
-	 * without it the target collects no uncore.
+	 * The target has the dynamic perf PMU @name (an uncore box,
+	 * "uncore_cha_0", for uncore.c; "ibs_op" or "ibs_fetch" for ecb.c);
+	 * its perf type goes in *@type and the contents of its format files
+	 * ("config:0-7"), each NUL-terminated, one after the other, in
+	 * @formats, at most @len bytes, an empty one last. Optional: without
+	 * it the target collects no uncore and no IBS.
 	 */
-	bool (*uncore_pmu)(void *ctx, const char *name, u32 *type, char *formats,
-			   size_t len);
+	bool (*find_pmu)(void *ctx, const char *name, u32 *type, char *formats,
+			 size_t len);
 	/*
 	 * STOP, right after stop(): add what ends a collection to the data
 	 * channels (the module records of every live process), or have it

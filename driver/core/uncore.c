@@ -12,7 +12,7 @@
  * event's config is the select's value without the bits perf owns
  * (enable, overflow, reset), and config1 the box filter registers, low
  * half then high. Which bits a PMU takes comes from its format files,
- * read on the target at run time (ops->uncore_pmu); a select or filter
+ * read on the target at run time (ops->find_pmu); a select or filter
  * with a bit none of them names is refused, not cut short.
  *
  * aca never writes an uncore register: box and global controls, which
@@ -172,8 +172,8 @@ static bool unc_pmu(struct acp_target *t, const char name[ACP_UNC_PMU_NAME],
 	memcpy(pmu->name, name, sizeof(pmu->name));
 	/* The last byte stays 0: every format ends inside the buffer. */
 	memset(formats, 0, UNC_FORMATS_LEN);
-	if (!t->ops->uncore_pmu ||
-	    !t->ops->uncore_pmu(t->ctx, name, &pmu->type, formats, UNC_FORMATS_LEN - 1))
+	if (!t->ops->find_pmu ||
+	    !t->ops->find_pmu(t->ctx, name, &pmu->type, formats, UNC_FORMATS_LEN - 1))
 		return false;
 	for (f = formats; f < formats + UNC_FORMATS_LEN && *f; f += strlen(f) + 1)
 		if (!acp_unc_format_bits(f, pmu->bits))
@@ -189,8 +189,8 @@ bool acp_uncore_available(const struct acp_target *t)
 	u32 type;
 	char formats[8];
 
-	return m && t->ops->uncore_pmu &&
-	       t->ops->uncore_pmu(t->ctx, m->probe, &type, formats, 0);
+	return m && t->ops->find_pmu &&
+	       t->ops->find_pmu(t->ctx, m->probe, &type, formats, 0);
 }
 
 /* ---- the ECB ---- */

@@ -538,14 +538,14 @@ static int fake_configure(void *ctx, const struct acp_config *cfg)
 	return 0;
 }
 
-static bool fake_uncore_pmu(void *ctx, const char *name, u32 *type, char *formats,
+static bool fake_find_pmu(void *ctx, const char *name, u32 *type, char *formats,
 			    size_t len)
 {
 	struct fake *f = ctx;
 
-	f->nunc_lookups++;
-	for (u32 i = 0; i < f->nunc_pmus; i++) {
-		const struct fake_unc_pmu *p = &f->unc_pmus[i];
+	f->npmu_lookups++;
+	for (u32 i = 0; i < f->npmus; i++) {
+		const struct fake_pmu *p = &f->pmus[i];
 
 		if (strcmp(p->name, name))
 			continue;
@@ -557,14 +557,14 @@ static bool fake_uncore_pmu(void *ctx, const char *name, u32 *type, char *format
 	return false;
 }
 
-void fake_add_uncore_pmu(struct fake *f, const char *name, u32 type,
+void fake_add_pmu(struct fake *f, const char *name, u32 type,
 			 const char *const *formats, u32 nformats)
 {
-	struct fake_unc_pmu *p;
+	struct fake_pmu *p;
 
-	if (f->nunc_pmus == FAKE_MAX_UNC_PMUS || strlen(name) >= sizeof(p->name))
+	if (f->npmus == FAKE_MAX_PMUS || strlen(name) >= sizeof(p->name))
 		abort();
-	p = &f->unc_pmus[f->nunc_pmus++];
+	p = &f->pmus[f->npmus++];
 	memset(p, 0, sizeof(*p));
 	memcpy(p->name, name, strlen(name) + 1);
 	p->type = type;
@@ -586,7 +586,7 @@ const struct acp_ops fake_ops = {
 	.pause = fake_pause,
 	.switch_group = fake_switch_group,
 	.read_counts = fake_read_counts,
-	.uncore_pmu = fake_uncore_pmu,
+	.find_pmu = fake_find_pmu,
 	.group_times = fake_group_times,
 	.sample_counts = fake_sample_counts,
 	.flush = fake_flush,

@@ -18,8 +18,8 @@
 #define FAKE_MAX_LOGS		64
 #define FAKE_LOG_LEN		256
 #define FAKE_MAX_GROUPS		4
-#define FAKE_MAX_UNC_PMUS	96
-#define FAKE_UNC_FORMATS	512
+#define FAKE_MAX_PMUS	96
+#define FAKE_PMU_FORMATS	512
 
 /* The default machine: a 4-CPU Coffee Lake, 2 cores x 2 threads. */
 #define FAKE_NCPUS		4
@@ -88,10 +88,10 @@ extern const unsigned int fake_nksyms;
 	"m123456789_123456789_123456789_123456789_123456789_1234"
 
 /* An uncore perf PMU: its type, and its format files' contents, each NUL-ended. */
-struct fake_unc_pmu {
+struct fake_pmu {
 	char name[ACP_UNC_PMU_NAME];
 	u32 type;
-	char formats[FAKE_UNC_FORMATS];
+	char formats[FAKE_PMU_FORMATS];
 	size_t len;
 };
 
@@ -160,12 +160,12 @@ struct fake {
 	 */
 	u32 nread, nread_next;
 	/*
-	 * Uncore (fake_ops only): the PMUs uncore_pmu() finds (none unless a
+	 * Uncore (fake_ops only): the PMUs find_pmu() finds (none unless a
 	 * test adds them), its calls, and the uncore events of the last start().
 	 */
-	struct fake_unc_pmu unc_pmus[FAKE_MAX_UNC_PMUS];
-	u32 nunc_pmus;
-	u32 nunc_lookups;
+	struct fake_pmu pmus[FAKE_MAX_PMUS];
+	u32 npmus;
+	u32 npmu_lookups;
 	u32 start_nunc;
 	struct acp_unc_event start_unc[ACP_MAX_UNC_EVENTS];
 	/*
@@ -217,7 +217,7 @@ extern const struct acp_ops fake_ops_nosampling;
 void fake_init(struct fake *f, u32 ncpus);
 
 /* Add uncore PMU @name (perf type @type) with @nformats format files' contents. */
-void fake_add_uncore_pmu(struct fake *f, const char *name, u32 type,
+void fake_add_pmu(struct fake *f, const char *name, u32 type,
 			 const char *const *formats, u32 nformats);
 
 /* Set an MSR's value on every CPU (adding it to the map if needed). */

@@ -795,7 +795,7 @@ struct ktype {
 	u32 nboxes;		/* .num_boxes, or the PCI boxes found */
 	bool pci;
 	u8 devfn[8][2];
-	char formats[FAKE_UNC_FORMATS];	/* each NUL-ended, as fake_add_uncore_pmu() takes them */
+	char formats[FAKE_PMU_FORMATS];	/* each NUL-ended, as fake_add_pmu() takes them */
 	const char *fmt[24];
 	char fmt_name[24][K_NAME];
 	u32 nfmt;
@@ -1237,7 +1237,7 @@ static void add_pmus(struct fake *f, const struct kmap *k)
 			else
 				snprintf(name, sizeof(name), "uncore_%.12s_%u",
 					 k->types[i].name, b % 100);
-			fake_add_uncore_pmu(f, name, 100 + 32 * i + b, k->types[i].fmt,
+			fake_add_pmu(f, name, 100 + 32 * i + b, k->types[i].fmt,
 					    k->types[i].nfmt);
 		}
 }

@@ -98,15 +98,15 @@ static void add_uncore_pmus(struct fake *f)
 	char name[ACP_UNC_PMU_NAME];
 	u32 type = 20;
 
-	fake_add_uncore_pmu(f, "uncore_ubox", type++, common, 5);
-	fake_add_uncore_pmu(f, "uncore_pcu", type++, common, 5);
+	fake_add_pmu(f, "uncore_ubox", type++, common, 5);
+	fake_add_pmu(f, "uncore_pcu", type++, common, 5);
 	for (u32 i = 0; i < 4; i++) {
 		snprintf(name, sizeof(name), "uncore_cha_%u", i);
-		fake_add_uncore_pmu(f, name, type++, cha, sizeof(cha) / sizeof(cha[0]));
+		fake_add_pmu(f, name, type++, cha, sizeof(cha) / sizeof(cha[0]));
 		snprintf(name, sizeof(name), "uncore_imc_%u", i);
-		fake_add_uncore_pmu(f, name, type++, common, 5);
+		fake_add_pmu(f, name, type++, common, 5);
 	}
-	fake_add_uncore_pmu(f, "uncore_upi_0", type++, upi, 5);
+	fake_add_pmu(f, "uncore_upi_0", type++, upi, 5);
 }
 
 static void set_machine(struct fake *f, u32 m)
@@ -1519,7 +1519,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz.cur = -1;
 	fake_init(&fz.f, ncpus_choice[b1 & 3]);
 	set_machine(&fz.f, (b0 >> 5) % NMACHINES);
-	/* Machine 4 has uncore PMUs; the fake's uncore_pmu comes with its sampler. */
+	/* Machine 4 has uncore PMUs; the fake's find_pmu comes with its sampler. */
 	fz.uncore = (b0 >> 5) % NMACHINES == 4 && !fz.no_sampler;
 	if (b1 & 8)
 		fz.f.start_ret = -16;		/* EBUSY: perf said no */
