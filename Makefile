@@ -152,7 +152,7 @@ $(KSRC)/.stamp: tools/extract-ksrc
 # build/obj/core-tests, rebuilt when its source, a header it includes
 # (-MMD), the flags or WERROR change (CORE_OBJ_STAMP); and libaca-host.a.
 CORE_LIB_SRC := $(CORE_SRC) selftests/core/fake_target.c selftests/core/wire.c \
-	selftests/core/cmd_table.c
+	selftests/core/cmd_table.c selftests/core/ksrc.c
 CORE_OBJ := $(B)/obj/core-tests
 CORE_LIB_OBJ := $(CORE_LIB_SRC:%.c=$(CORE_OBJ)/%.o)
 CORE_OBJ_STAMP := $(B)/.core-test-objs

@@ -322,9 +322,20 @@ static int aca_create_event(struct aca_sev *s, int cpu,
 	};
 	struct perf_event *pe;
 
-	s->pebs = !sw && e->precise && !e->software;
+	/* A precise or IBS sample's IP is the instruction's, not regs' own. */
+	s->pebs = e->pmu_type || (!sw && e->precise && !e->software);
 	s->read = 0;
-	if (e->software) {
+	if (e->pmu_type) {
+		/*
+		 * [ACA-EXT] IBS (spec 6.12): its own PMU, with or without a
+		 * core PMU; it filters no ring (PERF_PMU_CAP_NO_EXCLUDE) and
+		 * takes periods in units of 16.
+		 */
+		attr.type = e->pmu_type;
+		attr.config = e->config;
+		attr.sample_period = round_up(aca_hw_period(e->period), 16);
+		attr.exclude_hv = 0;
+	} else if (e->software) {
 		/* [ACA-EXT] ECB software event: counts of its own unit. */
 		attr.type = PERF_TYPE_SOFTWARE;
 		attr.config = e->config;

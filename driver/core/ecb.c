@@ -135,6 +135,9 @@ static bool registers_allowed(const struct ecb_view *v)
 		/* [ACA-EXT] a software event's select names no MSR. */
 		if (msr == ACA_SW_EVENT_SELECT && in_section(v, SEP_OP_CTRL_GP, i))
 			continue;
+		/* [ACA-EXT] an IBS control register is a sampler of its own. */
+		if (acp_ibs_register(msr) && in_section(v, SEP_OP_DATA_GP, i))
+			continue;
 		if (msr && !acp_msr_allowed(msr)) {
 			v->st->drv_status = VT_INVALID_PROG_INFO;
 			v->st->reg_prog_type = SEP_REG_PROG_MSR;
@@ -240,14 +243,16 @@ static bool add_event(const struct ecb_view *v, struct acp_group *g,
 
 	e->event_index = reg->event_id_index;
 	e->msr = reg->event_reg_id.reg_id;
-	e->branch_type = e->software ? 0 : v->branch_type;
+	e->branch_type = e->software || e->pmu_type ? 0 : v->branch_type;
 	e->precise = reg->flags & SEP_EVREG_PRECISE ? 1 : 0;
-	if (!counter_mask(reg, &mask)) {
+	/* An IBS register holds its period, not a preload (ibs.c). */
+	if (!e->pmu_type && !counter_mask(reg, &mask)) {
 		acp_log(v->t, "ECB: counter 0x%x has width mask 0x%llx, not 2^n-1 with n 1..%u",
 			e->msr, (unsigned long long)reg->max_bits, ACP_COUNTER_BITS);
 		return false;
 	}
-	e->period = sample_after(reg, mask);
+	if (!e->pmu_type)
+		e->period = sample_after(reg, mask);
 	if (!e->period && !acp_counting_mode(&v->t->cfg)) {
 		acp_log(v->t, "ECB: counter 0x%x has no sample-after value", e->msr);
 		return false;
@@ -327,9 +332,18 @@ static bool decode_gp(const struct ecb_view *v, struct acp_group *g)
 
 	for (u32 k = 0; k < v->hdr->operations[SEP_OP_DATA_GP].register_len; k++) {
 		struct acp_event e = { .counter = k };
+		bool on;
 
-		if (!slot(v, SEP_OP_DATA_GP, k, &reg) ||
-		    !counter_enabled(enabled, false, k))
+		if (!slot(v, SEP_OP_DATA_GP, k, &reg))
+			continue;
+		/* [ACA-EXT] IBS: its own enable bit, no select (spec 6.12). */
+		if (acp_ibs_register(reg.event_reg_id.reg_id)) {
+			if (!acp_ibs_event(v->t, reg.event_reg_id.reg_id, reg.reg_value, &e, &on) ||
+			    (on && !add_event(v, g, &reg, &e)))
+				return false;
+			continue;
+		}
+		if (!counter_enabled(enabled, false, k))
 			continue;
 		if (!slot(v, SEP_OP_CTRL_GP, k, &sel)) {
 			acp_log(v->t, "ECB: general counter %u has no event select", k);

@@ -133,6 +133,10 @@ bool acp_unc_format_bits(const char *spec, u64 bits[3]);
 s32 acp_cmd_lbr_info(const struct acp_cmd *cmd, struct acp_reply *r);
 bool acp_lbr_branch_type(const struct acp_target *t, u64 select, u64 *type);
 
+/* ibs.c */
+bool acp_ibs_register(u32 msr);
+bool acp_ibs_event(struct acp_target *t, u32 msr, u64 v, struct acp_event *e, bool *enabled);
+
 s32 acp_cmd_read_msr(const struct acp_cmd *cmd, struct acp_reply *r);
 s32 acp_cmd_write_msr(const struct acp_cmd *cmd, struct acp_reply *r);
 

@@ -48,6 +48,10 @@ struct acp_event {
 	u64 config;		/* raw event encoding for perf */
 	u64 config1;		/* offcore response, load latency, frontend */
 	u64 branch_type;	/* perf's branch_sample_type; 0: no LBRs */
+	u32 pmu_type;		/* [ACA-EXT] IBS: its PMU's perf type, @config
+				 * its options, @period its count, every ring;
+				 * 0: PERF_TYPE_RAW or @software
+				 */
 	u64 period;		/* sample-after value: 1 .. ACP_COUNTER_MASK;
 				 * 0 (none) in counting mode only
 				 */

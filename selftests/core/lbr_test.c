@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "core_fixture.h"
+#include "ksrc.h"
 
 #define LBR_SELECT_SLOT		20	/* the core vector's OCR 4 (spec 6.11) */
 #define NSELECT			1024	/* LBR_SELECT bits 0-9 */
@@ -31,102 +32,11 @@ static const struct {
  * and the branch types its software filter refuses with CALL_STACK.
  */
 struct kmap {
-	char *text;
+	struct ksrc src;
 	s64 map[PERF_SAMPLE_BRANCH_MAX_SHIFT];
 	s64 sel_mask, call_stack;
 	u64 not_with_stack;
 };
-
-static bool keval(const struct kmap *k, const char *s, size_t n, s64 *v);
-
-/* The body of "#define @name" (up to its end of line, continuations joined). */
-static bool kdefine(const struct kmap *k, const char *name, size_t n, char *body, size_t len)
-{
-	char want[64];
-	const char *p;
-	size_t o = 0;
-
-	snprintf(want, sizeof(want), "#define %.*s", (int)n, name);
-	for (p = strstr(k->text, want); p; p = strstr(p + 1, want)) {
-		char c = p[strlen(want)];
-
-		if (c == ' ' || c == '\t')
-			break;
-	}
-	if (!p)
-		return false;
-	for (p += strlen(want); *p && *p != '\n' && o + 1 < len; p++) {
-		if (*p == '\\' && p[1] == '\n') {
-			p++;
-			continue;
-		}
-		body[o++] = *p;
-	}
-	body[o] = 0;
-	/* Comments after the value. */
-	if (strstr(body, "/*"))
-		*strstr(body, "/*") = 0;
-	return true;
-}
-
-static const char *skip(const char *s, const char *end)
-{
-	while (s < end && (*s == ' ' || *s == '\t' || *s == '\n'))
-		s++;
-	return s;
-}
-
-/* An expression of lbr.c's: numbers, macros, |, <<, parentheses, a - sign. */
-static bool keval(const struct kmap *k, const char *s, size_t n, s64 *v)
-{
-	const char *end = s + n, *p;
-	int depth = 0;
-	char body[512];
-
-	s = skip(s, end);
-	while (end > s && strchr(" \t\n", end[-1]))
-		end--;
-	if (s == end)
-		return false;
-	/* Lowest precedence first: | then <<, at depth 0. */
-	for (const char *op = "|<"; *op; op++) {
-		for (p = s, depth = 0; p < end; p++) {
-			if (*p == '(')
-				depth++;
-			else if (*p == ')')
-				depth--;
-			else if (!depth && *p == *op && (*op == '|' || p[1] == '<')) {
-				s64 a, b;
-
-				if (!keval(k, s, p - s, &a) ||
-				    !keval(k, p + (*op == '|' ? 1 : 2),
-					   end - p - (*op == '|' ? 1 : 2), &b))
-					return false;
-				*v = *op == '|' ? (a | b) : (s64)((u64)a << b);
-				return true;
-			}
-		}
-	}
-	if (*s == '(' && end[-1] == ')')
-		return keval(k, s + 1, end - s - 2, v);
-	if (*s == '-') {
-		if (!keval(k, s + 1, end - s - 1, v))
-			return false;
-		*v = -*v;
-		return true;
-	}
-	if (*s >= '0' && *s <= '9') {
-		char *e;
-
-		*v = strtoll(s, &e, 0);
-		while (e < end && strchr("uUlL", *e))
-			e++;
-		return e == end;
-	}
-	if (!kdefine(k, s, end - s, body, sizeof(body)))
-		return false;
-	return keval(k, body, strlen(body), v);
-}
 
 static int kshift(const char *name, size_t n)
 {
@@ -144,7 +54,7 @@ static int kshift(const char *name, size_t n)
 static bool kload_sw_filter(struct kmap *k)
 {
 	static const char cond[] = "if (br_type & PERF_SAMPLE_BRANCH_";
-	const char *f = strstr(k->text, "static int intel_pmu_setup_sw_lbr_filter(");
+	const char *f = strstr(k->src.text, "static int intel_pmu_setup_sw_lbr_filter(");
 	const char *stack = f ? strstr(f, "if (br_type & PERF_SAMPLE_BRANCH_CALL_STACK)") : NULL;
 	const char *check = stack ? strstr(stack, "if (mask & ~(X86_BR_USER | X86_BR_KERNEL))") : NULL;
 
@@ -169,17 +79,14 @@ static bool kload_sw_filter(struct kmap *k)
 
 static bool kload_map(struct kmap *k, const char *path)
 {
-	size_t len;
 	const char *p, *end;
 
 	memset(k, 0, sizeof(*k));
-	k->text = (char *)tc_read_file(path, &len);
-	if (!k->text)
+	if (!ksrc_load(&k->src, path) ||
+	    !ksrc_eval(&k->src, "LBR_SEL_MASK", &k->sel_mask) ||
+	    !ksrc_eval(&k->src, "LBR_CALL_STACK", &k->call_stack))
 		return false;
-	if (!keval(k, "LBR_SEL_MASK", 12, &k->sel_mask) ||
-	    !keval(k, "LBR_CALL_STACK", 14, &k->call_stack))
-		return false;
-	p = strstr(k->text, "hsw_lbr_sel_map[PERF_SAMPLE_BRANCH_MAX_SHIFT] = {");
+	p = strstr(k->src.text, "hsw_lbr_sel_map[PERF_SAMPLE_BRANCH_MAX_SHIFT] = {");
 	if (!p)
 		return false;
 	end = strstr(p, "};");
@@ -196,7 +103,7 @@ static bool kload_map(struct kmap *k, const char *path)
 		if (!close || !eq || !comma || comma > end)
 			return false;
 		sh = kshift(name + 1, close - name - 1);
-		if (sh < 0 || !keval(k, eq + 1, comma - eq - 1, &k->map[sh]))
+		if (sh < 0 || !ksrc_eval_n(&k->src, eq + 1, comma - eq - 1, &k->map[sh]))
 			return false;
 		p = comma + 1;
 	}
@@ -311,7 +218,7 @@ TEST_F(core, lbr_select_values_translate_as_perf_programs_them)
 	EXPECT_EQ(0, mismatches);
 	EXPECT_EQ(0, missed);
 	EXPECT_EQ(nprog, ntranslated);
-	free(k.text);
+	ksrc_free(&k.src);
 }
 
 TEST_F(core, lbr_filter_is_left_out_without_collect_lbrs_in_counting_mode_and_for_software_events)
