@@ -1086,6 +1086,149 @@ TEST_F(uncore, channel_ends_empty_without_uncore_events)
 	free(recs);
 }
 
+/*
+ * IBS (spec 6.12 [ACA-EXT]): the REF_TSC ECB with its fixed counter off
+ * and DATA_GP slot 0 the IBS control register @msr = @v, event index 0.
+ */
+#define IBS_FETCH_CTL		0xc0011030
+#define IBS_OP_CTL		0xc0011033
+#define IBS_OP_EN		(1ull << 17)
+#define IBS_OP_CNT_CTL		(1ull << 19)
+#define IBS_FETCH_EN		(1ull << 48)
+/* selftests/vm/ibs-stub's IP tag: this + config >> 16 (+ 1 for ibs_fetch). */
+#define IBS_STUB_IP		0xffffffffabc00000ull
+
+static uint8_t *ibs_ecb(uint32_t msr, uint64_t v, size_t *len)
+{
+	uint8_t *buf = ref_tsc_ecb(ECB_SLOTS, 3, len);
+	struct sep_ecb *h = (struct sep_ecb *)buf;
+	struct sep_event_reg *r = (struct sep_event_reg *)(buf + sizeof(*h));
+
+	if (!buf)
+		return NULL;
+	h->operations[SEP_OP_DATA_GP] = (struct sep_pmu_operation){
+		.operation_type = SEP_OP_DATA_GP, .register_start = 12, .register_len = 1,
+	};
+	r[0].reg_value = 0;			/* GLOBAL_CTRL: no counter */
+	r[12].event_reg_id.reg_id = msr;
+	r[12].reg_value = v;
+	return buf;
+}
+
+/* Every target but selftests/vm/ibs's has no IBS PMU: the ECB is refused. */
+TEST(ibs_is_refused_where_the_target_has_no_ibs_pmu)
+{
+	struct host_session s;
+	size_t len;
+	uint8_t *ecb = ibs_ecb(IBS_OP_CTL, IBS_OP_EN | 0x1000, &len);
+
+	ASSERT_NE(NULL, ecb);
+	ASSERT_EQ(0, open_session(&s));
+	ASSERT_EQ(0, configure(&s));
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED,
+		  host_command(&s, SEP_CMD_EM_CONFIG_NEXT, ecb, len, NULL, 0));
+	/* Nothing was configured: START has no event. */
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, host_command(&s, SEP_CMD_START, NULL, 0, NULL, 0));
+	EXPECT_EQ(0, host_session_close(&s));
+	free(ecb);
+}
+
+/*
+ * A target with IBS: selftests/vm/ibs's guest and its stand-in PMUs
+ * (selftests/vm/ibs-stub: a sample every sample_period ns, its IP a tag of
+ * the config). remote_test -f ibs there; -F ibs elsewhere.
+ */
+FIXTURE(ibs) {
+	struct host_session s;
+	struct chan_set cs;
+	FILE *files[HOST_MAX_CHANNELS];
+};
+
+FIXTURE_SETUP(ibs)
+{
+	memset(&self->cs, 0, sizeof(self->cs));
+	ASSERT_EQ(0, open_session(&self->s));
+	ASSERT_EQ(0, configure(&self->s));
+}
+
+FIXTURE_TEARDOWN(ibs)
+{
+	for (uint32_t i = 0; i < self->cs.n; i++)
+		fclose(self->files[i]);
+	free(self->cs.ch);
+}
+
+/*
+ * Collect the IBS ECB (@msr = @v) for @ms; the samples of every CPU: how
+ * many (returned), how many with IP @ip and event index 0 (*@tagged).
+ */
+static uint32_t ibs_collect(struct __test_metadata *_metadata, FIXTURE_DATA(ibs) *self,
+			    uint32_t msr, uint64_t v, unsigned int ms, uint64_t ip,
+			    uint32_t *tagged, double *ran_ms)
+{
+	struct sep_sample_record_pc rec;
+	uint32_t total = 0;
+	size_t len;
+	uint8_t *ecb = ibs_ecb(msr, v, &len);
+	double t0;
+
+	*tagged = 0;
+	EXPECT_NE(NULL, ecb);
+	EXPECT_EQ(VT_SUCCESS, host_command(&self->s, SEP_CMD_EM_CONFIG_NEXT, ecb, len, NULL, 0));
+	free(ecb);
+	EXPECT_EQ(0, chans_to_files(&self->cs, &self->s, self->files));
+	t0 = now_ns();
+	EXPECT_EQ(VT_SUCCESS, host_command(&self->s, SEP_CMD_START, NULL, 0, NULL, 0));
+	usleep(ms * 1000);
+	EXPECT_EQ(VT_SUCCESS, host_command(&self->s, SEP_CMD_STOP, NULL, 0, NULL, 0));
+	*ran_ms = (now_ns() - t0) / 1e6;
+	EXPECT_EQ(0, chans_wait(&self->cs, 10000));
+	chans_stop(&self->cs);
+	for (uint32_t i = 0; i < self->s.ncpus; i++) {
+		rewind(self->files[i]);
+		while (fread(&rec, sizeof(rec), 1, self->files[i]) == 1) {
+			total++;
+			*tagged += rec.iip == ip && rec.descriptor_id == 0;
+		}
+	}
+	EXPECT_EQ(0, host_session_close(&self->s));
+	return total;
+}
+
+/*
+ * ibs_op with cnt_ctl, a maximum count of 62,500 (a sample every 1,000,000
+ * of the stand-in's nanoseconds): about one sample per CPU and ms, each
+ * with the stand-in's tag for that config (what perf handed the PMU).
+ */
+TEST_F(ibs, op_samples_every_period_with_its_options)
+{
+	uint32_t tagged, total;
+	double ms, want;
+
+	total = ibs_collect(_metadata, self, IBS_OP_CTL, IBS_OP_EN | IBS_OP_CNT_CTL | 62500, 500,
+			    IBS_STUB_IP + (IBS_OP_CNT_CTL >> 16), &tagged, &ms);
+	want = ms * self->s.ncpus;
+	ksft_print_msg("figure: ibs_op every 1 ms: %u samples on %u CPUs in %.0f ms (%.0f at most), %u tagged\n",
+		       total, self->s.ncpus, ms, want, tagged);
+	EXPECT_EQ(total, tagged);
+	EXPECT_LE(total, want * 1.05 + self->s.ncpus);
+	EXPECT_GE(total, want * 0.4);
+}
+
+/* ibs_fetch, no option, every 2^20 ns: its own tag. */
+TEST_F(ibs, fetch_samples_with_its_own_tag)
+{
+	uint32_t tagged, total;
+	double ms;
+
+	total = ibs_collect(_metadata, self, IBS_FETCH_CTL, IBS_FETCH_EN | 0xffff,
+			    300, IBS_STUB_IP + 1, &tagged, &ms);
+	ksft_print_msg("figure: ibs_fetch every 1,048,560 ns: %u samples in %.0f ms, %u tagged\n",
+		       total, ms, tagged);
+	EXPECT_LT(0, total);
+	EXPECT_EQ(total, tagged);
+}
+
 /* Fixed counter slot j is IA32_FIXED_CTRj: 17 of them exist on no PMU. */
 TEST(ecb_with_17_fixed_counter_slots_is_refused)
 {
