@@ -12,10 +12,6 @@
 #define MSR_IBS_FETCH_CTL	0xc0011030
 #define MSR_IBS_OP_CTL		0xc0011033
 
-/* CPUID 0x8000001B EAX: IBS capabilities; bit 6, the op count's 7 more bits. */
-#define CPUID_IBS		0x8000001bu
-#define IBS_CAPS_OPCNTEXT	BIT(6)
-
 /* IbsFetchCtl: IbsFetchMaxCnt 15:0, IbsFetchEn 48. */
 #define FETCH_MAX_CNT		0xffffull
 #define FETCH_EN		BIT_ULL(48)
@@ -71,19 +67,13 @@ static bool ibs_formats(struct acp_target *t, const struct ibs_unit *u, u32 *typ
 	return true;
 }
 
-static bool ibs_op_count_ext(struct acp_target *t)
-{
-	u32 r[4] = { 0 };
-
-	return t->ops->cpuid(t->ctx, -1, 0x80000000, 0, r) && r[0] >= CPUID_IBS &&
-	       t->ops->cpuid(t->ctx, -1, CPUID_IBS, 0, r) && (r[0] & IBS_CAPS_OPCNTEXT);
-}
-
 /*
  * The event for IBS control register value @v: false, with a log line,
- * for a target without the PMU, a bit perf does not take, a maximum
- * count of 0 or one the target's IBS cannot hold. A value without the
- * enable bit is no event (*@e untouched, true).
+ * for a target without the PMU, a bit perf does not take or a maximum
+ * count of 0. A value without the enable bit is no event (*@enabled
+ * false, *@e untouched). A count past 16 bits is a period perf programs
+ * as it is where IBS has IbsOpCntExt, and in chunks of its largest
+ * elsewhere: the same period.
  */
 bool acp_ibs_event(struct acp_target *t, u32 msr, u64 v, struct acp_event *e, bool *enabled)
 {
@@ -107,12 +97,6 @@ bool acp_ibs_event(struct acp_target *t, u32 msr, u64 v, struct acp_event *e, bo
 		acp_log(t, "ECB: %s control 0x%llx sets bits %s (0x%llx)", u->pmu,
 			(unsigned long long)v, "its PMU's format files do not name",
 			(unsigned long long)(v & ~(u->en | u->max_cnt | u->max_cnt_ext | options)));
-		return false;
-	}
-	if ((v & u->max_cnt_ext) && !ibs_op_count_ext(t)) {
-		acp_log(t, "ECB: %s control 0x%llx: a maximum count past 16 bits, %s %s",
-			u->pmu, (unsigned long long)v, "which this IBS cannot hold",
-			"(CPUID 0x8000001B)");
 		return false;
 	}
 	cnt = (v & u->max_cnt) | ((v & u->max_cnt_ext) >> 20 << 16);

@@ -148,8 +148,6 @@ static bool fake_cpuid(void *ctx, int cpu, u32 leaf, u32 sub, u32 r[4])
 			r[0] = f->max_ext_leaf;
 		else if (leaf == 0x80000008 && leaf <= f->max_ext_leaf)
 			r[0] = 0x3027;
-		else if (leaf == 0x8000001b && leaf <= f->max_ext_leaf)
-			r[0] = f->ibs_caps;
 		return true;
 	}
 	if (leaf >= 0x40000000) {

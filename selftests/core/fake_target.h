@@ -111,7 +111,6 @@ struct fake {
 	u32 cpuid1_eax;			/* family, model, stepping */
 	u32 perfmon_eax, perfmon_edx;	/* CPUID 0xA: FAKE_PERFMON_* counters */
 	u32 core_type;			/* CPUID 0x1A.EAX (hybrid parts): 0 */
-	u32 ibs_caps;			/* CPUID 0x8000001B.EAX, up to max_ext_leaf: 0 */
 	bool no_topology_leaf;		/* no CPUID 0xB / 0x1F levels */
 	bool endless_leaves;		/* CPUID 4, 0xB, 0x1F never terminate */
 	bool odd_leaf_b;		/* CPUID 0xB levels from odd_b[] */

@@ -23,7 +23,7 @@
 #define IBS_OP_TYPE		41
 #define MAX_FORMATS		8
 
-/* One IBS PMU as the kernel's driver defines it, all capabilities on (Zen 4). */
+/* One IBS PMU as the kernel's driver defines it, every capability on (Zen 4). */
 struct kibs {
 	const char *name;		/* "ibs_fetch" */
 	u32 msr, type;
@@ -36,7 +36,6 @@ struct kibs {
 struct kibs_src {
 	struct ksrc src;		/* ibs.c, then asm/perf_event.h */
 	struct kibs pmu[2];		/* fetch, op */
-	s64 caps;			/* IBS_CAPS_OPCNT | _OPCNTEXT | _ZEN4 */
 };
 
 /* The expression of field @field in the initializer at @block, to its comma. */
@@ -90,15 +89,6 @@ static bool kibs_load(struct kibs_src *ks)
 	ksrc_free(&hdr);
 	free(ks->src.text);
 	ks->src.text = both;
-	{
-		s64 a, b, c;
-
-		if (!ksrc_eval(&ks->src, "IBS_CAPS_OPCNT", &a) ||
-		    !ksrc_eval(&ks->src, "IBS_CAPS_OPCNTEXT", &b) ||
-		    !ksrc_eval(&ks->src, "IBS_CAPS_ZEN4", &c))
-			return false;
-		ks->caps = a | b | c;
-	}
 	for (u32 i = 0; i < 2; i++) {
 		struct kibs *u = &ks->pmu[i];
 		char decl[64];
@@ -166,10 +156,8 @@ static s64 perf_programs(const struct kibs *u, u64 config, u64 period)
 	return v | period >> 4 | u->enable_mask;
 }
 
-static void ibs_machine(FIXTURE_DATA(core) *self, const struct kibs_src *ks, u32 caps)
+static void ibs_machine(FIXTURE_DATA(core) *self, const struct kibs_src *ks)
 {
-	self->f.max_ext_leaf = 0x8000001b;
-	self->f.ibs_caps = caps;
 	for (u32 i = 0; i < 2; i++)
 		fake_add_pmu(&self->f, ks->pmu[i].name, ks->pmu[i].type, ks->pmu[i].formats,
 			     ks->pmu[i].nformats);
@@ -186,10 +174,10 @@ static s32 send_ibs(struct __test_metadata *_metadata, FIXTURE_DATA(core) *self,
 }
 
 static void ibs_session(struct __test_metadata *_metadata, FIXTURE_DATA(core) *self,
-			const struct kibs_src *ks, u32 caps, u64 collection_config)
+			const struct kibs_src *ks, u64 collection_config)
 {
 	reinit(_metadata, self, FAKE_NCPUS);
-	ibs_machine(self, ks, caps);
+	ibs_machine(self, ks);
 	open_session(_metadata, self);
 	ASSERT_EQ(SEP_RESERVE_OK, reserve(_metadata, self));
 	ASSERT_EQ(VT_SUCCESS, init_driver(_metadata, self, collection_config));
@@ -217,7 +205,7 @@ TEST_F(core, ibs_controls_translate_as_perf_programs_them)
 				if (cnt > 0xffff && !u->ext_mask)
 					continue;
 				v = opts | u->enable_mask | (cnt & 0xffff) | (cnt >> 16 << 20);
-				ibs_session(_metadata, self, &ks, ks.caps, 0);
+				ibs_session(_metadata, self, &ks, 0);
 				st = send_ibs(_metadata, self, ecb, u->msr, v);
 				checked++;
 				if (st != VT_SUCCESS ||
@@ -252,18 +240,16 @@ TEST_F(core, ibs_controls_translate_as_perf_programs_them)
 	kibs_free(&ks);
 }
 
-/* Refused IBS controls: the unit, the value, CPUID's IBS capabilities (all: -1), the log. */
+/* Refused IBS controls: the unit, the value, the log. */
 static const struct {
 	u32 msr;
 	u64 v;
-	s32 caps;
 	const char *why;
 } refused[] = {
-	{ MSR_IBS_OP_CTL, (1ull << 17) | 0x100 | (1ull << 18), -1, "format files do not name" },
-	{ MSR_IBS_FETCH_CTL, (1ull << 48) | 0x100 | (1ull << 49), -1, "format files do not name" },
-	{ MSR_IBS_OP_CTL, (1ull << 17) | (1ull << 20), 0, "cannot hold" },
-	{ MSR_IBS_OP_CTL, 1ull << 17, -1, "no maximum count" },
-	{ MSR_IBS_FETCH_CTL, 1ull << 48, -1, "no maximum count" },
+	{ MSR_IBS_OP_CTL, (1ull << 17) | 0x100 | (1ull << 18), "format files do not name" },
+	{ MSR_IBS_FETCH_CTL, (1ull << 48) | 0x100 | (1ull << 49), "format files do not name" },
+	{ MSR_IBS_OP_CTL, 1ull << 17, "no maximum count" },
+	{ MSR_IBS_FETCH_CTL, 1ull << 48, "no maximum count" },
 };
 
 TEST_F(core, ibs_controls_perf_cannot_take_are_refused)
@@ -273,7 +259,7 @@ TEST_F(core, ibs_controls_perf_cannot_take_are_refused)
 
 	ASSERT_TRUE(kibs_load(&ks));
 	for (u32 i = 0; i < ARRAY_SIZE(refused); i++) {
-		ibs_session(_metadata, self, &ks, refused[i].caps < 0 ? ks.caps : refused[i].caps, 0);
+		ibs_session(_metadata, self, &ks, 0);
 		EXPECT_EQ(VT_DRIVER_COMM_FAILED,
 			  send_ibs(_metadata, self, ecb, refused[i].msr, refused[i].v))
 			TH_LOG("case %u", i);
@@ -290,20 +276,20 @@ TEST_F(core, ibs_controls_perf_cannot_take_are_refused)
 	EXPECT_EQ(1, fake_log_count(&self->f, "no perf PMU ibs_op"));
 
 	/* Counting mode: IBS samples. */
-	ibs_session(_metadata, self, &ks, ks.caps, SEP_DRV_CFG_COUNTING_MODE);
+	ibs_session(_metadata, self, &ks, SEP_DRV_CFG_COUNTING_MODE);
 	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_ibs(_metadata, self, ecb, MSR_IBS_OP_CTL,
 						  (1ull << 17) | 0x100));
 	EXPECT_EQ(1, fake_log_count(&self->f, "counting mode"));
 
 	/* An IBS register anywhere but DATA_GP is off the allow-list. */
-	ibs_session(_metadata, self, &ks, ks.caps, 0);
+	ibs_session(_metadata, self, &ks, 0);
 	ecb_copy(_metadata, self, ecb);
 	ecb_set_slot(ecb, 5, MSR_IBS_OP_CTL, (1ull << 17) | 0x100, 0, 0, 0);
 	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_ecb(_metadata, self, ecb, 4720, 0));
 	EXPECT_EQ(1, fake_log_count(&self->f, "allow-list"));
 
 	/* Without its enable bit, no event: START has none. */
-	ibs_session(_metadata, self, &ks, ks.caps, 0);
+	ibs_session(_metadata, self, &ks, 0);
 	EXPECT_EQ(VT_SUCCESS, send_ibs(_metadata, self, ecb, MSR_IBS_OP_CTL, 0x100));
 	EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
 	kibs_free(&ks);
@@ -317,7 +303,7 @@ TEST_F(core, ibs_events_sample_every_ring_and_take_no_branch_stack)
 	u8 ecb[4720];
 
 	ASSERT_TRUE(kibs_load(&ks));
-	ibs_session(_metadata, self, &ks, ks.caps, 0);
+	ibs_session(_metadata, self, &ks, 0);
 	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_INIT, &dev, sizeof(dev), 0));
 	/* The vector's REF_TSC event stays, with the IBS one beside it. */
 	ecb_copy(_metadata, self, ecb);

@@ -83,6 +83,46 @@ TEST(fixed_events_fill_their_counter)
 	check_fixed(_metadata, "CPU_CLK_UNHALTED.REF_TSC", 2, HOST_COUNTER_MASK);
 }
 
+/*
+ * [ACA-EXT] IBS (spec 6.12): nothing enabled but the control register in
+ * DATA_GP slot 0: its enable bit and the period / 16, as far as it holds.
+ */
+static void check_ibs(struct __test_metadata *_metadata, const char *name, uint32_t msr,
+		      uint64_t sav, uint64_t want)
+{
+	size_t len;
+	uint8_t *ecb = host_ecb_build_group(name, sav, 2, &len);
+	const struct sep_ecb *h = (const struct sep_ecb *)ecb;
+	const struct sep_event_reg *data;
+
+	ASSERT_NE(NULL, ecb);
+	EXPECT_EQ(0, ecb_slot(ecb, 0)->reg_value);	/* GLOBAL_CTRL */
+	EXPECT_EQ(0, ecb_slot(ecb, 4)->reg_value);	/* FIXED_CTR_CTRL */
+	for (unsigned int k = 0; k < 3; k++)
+		EXPECT_EQ(0, ecb_slot(ecb, 9 + k)->event_reg_id.reg_id);
+	data = ecb_slot(ecb, h->operations[SEP_OP_DATA_GP].register_start);
+	EXPECT_EQ(msr, data->event_reg_id.reg_id);
+	EXPECT_EQ(want, data->reg_value);
+	EXPECT_EQ(want, host_ibs_control(name, sav));
+	EXPECT_EQ(2, data->event_id_index);
+	EXPECT_EQ(-1, host_ecb_fixed_counter(name));
+	free(ecb);
+}
+
+TEST(ibs_events_fill_their_control_register)
+{
+	/* IbsOpEn 17; IbsOpMaxCnt 15:0, its bits 22:16 at 26:20. */
+	check_ibs(_metadata, "ibs_op", 0xc0011033, 1000000, (1ull << 17) | 62500);
+	check_ibs(_metadata, "ibs_op", 0xc0011033, 0x123450, (1ull << 17) | (1ull << 20) | 0x2345);
+	check_ibs(_metadata, "ibs_op", 0xc0011033, 1ull << 40, (1ull << 17) | (0x7full << 20) | 0xffff);
+	check_ibs(_metadata, "ibs_op", 0xc0011033, 1, (1ull << 17) | 1);
+	/* IbsFetchEn 48; IbsFetchMaxCnt 15:0 only. */
+	check_ibs(_metadata, "ibs_fetch", 0xc0011030, 1000000, (1ull << 48) | 62500);
+	check_ibs(_metadata, "ibs_fetch", 0xc0011030, 1ull << 40, (1ull << 48) | 0xffff);
+	EXPECT_EQ(0, host_ibs_control("CPU_CLK_UNHALTED.REF_TSC", 1000000));
+	EXPECT_TRUE(host_ecb_known("ibs_op"));
+}
+
 TEST(unknown_events_and_bad_periods_are_refused)
 {
 	size_t len;

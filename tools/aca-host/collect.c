@@ -98,6 +98,15 @@ static int send_ecb(struct host_session *s, const struct ecb_set *e, uint32_t g)
 	return -1;
 }
 
+/* Every event asked is an [ACA-EXT] IBS one (spec 6.12). */
+static int only_ibs(const struct collect_opts *o)
+{
+	for (uint32_t i = 0; i < o->nevents; i++)
+		if (!host_ibs_control(o->events[i], 1))
+			return 0;
+	return o->nevents && !o->ecb_file;
+}
+
 /* Spec 5.1 steps 1-20, minus the informational queries. */
 int collect_configure(struct host_session *s, const struct collect_opts *o,
 		      const struct ecb_set *ecbs, struct collect_result *r)
@@ -118,7 +127,8 @@ int collect_configure(struct host_session *s, const struct collect_opts *o,
 		"GET_DRV_SETUP_INFO") ||
 	    collect_cmd(s, SEP_CMD_NUM_CORES, NULL, 0, &cores, 4, "NUM_CORES"))
 		return -1;
-	r->sw_clock = !!(setup.reserved2 & ACA_SETUP_SW_CLOCK);
+	/* IBS events sample on their own PMU, with or without a core one. */
+	r->sw_clock = !!(setup.reserved2 & ACA_SETUP_SW_CLOCK) && !only_ibs(o);
 	if ((uint32_t)cores != r->ncpus) {
 		fprintf(stderr, "aca-host: NUM_CORES says %d CPUs, the status message %u\n",
 			cores, r->ncpus);

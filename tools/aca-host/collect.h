@@ -32,7 +32,9 @@ struct collect_result {
 	uint32_t ncpus;
 	uint64_t tsc_hz;		/* from the status message */
 	uint64_t sample_after;		/* 0 with --ecb */
-	int sw_clock;			/* GET_DRV_SETUP_INFO: cpu-clock, no PMU */
+	int sw_clock;			/* GET_DRV_SETUP_INFO: cpu-clock, no PMU;
+					 * 0 when every event is IBS
+					 */
 	uint64_t start_tsc, stop_tsc;
 	int started;			/* START succeeded */
 	double elapsed;			/* host seconds, START to STOP */

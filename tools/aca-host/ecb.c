@@ -9,6 +9,7 @@
  * that vector byte for byte (the host unit tests check it). A counting
  * ECB holds several events, with G = HOST_COUNT_GP_SLOTS.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,19 +64,36 @@ static void layout(struct layout *l, uint32_t gp)
 	l->num_slots = l->num_entries + 1;
 }
 
-struct fixed_event {
+/*
+ * [ACA-EXT] AMD IBS (spec 6.12): the control register in a DATA_GP slot,
+ * its enable bit and maximum count (the period / 16): IbsOpMaxCnt 15:0
+ * and, past 16 bits, 22:16 at 26:20; IbsFetchMaxCnt 15:0.
+ */
+#define MSR_IBS_FETCH_CTL	0xc0011030
+#define MSR_IBS_OP_CTL		0xc0011033
+#define IBS_FETCH_EN		(1ull << 48)
+#define IBS_OP_EN		(1ull << 17)
+#define IBS_FETCH_MAX_CNT	0xffffull
+#define IBS_OP_MAX_CNT		0x7fffffull
+
+struct host_event {
 	const char *name;
-	unsigned int counter;	/* IA32_FIXED_CTRn */
+	unsigned int counter;	/* IA32_FIXED_CTRn; IBS: its control MSR */
+	bool ibs;
 	const char *what;
 };
 
-static const struct fixed_event events[] = {
-	{ "INST_RETIRED.ANY", 0, "instructions retired (fixed counter 0)" },
-	{ "CPU_CLK_UNHALTED.THREAD", 1, "core cycles while not halted (fixed counter 1)" },
-	{ "CPU_CLK_UNHALTED.REF_TSC", 2, "reference cycles at the TSC rate (fixed counter 2)" },
+static const struct host_event events[] = {
+	{ "INST_RETIRED.ANY", 0, false, "instructions retired (fixed counter 0)" },
+	{ "CPU_CLK_UNHALTED.THREAD", 1, false, "core cycles while not halted (fixed counter 1)" },
+	{ "CPU_CLK_UNHALTED.REF_TSC", 2, false, "reference cycles at the TSC rate (fixed counter 2)" },
+	{ "ibs_op", MSR_IBS_OP_CTL, true,
+	  "AMD IBS: ops tagged every N cycles at their own IP (perf's ibs_op)" },
+	{ "ibs_fetch", MSR_IBS_FETCH_CTL, true,
+	  "AMD IBS: fetches tagged every N cycles at their own IP (perf's ibs_fetch)" },
 };
 
-static const struct fixed_event *find(const char *name)
+static const struct host_event *find(const char *name)
 {
 	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++)
 		if (!strcmp(events[i].name, name))
@@ -184,16 +202,51 @@ static struct sep_event_reg *ecb_slots(uint8_t *ecb)
 	return (struct sep_event_reg *)(ecb + sizeof(struct sep_ecb));
 }
 
+uint64_t host_ibs_control(const char *name, uint64_t sample_after)
+{
+	const struct host_event *ev = find(name);
+	uint64_t cnt = sample_after >> 4;
+
+	if (!ev || !ev->ibs)
+		return 0;
+	cnt = cnt ? cnt : 1;
+	if (ev->counter == MSR_IBS_FETCH_CTL)
+		return IBS_FETCH_EN | (cnt < IBS_FETCH_MAX_CNT ? cnt : IBS_FETCH_MAX_CNT);
+	cnt = cnt < IBS_OP_MAX_CNT ? cnt : IBS_OP_MAX_CNT;
+	return IBS_OP_EN | (cnt & 0xffff) | (cnt >> 16 << 20);
+}
+
+/* An IBS event: nothing counts but its control register, DATA_GP slot 0. */
+static uint8_t *ibs_group(const struct host_event *ev, uint64_t sample_after,
+			  uint32_t group, size_t *len)
+{
+	struct sep_event_reg *data;
+	struct layout l;
+	uint8_t *buf;
+
+	layout(&l, SAMPLING_GP_SLOTS);
+	buf = frame(&l, group, 1, 0, 0, len);
+	if (!buf)
+		return NULL;
+	data = &ecb_slots(buf)[l.data_gp];
+	reg(data, SEP_REG_TYPE_DATA, ev->counter, host_ibs_control(ev->name, sample_after), 0);
+	data->event_id_index = group;
+	data->desc_id = group;
+	return buf;
+}
+
 uint8_t *host_ecb_build_group(const char *name, uint64_t sample_after,
 			      uint32_t group, size_t *len)
 {
-	const struct fixed_event *ev = find(name);
+	const struct host_event *ev = find(name);
 	struct sep_event_reg *data;
 	struct layout l;
 	uint8_t *buf;
 
 	if (!ev || !sample_after || sample_after > HOST_COUNTER_MASK)
 		return NULL;
+	if (ev->ibs)
+		return ibs_group(ev, sample_after, group, len);
 	layout(&l, SAMPLING_GP_SLOTS);
 	/* Only this fixed counter is enabled, in GLOBAL_CTRL and its nibble. */
 	buf = frame(&l, group, 1, 1ull << (32 + ev->counter),
@@ -219,9 +272,9 @@ uint8_t *host_ecb_build(const char *name, uint64_t sample_after, size_t *len)
 
 int host_ecb_fixed_counter(const char *name)
 {
-	const struct fixed_event *ev = find(name);
+	const struct host_event *ev = find(name);
 
-	return ev ? (int)ev->counter : -1;
+	return ev && !ev->ibs ? (int)ev->counter : -1;
 }
 
 /*

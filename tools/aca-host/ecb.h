@@ -2,8 +2,8 @@
 /*
  * Event control blocks built in code from the layout of spec 6, so that
  * aca-host needs no ECB files at run time: a sampling group of one
- * fixed-counter event (collect), or a counting group of several fixed and
- * [ACA-EXT] software events (stat).
+ * fixed-counter or [ACA-EXT] IBS event (collect), or a counting group of
+ * several fixed and [ACA-EXT] software events (stat).
  */
 #ifndef ACA_HOST_ECB_H
 #define ACA_HOST_ECB_H
@@ -64,6 +64,15 @@ struct host_count_event {
  */
 uint8_t *host_ecb_build_counting(const struct host_count_event *ev, uint32_t n,
 				 uint32_t *order, size_t *len);
+
+/*
+ * [ACA-EXT] IBS (spec 6.12): the control register value host_ecb_build()
+ * writes for IBS event @name ("ibs_op", "ibs_fetch") sampling every
+ * @sample_after cycles: its enable bit and maximum count, @sample_after /
+ * 16, at least 1 and at most the register holds (ibs_op 2^23 - 1,
+ * ibs_fetch 2^16 - 1: a shorter period than asked). 0 for another name.
+ */
+uint64_t host_ibs_control(const char *name, uint64_t sample_after);
 
 /* The fixed counter of event @name (a host_ecb_build() name), or -1. */
 int host_ecb_fixed_counter(const char *name);

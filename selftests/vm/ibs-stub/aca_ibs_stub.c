@@ -132,8 +132,12 @@ static const struct attribute_group op_group = { .name = "format", .attrs = op_f
 static const struct attribute_group *fetch_groups[] = { &fetch_group, NULL };
 static const struct attribute_group *op_groups[] = { &op_group, NULL };
 
+/*
+ * CPU-wide events only (perf_invalid_context, as 6.1's IBS): 6.1 WARNs at
+ * a second PMU of perf_hw_context, and aca asks for per-CPU events.
+ */
 #define STUB_PMU(_groups) { \
-	.module = THIS_MODULE, .task_ctx_nr = perf_hw_context, \
+	.module = THIS_MODULE, .task_ctx_nr = perf_invalid_context, \
 	.event_init = stub_event_init, .add = stub_add, .del = stub_del, \
 	.start = stub_start, .stop = stub_stop, .read = stub_read, \
 	.capabilities = PERF_PMU_CAP_NO_EXCLUDE, .attr_groups = (_groups) }
