@@ -241,9 +241,38 @@ static int aca_check_event(const struct aca_event *e, u32 kind)
 		if (e->config || e->config1 || (e->flags & ACA_EVENT_PRECISE))
 			return -EINVAL;
 		return 0;
+	case ACA_EVENT_IBS_OP:
+	case ACA_EVENT_IBS_FETCH:
+		/* IBS filters no ring and is precise by nature. */
+		if (e->config1 || (e->flags & (excl | ACA_EVENT_PRECISE)))
+			return -EINVAL;
+		return 0;
 	default:
 		return -EINVAL;
 	}
+}
+
+/*
+ * The perf type of each IBS event's PMU, its options checked (core/ibs.c),
+ * under aca_lock as the PMU table: ENODEV without the PMU, EINVAL for an
+ * option it lacks. 0 for the other kinds.
+ */
+static int aca_ibs_types(struct acp_target *t, const struct aca_trace_config *u, u32 *types)
+{
+	for (u32 i = 0; i < u->nevents; i++) {
+		const struct aca_event *e = &u->events[i];
+		struct acp_event ev = { 0 };
+		s32 st;
+
+		types[i] = 0;
+		if (e->kind != ACA_EVENT_IBS_OP && e->kind != ACA_EVENT_IBS_FETCH)
+			continue;
+		st = acp_ibs_pmu_event(t, e->kind == ACA_EVENT_IBS_FETCH, e->config, &ev);
+		if (st)
+			return st == VT_INVALID_DEVICE ? -ENODEV : -EINVAL;
+		types[i] = ev.pmu_type;
+	}
+	return 0;
 }
 
 /*
@@ -307,9 +336,12 @@ static int aca_target_tgid(struct file *file, u32 nr, s32 *tgid)
 	return ret;
 }
 
-/* The sampler's events: periods in counts (TSC ticks for cpu-clock). */
+/*
+ * The sampler's events: periods in counts (TSC ticks for cpu-clock); IBS
+ * events on their PMU, perf type @types[i].
+ */
 static void aca_fill_group(struct acp_group *g,
-			   const struct aca_trace_config *u)
+			   const struct aca_trace_config *u, const u32 *types)
 {
 	memset(g, 0, sizeof(*g));
 	g->loaded = true;
@@ -319,6 +351,7 @@ static void aca_fill_group(struct acp_group *g,
 		struct acp_event *ev = &g->events[i];
 
 		ev->event_index = e->event_index;
+		ev->pmu_type = types[i];
 		ev->config = e->config;
 		ev->config1 = e->config1;
 		ev->exclude_user = !!(e->flags & ACA_EVENT_EXCLUDE_USER);
@@ -334,7 +367,9 @@ static void aca_fill_group(struct acp_group *g,
 
 static long aca_stage_config(struct file *file, void __user *arg)
 {
+	u32 types[ACA_MAX_EVENTS];
 	struct aca_trace_config u;
+	struct acp_target *t;
 	struct aca_trace *tr;
 	s32 tgid = 0;
 	long ret;
@@ -357,7 +392,7 @@ static long aca_stage_config(struct file *file, void __user *arg)
 			return ret;
 	}
 
-	aca_target_lock();
+	t = aca_target_lock();
 	tr = aca_trace_of(file);
 	if (!tr) {
 		ret = -ENXIO;
@@ -365,9 +400,12 @@ static long aca_stage_config(struct file *file, void __user *arg)
 		   tr->state != ACA_TRACE_STAGED) {
 		ret = -EBUSY;
 	} else {
+		ret = aca_ibs_types(t, &u, types);
+	}
+	if (!ret) {
 		tr->staged = u;
 		tr->cpu_clock = u.events[0].kind == ACA_EVENT_CPU_CLOCK;
-		aca_fill_group(&tr->group, &u);
+		aca_fill_group(&tr->group, &u, types);
 		tr->cfg.ngroups = 1;
 		tr->cfg.drv.target_pid = tgid;
 		tr->state = ACA_TRACE_STAGED;

@@ -1263,11 +1263,21 @@ struct aca_ring *aca_sampler_ring(u32 cpu)
 }
 
 /* The current collection samples @cpu with cpu-clock. */
+/* Some event of @c is a core PMU one, for which cpu-clock may stand in. */
+static bool aca_has_core_events(const struct aca_collection *c)
+{
+	for (u32 i = 0; i < c->nevents; i++)
+		if (!c->events[i].software && !c->events[i].pmu_type)
+			return true;
+	return false;
+}
+
+/* @cpu samples a core PMU event with cpu-clock (IBS and software events never do). */
 bool aca_sampler_cpu_clock(u32 cpu)
 {
 	struct aca_collection *c = aca_coll;
 
-	return c && cpu < nr_cpu_ids && aca_cpu_clock(c, cpu);
+	return c && cpu < nr_cpu_ids && aca_cpu_clock(c, cpu) && aca_has_core_events(c);
 }
 
 void aca_sampler_counts(void *ctx, u32 cpu, u64 *written, u64 *dropped)

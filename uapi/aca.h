@@ -106,10 +106,16 @@ struct aca_trace_alloc {
 /*
  * aca_event.kind: RAW, config and config1 are a raw PMU encoding (perf's
  * PERF_TYPE_RAW: IA32_PERFEVTSELx event | umask | ..., offcore response);
- * CPU_CLOCK, the cpu-clock software event.
+ * CPU_CLOCK, the cpu-clock software event; IBS_OP and IBS_FETCH, AMD's
+ * IBS through perf's ibs_op and ibs_fetch PMUs, config their options
+ * (what /sys/bus/event_source/devices/ibs_op/format names: cnt_ctl, ...),
+ * every ring (no EXCLUDE flag), period in cycles (ops with cnt_ctl),
+ * rounded up to 16; ENODEV where the PMU is missing.
  */
 #define ACA_EVENT_RAW		1
 #define ACA_EVENT_CPU_CLOCK	2
+#define ACA_EVENT_IBS_OP	3
+#define ACA_EVENT_IBS_FETCH	4
 
 /* aca_event.flags; PRECISE (RAW only): PEBS if possible; RATE: in Hz. */
 #define ACA_EVENT_EXCLUDE_USER		_BITUL(0)
@@ -123,17 +129,17 @@ struct aca_trace_alloc {
  * counted (for CPU_CLOCK, TSC ticks, like SEP's REF_TSC), or with
  * ACA_EVENT_RATE samples per second (turned into TSC ticks at tsc_hz; for
  * a RAW event that assumes it counts at the TSC rate). Either way at most
- * max_sample_rate per second. A configuration's events are all RAW or all
- * CPU_CLOCK (without a PMU and with sw_clock, RAW samples with cpu-clock
- * too: GET_COUNTS says so). cpu-clock does not sample idle CPUs.
+ * max_sample_rate per second. A configuration's events are all of one
+ * kind (without a PMU and with sw_clock, RAW samples with cpu-clock too:
+ * GET_COUNTS says so). cpu-clock does not sample idle CPUs.
  */
 struct aca_event {
-	__u32 kind;		/* ACA_EVENT_RAW or ACA_EVENT_CPU_CLOCK */
+	__u32 kind;		/* ACA_EVENT_* kind */
 	__u32 flags;		/* ACA_EVENT_* */
 	__u32 event_index;	/* records' descriptor_id, 0..255 */
 	__u32 reserved;		/* 0 */
-	__u64 config;		/* RAW: perf raw config; CPU_CLOCK: 0 */
-	__u64 config1;		/* RAW: offcore response or 0; CPU_CLOCK: 0 */
+	__u64 config;		/* RAW: perf raw config; IBS: options; CPU_CLOCK: 0 */
+	__u64 config1;		/* RAW: offcore response or 0; others: 0 */
 	__u64 period;		/* 1 .. 2^48 counts, or 1 .. 1000000 Hz */
 };
 

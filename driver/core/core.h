@@ -249,6 +249,14 @@ void acp_local_release(struct acp_target *t);
 void acp_lbr_fill(u64 *area, u32 nregs, const struct acp_lbr_layout *l,
 		  const struct perf_branch_entry *br, u64 nr);
 
+/*
+ * [ACA-EXT] The local API's IBS event (ibs.c): type, @config and rings of
+ * *@e for the target's ibs_fetch (@fetch) or ibs_op PMU. VT_SUCCESS,
+ * VT_INVALID_DEVICE without the PMU, VT_BAD_PARAMETER for an option its
+ * format files do not name.
+ */
+s32 acp_ibs_pmu_event(struct acp_target *t, bool fetch, u64 config, struct acp_event *e);
+
 /* Status message for a hello (exposed for tests). */
 void acp_build_status(const struct acp_target *t, s32 status,
 		      struct sep_target_status_msg *msg);

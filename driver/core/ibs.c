@@ -113,3 +113,26 @@ bool acp_ibs_event(struct acp_target *t, u32 msr, u64 v, struct acp_event *e, bo
 	e->exclude_kernel = 0;
 	return true;
 }
+
+/*
+ * [ACA-EXT] An IBS event of the local API (uapi ACA_EVENT_IBS_OP and
+ * _FETCH): the PMU and its options checked as an ECB's. @config is perf's
+ * config, options only; the caller sets the period. VT_SUCCESS,
+ * VT_INVALID_DEVICE without the PMU, VT_BAD_PARAMETER for another bit.
+ */
+s32 acp_ibs_pmu_event(struct acp_target *t, bool fetch, u64 config, struct acp_event *e)
+{
+	const struct ibs_unit *u = &units[fetch ? 0 : 1];
+	u64 options;
+	u32 type;
+
+	if (!ibs_formats(t, u, &type, &options))
+		return VT_INVALID_DEVICE;
+	if (config & ~options)
+		return VT_BAD_PARAMETER;
+	e->pmu_type = type;
+	e->config = config;
+	e->exclude_user = 0;
+	e->exclude_kernel = 0;
+	return VT_SUCCESS;
+}

@@ -158,6 +158,7 @@ struct expect {
 	unsigned int cpu;
 	uint64_t tsc_min, tsc_max;
 	uint32_t pid;		/* 0: any */
+	uint64_t ip;		/* 0: any */
 };
 
 /*
@@ -183,7 +184,7 @@ static long ring_drain(struct ring *r, const struct expect *e)
 		    EVENT_INDEX << SEP_SAMPLE_EVENT_INDEX_SHIFT ||
 		    (rec.cpu_and_os & SEP_SAMPLE_CPU_NUM_MASK) != e->cpu ||
 		    rec.tsc < e->tsc_min || rec.tsc > e->tsc_max ||
-		    (e->pid && rec.pid_rec_index != e->pid)) {
+		    (e->pid && rec.pid_rec_index != e->pid) || (e->ip && rec.iip != e->ip)) {
 			fprintf(stderr, "# cpu %u record %ld: id %u bits %#x cpu %u tsc %llu [%llu, %llu] pid %u\n",
 				e->cpu, n, rec.descriptor_id, rec.bit_fields2,
 				rec.cpu_and_os & SEP_SAMPLE_CPU_NUM_MASK,
@@ -420,6 +421,67 @@ TEST(raw_event_samples_or_falls_back)
 	close(fd);
 }
 
+/* selftests/vm/ibs-stub's samples: their IP tags the config (+ 1 for ibs_fetch). */
+#define IBS_STUB_IP		0xffffffffabc00000ull
+#define IBS_OP_CNT_CTL		(1ull << 19)
+
+/*
+ * An ibs_op event (cnt_ctl, 1000 a second) samples every CPU where the
+ * target has the ibs_op PMU (selftests/vm/ibs: the stand-in's, whose IPs
+ * are the config's tag); elsewhere STAGE_CONFIG says ENODEV.
+ */
+TEST(ibs_event_samples_where_the_pmu_exists)
+{
+	struct aca_trace_config cfg = { .nevents = 1 };
+	struct aca_trace_alloc a = { .data_pages = 16 };
+	bool pmu = !access("/sys/bus/event_source/devices/ibs_op", F_OK);
+	bool stub = !access("/sys/module/aca_ibs_stub", F_OK);
+	struct aca_trace_counts c;
+	uint64_t total = 0;
+	int fd = open_dev();
+
+	cfg.events[0].kind = ACA_EVENT_IBS_OP;
+	cfg.events[0].flags = ACA_EVENT_RATE;
+	cfg.events[0].event_index = EVENT_INDEX;
+	cfg.events[0].config = IBS_OP_CNT_CTL;
+	cfg.events[0].period = 1000;
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ioctl(fd, ACA_IOC_ALLOC_TRACE, &a));
+	if (!pmu) {
+		EXPECT_EQ(ENODEV, ioctl_errno(fd, ACA_IOC_STAGE_CONFIG, &cfg));
+		close(fd);
+		return;
+	}
+	/* An option no format file names. */
+	cfg.events[0].config = 1ull << 18;
+	EXPECT_EQ(EINVAL, ioctl_errno(fd, ACA_IOC_STAGE_CONFIG, &cfg));
+	cfg.events[0].config = IBS_OP_CNT_CTL;
+	ASSERT_EQ(0, ioctl(fd, ACA_IOC_STAGE_CONFIG, &cfg));
+	ASSERT_EQ(0, ioctl(fd, ACA_IOC_START));
+	usleep(300000);
+	ASSERT_EQ(0, ioctl(fd, ACA_IOC_STOP));
+	for (unsigned int cpu = 0; cpu < a.num_cpus; cpu++) {
+		struct expect e = { .cpu = cpu, .tsc_max = ~0ull,
+				    .ip = stub ? IBS_STUB_IP + (IBS_OP_CNT_CTL >> 16) : 0 };
+		struct ring r;
+		long n;
+
+		ASSERT_EQ(0, get_counts(fd, cpu, &c));
+		if (!(c.flags & ACA_COUNTS_RING))
+			continue;
+		EXPECT_FALSE(c.flags & ACA_COUNTS_CPU_CLOCK);
+		ASSERT_EQ(0, ring_map(fd, &a, cpu, &r));
+		n = ring_drain(&r, &e);
+		EXPECT_EQ(c.written, (uint64_t)n);
+		EXPECT_EQ(0, munmap(r.base, r.len));
+		total += c.written;
+	}
+	TH_LOG("%llu IBS samples%s", (unsigned long long)total, stub ? ", stand-in tags" : "");
+	EXPECT_LT(0, total);
+	EXPECT_EQ(0, ioctl(fd, ACA_IOC_FREE_TRACE));
+	close(fd);
+}
+
 TEST(second_trace_is_busy)
 {
 	struct aca_trace_alloc a, b = { 0 };
@@ -555,7 +617,13 @@ TEST(bad_config)
 	BAD(EINVAL, cfg.flags = 1);
 	BAD(EINVAL, cfg.reserved = 1);
 	BAD(EINVAL, cfg.events[0].kind = 0);
-	BAD(EINVAL, cfg.events[0].kind = 3);
+	BAD(EINVAL, cfg.events[0].kind = 5);
+	/* IBS filters no ring, is precise anyway and has no config1. */
+	BAD(EINVAL, cfg.events[0].kind = ACA_EVENT_IBS_OP;
+	    cfg.events[0].flags |= ACA_EVENT_EXCLUDE_KERNEL);
+	BAD(EINVAL, cfg.events[0].kind = ACA_EVENT_IBS_FETCH;
+	    cfg.events[0].flags |= ACA_EVENT_PRECISE);
+	BAD(EINVAL, cfg.events[0].kind = ACA_EVENT_IBS_OP; cfg.events[0].config1 = 1);
 	BAD(EINVAL, cfg.events[0].reserved = 1);
 	BAD(EINVAL, cfg.events[0].flags |= 0x10);
 	BAD(EINVAL, cfg.events[0].flags |= ACA_EVENT_PRECISE);
