@@ -58,8 +58,9 @@ void aca_device_exit(void);
 
 /*
  * What aca holds in memory, by kind (memory.c): /sys/module/aca/memory.
- * Not counted: the uncore PMU table (uncore.c: about 1.6 KB a PMU) and a
- * collection's decoded events and uncore counters (bounded by the core).
+ * Not counted: the table of uncore and IBS PMUs (pmus.c: about 1.6 KB a
+ * PMU) and a collection's decoded events and uncore counters (bounded by
+ * the core).
  */
 enum aca_mem {
 	ACA_MEM_RINGS,		/* sample, module-record and uncore rings */

@@ -1021,11 +1021,19 @@ static void aca_mend_cpu(struct aca_collection *c, struct aca_sev *first,
 {
 	u32 cpu = first->cpu, errors = c->errors[cpu] + 1;
 	int state = READ_ONCE(bad->pe->state);
+	const struct acp_event *e = &c->events[bad->event];
 	bool was_clock = aca_cpu_clock(c, cpu);
-	/* Counts of cpu-clock would pass for the event's: counting mode mends only. */
-	bool to_clock = !was_clock && aca_sw_clock && !c->counting_mode;
-	const char *what = c->events[bad->event].software ? "software" :
+	/*
+	 * Counts of cpu-clock would pass for the event's: counting mode mends
+	 * only. cpu-clock stands in for core PMU events only: an IBS event
+	 * in error (one per CPU: another user holds IBS) stays IBS.
+	 */
+	bool to_clock = !was_clock && aca_sw_clock && !c->counting_mode &&
+			!e->software && !e->pmu_type;
+	const char *what = e->software ? "software" : e->pmu_type ? "IBS" :
 			   was_clock ? "cpu-clock for" : "PMU";
+	const char *held = e->pmu_type ? "another user holds IBS, which takes one event a CPU" :
+					 "pinned users before it hold them";
 	const char *done;
 
 	WRITE_ONCE(c->errors[cpu], errors);
@@ -1041,11 +1049,11 @@ static void aca_mend_cpu(struct aca_collection *c, struct aca_sev *first,
 	else
 		done = "made anew for the last time";
 	if (state == PERF_EVENT_STATE_ERROR)
-		pr_notice_ratelimited("CPU %u: %s event 0x%llx is in error state (a pinned event that got no counter: pinned users before it hold them); %s\n",
-				      cpu, what, c->events[bad->event].config, done);
+		pr_notice_ratelimited("CPU %u: %s event 0x%llx is in error state (a pinned event that got no counter: %s); %s\n",
+				      cpu, what, e->config, held, done);
 	else
 		pr_notice_ratelimited("CPU %u: %s event 0x%llx is not %s (perf state %d, not turned off by aca); %s\n",
-				      cpu, what, c->events[bad->event].config,
+				      cpu, what, e->config,
 				      c->counting_mode ? "counting" : "sampling", state, done);
 }
 
@@ -1196,7 +1204,8 @@ int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
 				      refused->config, ret);
 		return ret;
 	}
-	if (ret && !c->sw && aca_sw_clock) {
+	/* cpu-clock stands in for a refused core PMU event, not an IBS one. */
+	if (ret && !c->sw && aca_sw_clock && !refused->pmu_type) {
 		/* Without any PMU, the load-time probe has said it once. */
 		if (aca_pmu_ok)
 			pr_notice_ratelimited("the PMU refused event 0x%llx (%d): sampling with cpu-clock at the requested rate instead\n",
@@ -1262,7 +1271,6 @@ struct aca_ring *aca_sampler_ring(u32 cpu)
 	return c && cpu < nr_cpu_ids ? c->rings[cpu] : NULL;
 }
 
-/* The current collection samples @cpu with cpu-clock. */
 /* Some event of @c is a core PMU one, for which cpu-clock may stand in. */
 static bool aca_has_core_events(const struct aca_collection *c)
 {
@@ -1277,6 +1285,7 @@ bool aca_sampler_cpu_clock(u32 cpu)
 {
 	struct aca_collection *c = aca_coll;
 
+	lockdep_assert_held(&aca_lock);
 	return c && cpu < nr_cpu_ids && aca_cpu_clock(c, cpu) && aca_has_core_events(c);
 }
 

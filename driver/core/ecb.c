@@ -325,6 +325,19 @@ static bool software_event(const struct ecb_view *v,
 	return true;
 }
 
+/* IBS samples one event a CPU: a second slot of a unit would never be scheduled. */
+static bool ibs_unit_taken(const struct ecb_view *v, const struct acp_group *g, u32 msr)
+{
+	for (u32 i = 0; i < g->nevents; i++) {
+		if (g->events[i].pmu_type && g->events[i].msr == msr) {
+			acp_log(v->t, "ECB: IBS register 0x%x in two slots: %s", msr,
+				"IBS samples one event a CPU");
+			return true;
+		}
+	}
+	return false;
+}
+
 static bool decode_gp(const struct ecb_view *v, struct acp_group *g)
 {
 	u64 enabled = global_reg(v, MSR_GLOBAL_CTRL, ~0ull);
@@ -338,8 +351,11 @@ static bool decode_gp(const struct ecb_view *v, struct acp_group *g)
 			continue;
 		/* [ACA-EXT] IBS: its own enable bit, no select (spec 6.12). */
 		if (acp_ibs_register(reg.event_reg_id.reg_id)) {
-			if (!acp_ibs_event(v->t, reg.event_reg_id.reg_id, reg.reg_value, &e, &on) ||
-			    (on && !add_event(v, g, &reg, &e)))
+			u32 msr = reg.event_reg_id.reg_id;
+
+			if (!acp_ibs_event(v->t, msr, reg.reg_value, &e, &on))
+				return false;
+			if (on && (ibs_unit_taken(v, g, msr) || !add_event(v, g, &reg, &e)))
 				return false;
 			continue;
 		}

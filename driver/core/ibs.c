@@ -50,14 +50,15 @@ bool acp_ibs_register(u32 msr)
 /* The config bits the PMU's format files name. */
 static bool ibs_formats(struct acp_target *t, const struct ibs_unit *u, u32 *type, u64 *bits)
 {
+	/* The last byte stays 0: every format ends inside the buffer. */
 	char formats[IBS_FORMATS_LEN] = { 0 };
-	const char *f = formats;
+	const char *f;
 
 	*bits = 0;
 	if (!t->ops->find_pmu ||
 	    !t->ops->find_pmu(t->ctx, u->pmu, type, formats, sizeof(formats) - 1))
 		return false;
-	for (; *f; f += strlen(f) + 1) {
+	for (f = formats; f < formats + sizeof(formats) && *f; f += strlen(f) + 1) {
 		u64 b[3] = { 0 };
 
 		/* IBS options are config bits; others (none today) stay refused. */
@@ -122,7 +123,7 @@ bool acp_ibs_event(struct acp_target *t, u32 msr, u64 v, struct acp_event *e, bo
  */
 s32 acp_ibs_pmu_event(struct acp_target *t, bool fetch, u64 config, struct acp_event *e)
 {
-	const struct ibs_unit *u = &units[fetch ? 0 : 1];
+	const struct ibs_unit *u = ibs_unit(fetch ? MSR_IBS_FETCH_CTL : MSR_IBS_OP_CTL);
 	u64 options;
 	u32 type;
 

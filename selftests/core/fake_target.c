@@ -539,7 +539,7 @@ static int fake_configure(void *ctx, const struct acp_config *cfg)
 }
 
 static bool fake_find_pmu(void *ctx, const char *name, u32 *type, char *formats,
-			    size_t len)
+			  size_t len)
 {
 	struct fake *f = ctx;
 

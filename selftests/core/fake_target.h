@@ -18,7 +18,7 @@
 #define FAKE_MAX_LOGS		64
 #define FAKE_LOG_LEN		256
 #define FAKE_MAX_GROUPS		4
-#define FAKE_MAX_PMUS	96
+#define FAKE_MAX_PMUS		96
 #define FAKE_PMU_FORMATS	512
 
 /* The default machine: a 4-CPU Coffee Lake, 2 cores x 2 threads. */
@@ -87,7 +87,7 @@ extern const unsigned int fake_nksyms;
 #define FAKE_KSYM_LONG_MODULE \
 	"m123456789_123456789_123456789_123456789_123456789_1234"
 
-/* An uncore perf PMU: its type, and its format files' contents, each NUL-ended. */
+/* A dynamic perf PMU (uncore, IBS): its type, and its format files' contents, each NUL-ended. */
 struct fake_pmu {
 	char name[ACP_UNC_PMU_NAME];
 	u32 type;
@@ -160,8 +160,9 @@ struct fake {
 	 */
 	u32 nread, nread_next;
 	/*
-	 * Uncore (fake_ops only): the PMUs find_pmu() finds (none unless a
-	 * test adds them), its calls, and the uncore events of the last start().
+	 * Dynamic PMUs (fake_ops only): the uncore and IBS PMUs find_pmu()
+	 * finds (none unless a test adds them), its calls, and the uncore
+	 * events of the last start().
 	 */
 	struct fake_pmu pmus[FAKE_MAX_PMUS];
 	u32 npmus;
@@ -216,9 +217,9 @@ extern const struct acp_ops fake_ops_nosampling;
 
 void fake_init(struct fake *f, u32 ncpus);
 
-/* Add uncore PMU @name (perf type @type) with @nformats format files' contents. */
+/* Add PMU @name (perf type @type) with @nformats format files' contents. */
 void fake_add_pmu(struct fake *f, const char *name, u32 type,
-			 const char *const *formats, u32 nformats);
+		  const char *const *formats, u32 nformats);
 
 /* Set an MSR's value on every CPU (adding it to the map if needed). */
 void fake_set_msr(struct fake *f, u32 msr, u64 val);

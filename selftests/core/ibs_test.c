@@ -288,6 +288,17 @@ TEST_F(core, ibs_controls_perf_cannot_take_are_refused)
 	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_ecb(_metadata, self, ecb, 4720, 0));
 	EXPECT_EQ(1, fake_log_count(&self->f, "allow-list"));
 
+	/* One event a CPU: the same unit in two slots is refused, two units are not. */
+	ibs_session(_metadata, self, &ks, 0);
+	ecb_copy(_metadata, self, ecb);
+	ecb_set_slot(ecb, GLOBAL_CTRL_SLOT, 0x38f, 0, 0, 0, 0);
+	ecb_set_slot(ecb, DATA_GP0_SLOT, MSR_IBS_OP_CTL, (1ull << 17) | 0x100, 0, 0, 0);
+	ecb_set_slot(ecb, DATA_GP0_SLOT + 1, MSR_IBS_OP_CTL, (1ull << 17) | 0x200, 0, 1, 0);
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_ecb(_metadata, self, ecb, 4720, 0));
+	EXPECT_EQ(1, fake_log_count(&self->f, "in two slots"));
+	ecb_set_slot(ecb, DATA_GP0_SLOT + 1, MSR_IBS_FETCH_CTL, (1ull << 48) | 0x200, 0, 1, 0);
+	EXPECT_EQ(VT_SUCCESS, send_ecb(_metadata, self, ecb, 4720, 0));
+
 	/* Without its enable bit, no event: START has none. */
 	ibs_session(_metadata, self, &ks, 0);
 	EXPECT_EQ(VT_SUCCESS, send_ibs(_metadata, self, ecb, MSR_IBS_OP_CTL, 0x100));

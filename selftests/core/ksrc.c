@@ -69,12 +69,24 @@ static const char *skip(const char *s, const char *end)
 	return s;
 }
 
+/* Macros within macros, at most this deep: a self-referential one ends here. */
+#define KSRC_MAX_NESTING	32
+
+static bool eval(const struct ksrc *k, const char *s, size_t n, s64 *v, int nesting);
+
 bool ksrc_eval_n(const struct ksrc *k, const char *s, size_t n, s64 *v)
+{
+	return eval(k, s, n, v, 0);
+}
+
+static bool eval(const struct ksrc *k, const char *s, size_t n, s64 *v, int nesting)
 {
 	const char *end = s + n, *p;
 	int depth = 0;
 	char body[512];
 
+	if (nesting > KSRC_MAX_NESTING)
+		return false;
 	s = skip(s, end);
 	while (end > s && strchr(" \t\n", end[-1]))
 		end--;
@@ -87,12 +99,13 @@ bool ksrc_eval_n(const struct ksrc *k, const char *s, size_t n, s64 *v)
 				depth++;
 			else if (*p == ')')
 				depth--;
-			else if (!depth && *p == *op && (*op == '|' || p[1] == '<')) {
+			else if (!depth && *p == *op &&
+				 (*op == '|' || (p + 1 < end && p[1] == '<'))) {
+				size_t w = *op == '|' ? 1 : 2;
 				s64 a, b;
 
-				if (!ksrc_eval_n(k, s, p - s, &a) ||
-				    !ksrc_eval_n(k, p + (*op == '|' ? 1 : 2),
-					   end - p - (*op == '|' ? 1 : 2), &b))
+				if (!eval(k, s, p - s, &a, nesting) ||
+				    !eval(k, p + w, end - p - w, &b, nesting))
 					return false;
 				*v = *op == '|' ? (a | b) : (s64)((u64)a << b);
 				return true;
@@ -100,9 +113,9 @@ bool ksrc_eval_n(const struct ksrc *k, const char *s, size_t n, s64 *v)
 		}
 	}
 	if (*s == '(' && end[-1] == ')')
-		return ksrc_eval_n(k, s + 1, end - s - 2, v);
+		return eval(k, s + 1, end - s - 2, v, nesting);
 	if (*s == '-') {
-		if (!ksrc_eval_n(k, s + 1, end - s - 1, v))
+		if (!eval(k, s + 1, end - s - 1, v, nesting))
 			return false;
 		*v = -*v;
 		return true;
@@ -110,14 +123,14 @@ bool ksrc_eval_n(const struct ksrc *k, const char *s, size_t n, s64 *v)
 	if (*s >= '0' && *s <= '9') {
 		char *e;
 
-		*v = strtoll(s, &e, 0);
+		*v = (s64)strtoull(s, &e, 0);
 		while (e < end && strchr("uUlL", *e))
 			e++;
 		return e == end;
 	}
 	if (!kdefine(k, s, end - s, body, sizeof(body)))
 		return false;
-	return ksrc_eval_n(k, body, strlen(body), v);
+	return eval(k, body, strlen(body), v, nesting + 1);
 }
 
 bool ksrc_eval(const struct ksrc *k, const char *expr, s64 *v)

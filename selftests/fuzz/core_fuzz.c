@@ -109,6 +109,19 @@ static void add_uncore_pmus(struct fake *f)
 	fake_add_pmu(f, "uncore_upi_0", type++, upi, 5);
 }
 
+/* A Zen 4's IBS PMUs, as Linux 6.12 formats them (core/ibs.c). */
+#define FUZZ_IBS_FETCH_TYPE	11
+#define FUZZ_IBS_OP_TYPE	12
+
+static void add_ibs_pmus(struct fake *f)
+{
+	static const char *const fetch[] = { "config:57", "config:59" };
+	static const char *const op[] = { "config:19", "config:16" };
+
+	fake_add_pmu(f, "ibs_fetch", FUZZ_IBS_FETCH_TYPE, fetch, 2);
+	fake_add_pmu(f, "ibs_op", FUZZ_IBS_OP_TYPE, op, 2);
+}
+
 static void set_machine(struct fake *f, u32 m)
 {
 	f->max_leaf = 0x16;
@@ -146,6 +159,7 @@ static void set_machine(struct fake *f, u32 m)
 		f->no_topology_leaf = true;
 		f->perfmon_eax = 0;
 		f->perfmon_edx = 0;
+		add_ibs_pmus(f);
 		break;
 	case 4:
 		f->cpuid1_eax = 0x00050654;
@@ -210,6 +224,7 @@ static struct {
 	/* Openers without CAP_PERFMON: machine field 5..7 (machines 0..2). */
 	bool unprivileged;
 	bool uncore;			/* machine 4: the status message says so */
+	bool ibs;			/* machine 3: IBS PMUs */
 
 	struct acp_target t;
 	struct acp_ops ops;
@@ -312,6 +327,27 @@ static void f_free(void *ctx, void *p)
 }
 
 /* The decoded configuration must be within the core's own bounds. */
+/*
+ * IBS events (core/ibs.c) only on the AMD machine, on its PMUs, with
+ * their options only, a period of 16s the register can hold, every ring
+ * and no branch stack.
+ */
+static void check_ibs(const struct acp_event *e, u32 i, u32 j)
+{
+	static const u64 fetch_opts = (1ull << 57) | (1ull << 59), op_opts = (1ull << 19) | (1ull << 16);
+
+	if (!e->pmu_type)
+		return;
+	if (!fz.ibs || (e->pmu_type != FUZZ_IBS_FETCH_TYPE && e->pmu_type != FUZZ_IBS_OP_TYPE))
+		fail("start(): event %u.%u: PMU type %u on a machine without IBS", i, j,
+		     e->pmu_type);
+	if ((e->config & ~(e->pmu_type == FUZZ_IBS_OP_TYPE ? op_opts : fetch_opts)) ||
+	    e->period % 16 || !e->period || e->period > 0x7fffffull << 4 ||
+	    e->exclude_user || e->exclude_kernel || e->branch_type || e->software)
+		fail("start(): IBS event %u.%u: config 0x%llx period 0x%llx", i, j,
+		     (unsigned long long)e->config, (unsigned long long)e->period);
+}
+
 static void check_config(const struct acp_config *cfg)
 {
 	if (!cfg)
@@ -341,6 +377,7 @@ static void check_config(const struct acp_config *cfg)
 				fail("start(): event %u.%u: period 0x%llx beyond %u bits",
 				     i, j, (unsigned long long)e->period,
 				     ACP_COUNTER_BITS);
+			check_ibs(e, i, j);
 		}
 	}
 }
@@ -1521,6 +1558,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	set_machine(&fz.f, (b0 >> 5) % NMACHINES);
 	/* Machine 4 has uncore PMUs; the fake's find_pmu comes with its sampler. */
 	fz.uncore = (b0 >> 5) % NMACHINES == 4 && !fz.no_sampler;
+	fz.ibs = (b0 >> 5) % NMACHINES == 3 && !fz.no_sampler;
 	if (b1 & 8)
 		fz.f.start_ret = -16;		/* EBUSY: perf said no */
 	if (b1 & 16)

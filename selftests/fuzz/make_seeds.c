@@ -301,7 +301,7 @@ static void descriptors(int conn)
 	request(conn, SEP_CMD_DESC_NEXT, &d, sizeof(d), 0);
 }
 
-static void core_device(int conn)
+static void core_device_ecb(int conn, const void *ecb, size_t ecb_len)
 {
 	static struct sep_dev_config dev;
 	struct sep_event_config ec = {
@@ -316,8 +316,14 @@ static void core_device(int conn)
 	dev.max_gp_counters = 4;
 	request(conn, SEP_CMD_INIT, &dev, sizeof(dev), 0);
 	request(conn, SEP_CMD_EM_GROUPS, &ec, sizeof(ec), 0);
-	request(conn, SEP_CMD_EM_CONFIG_NEXT, ecb_core, ecb_core_len, 0);
+	request(conn, SEP_CMD_EM_CONFIG_NEXT, ecb, ecb_len, 0);
 	request_u32(conn, SEP_CMD_SET_DEVICE_NUM_UNITS, 4, 0);
+}
+
+/* INIT, EM_GROUPS and the REF_TSC vector (spec 5.1 steps 15-18). */
+static void core_device(int conn)
+{
+	core_device_ecb(conn, ecb_core, ecb_core_len);
 }
 
 /*
@@ -544,6 +550,38 @@ static void lbr_collection(void)
 	end("collection-lbr");
 }
 
+/*
+ * IBS (spec 6.12) on machine 3, an AMD one with IBS PMUs: the core vector
+ * with its fixed counter off, IbsOpCtl (cnt_ctl, a count past 16 bits) in
+ * DATA_GP slot 0 and IbsFetchCtl (rand_en) in slot 1.
+ */
+static void ibs_collection(void)
+{
+	static unsigned char ecb[8192];
+	struct sep_drv_config cfg = drv_config(0x4400);
+	struct sep_event_reg *r = (struct sep_event_reg *)(ecb + sizeof(struct sep_ecb));
+
+	memcpy(ecb, ecb_core, ecb_core_len);
+	r[0].reg_value = 0;				/* GLOBAL_CTRL: no counter */
+	r[12].event_reg_id.reg_id = 0xc0011033;		/* IbsOpCtl */
+	r[12].reg_value = (1ull << 17) | (1ull << 19) | (3ull << 20) | 0x1234;
+	r[13].event_reg_id.reg_id = 0xc0011030;		/* IbsFetchCtl */
+	r[13].reg_value = (1ull << 48) | (1ull << 57) | 0x100;
+	r[13].event_id_index = 1;
+	begin(2, 3, CPUS_2, DRAIN);
+	session(HOST_A);
+	preamble(0);
+	request(0, SEP_CMD_INIT_DRIVER, &cfg, sizeof(cfg), 0);
+	set_topology(0);
+	descriptors(0);
+	core_device_ecb(0, ecb, ecb_core_len);
+	request(0, SEP_CMD_START, NULL, 0, 0);
+	finish(0, false);
+	pump_all();
+	close_all();
+	end("collection-ibs-zen");
+}
+
 /* @uncore: 0 none, 1 UncoreCollectionTest's device, 2 a Skylake-SP CHA's. */
 static void collection(const char *name, int machine, int cpus, int flags,
 		       int uncore)
@@ -698,6 +736,7 @@ static void collection_seeds(void)
 	/* Machine 4: a Skylake-SP with uncore PMUs: the CHA ECB is translated. */
 	collection("collection-uncore-skx", 4, CPUS_2, 0, 2);
 	lbr_collection();
+	ibs_collection();
 	collection("collection-kvm-4cpus", 1, CPUS_4, 0, true);
 	collection("collection-no-sampler", 0, CPUS_1, NO_SAMPLER, false);
 	collection("collection-start-fails", 0, CPUS_1, START_FAILS, false);

@@ -1115,7 +1115,10 @@ static uint8_t *ibs_ecb(uint32_t msr, uint64_t v, size_t *len)
 	return buf;
 }
 
-/* Every target but selftests/vm/ibs's has no IBS PMU: the ECB is refused. */
+/*
+ * The test VMs but selftests/vm/ibs's have no IBS PMU: the ECB is refused
+ * (on an AMD target with IBS it would be taken: run with -T there).
+ */
 TEST(ibs_is_refused_where_the_target_has_no_ibs_pmu)
 {
 	struct host_session s;
@@ -1212,7 +1215,8 @@ TEST_F(ibs, op_samples_every_period_with_its_options)
 		       total, self->s.ncpus, ms, want, tagged);
 	EXPECT_EQ(total, tagged);
 	EXPECT_LE(total, want * 1.05 + self->s.ncpus);
-	EXPECT_GE(total, want * 0.4);
+	/* A timer that fires late skips the periods it missed: TCG, a debug kernel. */
+	EXPECT_GE(total, want * 0.25);
 }
 
 /* ibs_fetch, no option, every 2^20 ns: its own tag. */
