@@ -7,8 +7,9 @@
  *
  * Multiplexing: one group samples at a time, its events enabled on every
  * CPU and every other group's disabled. The next one takes over every
- * em_factor ms when EVENT_CONFIG says so (em_mode timer-based), and on
- * SWITCH_GROUP. Each span a group sampled is a window: opened (TSC read)
+ * em_factor ms when EVENT_CONFIG says so (em_mode timer-based), after
+ * em_factor samples of its trigger events on one CPU (em_mode event- or
+ * trigger-based), and on SWITCH_GROUP. Each span a group sampled is a window: opened (TSC read)
  * before its first event is enabled, closed (TSC read) after its last is
  * disabled, so all its samples fall inside. GROUP_TIMES [ACA-EXT] answers
  * the windows; a group's running time is their total.
@@ -38,6 +39,7 @@
 #include <linux/cpuhotplug.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
+#include <linux/irq_work.h>
 #include <linux/kstrtox.h>
 #include <linux/kobject.h>
 #include <linux/math64.h>
@@ -81,6 +83,8 @@ struct aca_sev {
 	u32 lbr_regs;		/* its U64s, 0: none */
 	const struct acp_lbr_layout *lbr;	/* the collection's */
 	u64 read;		/* counting mode: its count at the last read */
+	local_t *trig;		/* a trigger event's: its CPU's count, */
+	u32 trig_at;		/* the group switches from this one on */
 	struct aca_scratch *scratch;	/* its CPU's, with a callstack or LBR area */
 };
 
@@ -125,6 +129,8 @@ struct aca_collection {
 	u32 active;			/* the group that samples, resumed */
 	u64 on_tsc;			/* its open window; 0: none */
 	u32 switch_ms;			/* the timer's period; 0: no timer */
+	u32 switch_samples;		/* or after this many; 0: not so */
+	local_t *trig;			/* by CPU id: trigger samples this turn */
 	u64 switches;
 	struct aca_group_window *windows;	/* with 2+ groups */
 	u32 nwindows;
@@ -173,6 +179,10 @@ static u64 aca_hw_period(u64 sample_after)
 	return max_t(u64, min(sample_after, ACA_MAX_SAMPLE_AFTER),
 		     div_u64(aca_tsc_hz(), aca_max_sample_rate));
 }
+
+/* The switch after samples: the handler's way to the switch work. */
+static void aca_mux_kick_fn(struct irq_work *work);
+static DEFINE_IRQ_WORK(aca_mux_kick, aca_mux_kick_fn);
 
 /* SampleRecordPC (spec 7.1) of the context @regs interrupted. */
 static void aca_fill_record(struct sep_sample_record_pc *rec,
@@ -247,6 +257,9 @@ static void aca_overflow(struct perf_event *event,
 	if (s->target_pid > 0 && task_tgid_nr(current) != s->target_pid)
 		return;
 	local64_inc(&s->ring->generated);
+	/* Until the switch work has run: it may find the group paused. */
+	if (s->trig && local_inc_return(s->trig) >= s->trig_at)
+		irq_work_queue(&aca_mux_kick);
 	aca_fill_record(&rec, s, regs);
 	if (!(s->cs_size || s->lbr_regs) || local_cmpxchg(&sc->busy, 0, 1) != 0) {
 		aca_ring_write(s->ring, &rec, sizeof(rec), s->size);
@@ -301,6 +314,7 @@ static void aca_collection_free(struct aca_collection *c)
 	kfree(c->scratch);
 	kfree(c->rings);
 	kfree(c->errors);
+	kfree(c->trig);
 	bitmap_free(c->sw_cpus);
 	kvfree(c->sevs);
 	kfree(c->events);
@@ -470,29 +484,39 @@ static int aca_take_groups(struct aca_collection *c, const struct acp_config *cf
 }
 
 /*
- * The switch timer's period: em_factor ms when EVENT_CONFIG asks for
- * timer-based multiplexing (spec 5.6) and there is more than one group.
+ * How the groups switch (EVENT_CONFIG, spec 5.6), with more than one group
+ * and when sampling: every em_factor ms (em_mode timer-based), or once a
+ * CPU has taken em_factor samples of the active group's trigger events in
+ * its turn (em_mode event- or trigger-based; the core marked the triggers).
+ * Otherwise only SWITCH_GROUP switches.
  */
 #define ACA_SWITCH_MS_DEFAULT	10
 #define ACA_SWITCH_MS_MAX	60000
 
-static u32 aca_switch_ms(const struct acp_config *cfg, u32 ngroups)
+static void aca_switch_policy(struct aca_collection *c, const struct acp_config *cfg)
 {
 	s32 mode = cfg->events.em_mode, factor = cfg->events.em_factor;
 
-	if (ngroups < 2 || mode == SEP_EM_DISABLED)
-		return 0;
-	if (mode != SEP_EM_TIMER_BASED) {
-		pr_notice_ratelimited("EM_GROUPS: em_mode %d (a switch after em_factor samples) is not supported: the groups switch every %u ms\n",
+	c->switch_ms = 0;
+	c->switch_samples = 0;
+	if (c->ngroups < 2 || c->counting_mode || mode == SEP_EM_DISABLED)
+		return;
+	if (mode != SEP_EM_TIMER_BASED && mode != SEP_EM_EVENT_BASED &&
+	    mode != SEP_EM_TRIGGER_BASED) {
+		pr_notice_ratelimited("EM_GROUPS: em_mode %d is none of -1, 0, 1, 2: the groups switch every %u ms\n",
 				      mode, ACA_SWITCH_MS_DEFAULT);
-		return ACA_SWITCH_MS_DEFAULT;
+		c->switch_ms = ACA_SWITCH_MS_DEFAULT;
+	} else if (factor <= 0) {
+		pr_notice_ratelimited("EM_GROUPS: em_factor %d is no %s: the groups switch every %u ms\n",
+				      factor,
+				      mode == SEP_EM_TIMER_BASED ? "period" : "sample count",
+				      ACA_SWITCH_MS_DEFAULT);
+		c->switch_ms = ACA_SWITCH_MS_DEFAULT;
+	} else if (mode == SEP_EM_TIMER_BASED) {
+		c->switch_ms = min_t(u32, factor, ACA_SWITCH_MS_MAX);
+	} else {
+		c->switch_samples = factor;
 	}
-	if (factor <= 0) {
-		pr_notice_ratelimited("EM_GROUPS: em_factor %d is no period: the groups switch every %u ms\n",
-				      factor, ACA_SWITCH_MS_DEFAULT);
-		return ACA_SWITCH_MS_DEFAULT;
-	}
-	return min_t(u32, factor, ACA_SWITCH_MS_MAX);
 }
 
 /*
@@ -581,6 +605,12 @@ static int aca_setup_sevs(struct aca_collection *c, const struct acp_config *cfg
 {
 	struct aca_sev *s = c->sevs;
 
+	if (c->switch_samples) {
+		c->trig = kcalloc(nr_cpu_ids, sizeof(*c->trig), GFP_KERNEL);
+		if (!c->trig)
+			return -ENOMEM;
+	}
+
 	for (u32 cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		if (!c->rings[cpu])
 			continue;
@@ -603,6 +633,10 @@ static int aca_setup_sevs(struct aca_collection *c, const struct acp_config *cfg
 			}
 			aca_setup_callstack(s, cfg);
 			aca_setup_lbr(s, c, cfg);
+			if (c->switch_samples && c->events[i].trigger) {
+				s->trig = &c->trig[cpu];
+				s->trig_at = c->switch_samples;
+			}
 		}
 	}
 	return aca_alloc_scratch(c);
@@ -672,22 +706,34 @@ static void aca_switch_group(struct aca_collection *c)
 {
 	lockdep_assert_held(&aca_lock);
 	c->groups[c->active].turns++;
-	if (c->paused) {
-		c->active = (c->active + 1) % c->ngroups;
-		c->switches++;
-		return;
-	}
-	aca_enable(c, false);
+	if (!c->paused)
+		aca_enable(c, false);
+	/* No trigger event is enabled: the counts start again from 0. */
+	for (u32 cpu = 0; c->trig && cpu < nr_cpu_ids; cpu++)
+		local_set(&c->trig[cpu], 0);
 	c->active = (c->active + 1) % c->ngroups;
 	c->switches++;
+	if (c->paused)
+		return;
 	aca_enable(c, true);
 	aca_watch_events(c);
 }
 
+/* Some CPU has taken its switch_samples trigger samples in this turn. */
+static bool aca_samples_reached(const struct aca_collection *c)
+{
+	for (u32 cpu = 0; c->trig && cpu < nr_cpu_ids; cpu++)
+		if (local_read(&c->trig[cpu]) >= c->switch_samples)
+			return true;
+	return false;
+}
+
 /*
- * The switch timer: the next group every switch_ms while sampling. One
+ * The switch work: the next group every switch_ms while sampling, or when
+ * the handler found switch_samples reached (through aca_mux_kick). One
  * queued for an ended collection finds the next one's (or none) under
- * aca_lock: at worst a new collection's first turn is short.
+ * aca_lock: at worst a new collection's first turn is short; a kick that
+ * finds the counts started again (SWITCH_GROUP came first) does nothing.
  */
 static void aca_mux_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(aca_mux, aca_mux_fn);
@@ -725,8 +771,17 @@ static void aca_mux_fn(struct work_struct *work)
 		if (!c->paused)
 			aca_switch_group(c);
 		schedule_delayed_work(&aca_mux, aca_turn(c));
+	} else if (c && c->armed && c->switch_samples && !c->paused &&
+		   aca_samples_reached(c)) {
+		aca_switch_group(c);
 	}
 	mutex_unlock(&aca_lock);
+}
+
+/* Hard IRQ (or RT's irq_work thread), after the handler that queued it. */
+static void aca_mux_kick_fn(struct irq_work *work)
+{
+	mod_delayed_work(system_wq, &aca_mux, 0);
 }
 
 /*
@@ -1185,11 +1240,12 @@ int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
 		return -ENOMEM;
 	c->lbr = cfg->lbr;
 	aca_log_lbr(c, cfg);
+	c->counting_mode = acp_counting_mode(cfg);
+	aca_switch_policy(c, cfg);
 	ret = aca_setup_sevs(c, cfg);
 	if (ret)
 		return ret;
 
-	c->counting_mode = acp_counting_mode(cfg);
 	c->nchans = min_t(u32, cfg->ncpus, nr_cpu_ids);
 	ret = aca_create_events(c, c->sw, &refused);
 	if (ret && !c->sw && aca_drop_lbrs(c)) {
@@ -1225,8 +1281,7 @@ int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
 		aca_enable(c, true);
 	aca_watch_events(c);
 	schedule_delayed_work(&aca_watch, msecs_to_jiffies(ACA_WATCH_MS));
-	/* Counting mode's groups switch on READ_SWITCH_GROUP, not a timer. */
-	c->switch_ms = c->counting_mode ? 0 : aca_switch_ms(cfg, c->ngroups);
+	/* Counting mode's groups switch on READ_SWITCH_GROUP only. */
 	if (c->switch_ms)
 		mod_delayed_work(system_wq, &aca_mux,
 				 msecs_to_jiffies(c->switch_ms));
@@ -1458,5 +1513,6 @@ void aca_sampler_exit(void)
 	cpuhp_remove_state_nocalls(aca_cpuhp);
 	cancel_work_sync(&aca_replug_work);
 	cancel_delayed_work_sync(&aca_watch);
+	irq_work_sync(&aca_mux_kick);
 	cancel_delayed_work_sync(&aca_mux);
 }

@@ -245,6 +245,7 @@ static bool add_event(const struct ecb_view *v, struct acp_group *g,
 	e->msr = reg->event_reg_id.reg_id;
 	e->branch_type = e->software || e->pmu_type ? 0 : v->branch_type;
 	e->precise = reg->flags & SEP_EVREG_PRECISE ? 1 : 0;
+	e->trigger = reg->flags & SEP_EVREG_EM_TRIGGER ? 1 : 0;
 	/* An IBS register holds its period, not a preload (ibs.c). */
 	if (!e->pmu_type && !counter_mask(reg, &mask)) {
 		acp_log(v->t, "ECB: counter 0x%x has width mask 0x%llx, not 2^n-1 with n 1..%u",
@@ -380,6 +381,27 @@ static bool decode_gp(const struct ecb_view *v, struct acp_group *g)
 	return true;
 }
 
+/*
+ * The events whose samples count toward a switch after em_factor samples
+ * (EVENT_CONFIG em_mode 1, 2): those whose entry has em_trigger; in a group
+ * with none, its em_event_num'th event in ECB order (fixed counters first);
+ * with no such event (em_event_num -1), every event of the group.
+ */
+static void mark_triggers(const struct acp_target *t, struct acp_group *g)
+{
+	s32 num = t->cfg.events.em_event_num;
+
+	for (u32 i = 0; i < g->nevents; i++)
+		if (g->events[i].trigger)
+			return;
+	if (num >= 0 && (u32)num < g->nevents) {
+		g->events[num].trigger = 1;
+		return;
+	}
+	for (u32 i = 0; i < g->nevents; i++)
+		g->events[i].trigger = 1;
+}
+
 bool acp_ecb_decode(struct acp_target *t, const u8 *ecb, u64 len,
 		    struct acp_group *g, struct sep_drv_ioctl_status *st)
 {
@@ -406,6 +428,7 @@ bool acp_ecb_decode(struct acp_target *t, const u8 *ecb, u64 len,
 	memset(g, 0, sizeof(*g));
 	if (!decode_fixed(&v, g) || !decode_gp(&v, g))
 		return false;
+	mark_triggers(t, g);
 	g->loaded = true;
 	return true;
 }

@@ -317,6 +317,8 @@ struct sep_dev_unc_config {
 /* EVENT_CONFIG (5.6): group layout of a device, payload of EM_GROUPS(_UNC). */
 #define SEP_EM_DISABLED				(-1)
 #define SEP_EM_TIMER_BASED			0
+#define SEP_EM_EVENT_BASED			1
+#define SEP_EM_TRIGGER_BASED			2
 
 struct sep_event_config {
 	__u32 num_groups;
@@ -557,6 +559,7 @@ struct sep_ecb {
 #define SEP_EVREG_GLOBAL			_BITUL(1)
 #define SEP_EVREG_IS_GP_REG			_BITUL(5)
 #define SEP_EVREG_CLEAN_UP			_BITUL(6)
+#define SEP_EVREG_EM_TRIGGER			_BITUL(7)
 #define SEP_EVREG_LBR_VALUE			_BITUL(8)
 #define SEP_EVREG_FIXED_REG			_BITUL(9)
 

@@ -43,6 +43,9 @@ struct acp_event {
 	u8 exclude_user;
 	u8 exclude_kernel;
 	u8 software;		/* [ACA-EXT] perf software event @config */
+	u8 trigger;		/* its samples count toward a switch after
+				 * em_factor samples (em_mode 1, 2; ecb.c)
+				 */
 	u16 event_index;	/* the sample's eventIndex and descriptor */
 	u32 msr;		/* counter register it came from */
 	u64 config;		/* raw event encoding for perf */

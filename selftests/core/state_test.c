@@ -317,6 +317,75 @@ TEST_F(core, ecb_anythread_reaches_perf)
 	EXPECT_EQ(0x20003c, g->events[1].config);
 }
 
+/*
+ * A two-event group (fixed counter 1, PMC0 @pmc0_flags) started with
+ * EVENT_CONFIG em_mode 1, em_factor 50, em_event_num @num.
+ */
+static const struct acp_group *started_triggers(struct __test_metadata *_metadata,
+						FIXTURE_DATA(core) *self,
+						u16 pmc0_flags, s32 num)
+{
+	struct sep_event_config ec;
+	u8 ecb[4720];
+
+	ecb_copy(_metadata, self, ecb);
+	ecb_set_slot(ecb, 0, 0x38f, 0x200000001ull, 0, 0, SEP_EVREG_GLOBAL);
+	ecb_set_slot(ecb, 4, 0x38d, 0xb0, 0, 0, SEP_EVREG_GLOBAL);
+	ecb_set_slot(ecb, 10, 0x30a, (1ull << 48) - 2000003, 0, 1, SEP_EVREG_FIXED_REG);
+	ecb_set_slot(ecb, 5, 0x186, 0x53003c, 0, 0, 0);
+	ecb_set_slot(ecb, 12, 0xc1, (1ull << 48) - 2000003, 0, 2,
+		     SEP_EVREG_IS_GP_REG | pmc0_flags);
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_CONFIGURED);
+	tc_event_config(&ec, false);
+	ec.em_mode = SEP_EM_EVENT_BASED;
+	ec.em_factor = 50;
+	ec.em_event_num = num;
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_EM_GROUPS, &ec, sizeof(ec), 0));
+	EXPECT_EQ(VT_SUCCESS, send_ecb(_metadata, self, ecb, 4720, 48));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	return &self->f.start_groups[0];
+}
+
+/* The entries flagged em_trigger (0x80) are a group's triggers, whatever em_event_num. */
+TEST_F(core, em_trigger_entries_are_the_triggers)
+{
+	const struct acp_group *g = started_triggers(_metadata, self, SEP_EVREG_EM_TRIGGER, 0);
+
+	ASSERT_EQ(2, g->nevents);
+	EXPECT_EQ(0, g->events[0].trigger);
+	EXPECT_EQ(1, g->events[1].trigger);
+}
+
+/* Without one, em_event_num picks the trigger, in ECB order (fixed counters first). */
+TEST_F(core, em_event_num_is_the_trigger_without_em_trigger_entries)
+{
+	const struct acp_group *g = started_triggers(_metadata, self, 0, 0);
+
+	ASSERT_EQ(2, g->nevents);
+	EXPECT_EQ(1, g->events[0].trigger);
+	EXPECT_EQ(0, g->events[1].trigger);
+}
+
+/* Neither: every event of the group counts. */
+TEST_F(core, every_event_is_a_trigger_when_em_event_num_is_minus_1)
+{
+	const struct acp_group *g = started_triggers(_metadata, self, 0, -1);
+
+	ASSERT_EQ(2, g->nevents);
+	EXPECT_EQ(1, g->events[0].trigger);
+	EXPECT_EQ(1, g->events[1].trigger);
+}
+
+TEST_F(core, every_event_is_a_trigger_when_em_event_num_is_past_the_group)
+{
+	const struct acp_group *g = started_triggers(_metadata, self, 0, 2);
+
+	ASSERT_EQ(2, g->nevents);
+	EXPECT_EQ(1, g->events[0].trigger);
+	EXPECT_EQ(1, g->events[1].trigger);
+}
+
 /* Fixed counter 0, precise (INST_RETIRED.PREC_DIST's ECB), with @caps. */
 static const struct acp_group *started_prec_dist(struct __test_metadata *_metadata,
 						 FIXTURE_DATA(core) *self, u64 caps)

@@ -235,6 +235,15 @@ FIXTURE_VARIANT_ADD(bad_number, collect_switch_ms_too_big) {
 	BAD_COLLECT("--switch-ms", "10001"),
 	"aca-host collect: --switch-ms: '10001' is not a number from 1 to 10000\n"
 };
+FIXTURE_VARIANT_ADD(bad_number, collect_switch_samples_zero) {
+	BAD_COLLECT("--switch-samples", "0"),
+	"aca-host collect: --switch-samples: '0' is not a number from 1 to 1000000\n"
+};
+FIXTURE_VARIANT_ADD(bad_number, collect_switch_ms_and_samples) {
+	{ "collect", "127.0.0.1:1", "--duration", "1", "--out", "/nonexistent/aca-host-test",
+	  "--switch-ms", "5", "--switch-samples", "5" },
+	"aca-host collect: --switch-ms and --switch-samples exclude each other\n"
+};
 /* The report's and script's other values: keys, formats, lists. */
 FIXTURE_VARIANT_ADD(bad_number, tid_too_big) {
 	BAD_REPORT("--tid", "4194305"),

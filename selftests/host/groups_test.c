@@ -56,6 +56,31 @@ TEST_F_TIMEOUT(dir, collect_sends_one_group_per_event_with_the_switch_timer, 60)
 	EXPECT_EQ(3, m.descs);
 }
 
+/* --switch-samples N: em_mode event-based, em_factor N, every event a trigger. */
+TEST_F_TIMEOUT(dir, collect_switch_samples_asks_for_event_based_switching, 60)
+{
+	static const char *const args[] = {
+		"--event", "INST_RETIRED.ANY", "--event", "CPU_CLK_UNHALTED.THREAD",
+		"--switch-samples", "40", NULL
+	};
+	struct mock_target m = { .samples_per_cpu = 10 };
+	char *txt;
+
+	if (!synth_host_path())
+		SKIP(return, "no aca-host next to this test (make host)");
+	EXPECT_EQ(0, run_collect_argv(self, &m, "c", args));
+	EXPECT_EQ(0, m.failed);
+	EXPECT_EQ(2, m.num_groups);
+	EXPECT_EQ(SEP_EM_EVENT_BASED, m.em_mode);
+	EXPECT_EQ(40, m.em_factor);
+	EXPECT_EQ(-1, m.em_event_num);
+	txt = collection_file(self, "collection.txt");
+	ASSERT_NE(NULL, txt);
+	EXPECT_NE(NULL, strstr(txt, "\nswitch_samples=40\n"));
+	EXPECT_EQ(NULL, strstr(txt, "switch_ms="));
+	free(txt);
+}
+
 TEST_F_TIMEOUT(dir, collect_of_one_event_is_not_multiplexed, 60)
 {
 	struct mock_target m = { .samples_per_cpu = 10 };

@@ -374,6 +374,7 @@ static int command(struct session *s, const struct sep_control_msg_header *h,
 		m->num_groups = ec.num_groups;
 		m->em_mode = ec.em_mode;
 		m->em_factor = ec.em_factor;
+		m->em_event_num = ec.em_event_num;
 		break;
 	}
 	case SEP_CMD_EM_CONFIG_NEXT:

@@ -86,7 +86,7 @@ struct mock_target {
 	uint64_t ksym_last;		/* every address is asked once, ascending */
 	/* EM_GROUPS: groups and switching asked; NUM_DESCRIPTOR, DESC_NEXTs. */
 	uint32_t num_groups;
-	int32_t em_mode, em_factor;
+	int32_t em_mode, em_factor, em_event_num;
 	uint32_t num_descriptors, descs;
 	/*
 	 * EM_CONFIG_NEXT, in order: each ECB's group_id, and the event index

@@ -155,7 +155,7 @@ int collect_configure(struct host_session *s, const struct collect_opts *o,
 	host_event_desc(&desc);
 	host_dev_config(dev);
 	host_event_config(&evc);
-	host_groups(&evc, ecbs->n, o->switch_ms);
+	host_groups(&evc, ecbs->n, o->switch_ms, o->switch_samples);
 	host_callstacks(&r->layout, &desc, dev, &evc);
 	if (collect_cmd(s, SEP_CMD_INIT_DRIVER, &drv, sizeof(drv), NULL, 0, "INIT_DRIVER") ||
 	    collect_cmd(s, SEP_CMD_SET_CPU_TOPOLOGY, topo, (uint64_t)r->ncpus * sizeof(*topo),

@@ -14,11 +14,14 @@ struct collect_opts {
 	const char *out;		/* directory */
 	/*
 	 * Built-in ECBs, one group each (none with ecb_file): group g samples
-	 * events[g], all different; two or more take turns of switch_ms.
+	 * events[g], all different; two or more take turns of switch_ms, or
+	 * of switch_samples samples on the CPU that first takes them.
 	 */
 	const char *events[HOST_MAX_GROUPS];
 	uint32_t nevents;
 	uint32_t switch_ms;
+	int switch_ms_set;		/* --switch-ms given */
+	uint32_t switch_samples;	/* 0: turns of switch_ms */
 	const char *ecb_file;
 	double duration;		/* seconds between START and STOP */
 	uint32_t rate;			/* samples/s per CPU asked for */

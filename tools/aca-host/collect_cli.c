@@ -17,7 +17,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: aca-host collect TARGET[:PORT] --duration S --out DIR\n"
-		"                        [--event NAME... | --ecb FILE] [--rate HZ] [--switch-ms MS]\n"
+		"                        [--event NAME... | --ecb FILE] [--rate HZ]\n"
+		"                        [--switch-ms MS | --switch-samples N]\n"
 		"                        [-g | --call-graph fp[,N]] [--timeout S] [--eof-timeout S]\n"
 		"  Sample the target for S seconds and save every data channel in DIR:\n"
 		"  cpuN.bin, uncore.bin, module.bin and collection.txt. A previous\n"
@@ -36,12 +37,15 @@ static void usage(FILE *f)
 		"  --switch-ms MS   with two or more --event, each group's turn in\n"
 		"                   milliseconds, 1 to %u (default %u); when each sampled\n"
 		"                   is saved in DIR/groups.txt\n"
+		"  --switch-samples N\n"
+		"                   instead, the next group's turn once a CPU has taken N\n"
+		"                   samples in this one, 1 to %u\n"
 		"  -g, --call-graph fp[,N]\n"
 		"                   record each sample's callers too, kernel and user, by\n"
 		"                   frame pointers: at most N (default %d, at most %u)\n"
 		"  --timeout S      give up connecting after S seconds, 1 to %d (default %d)\n"
 		"  --eof-timeout S  how long every channel may take to end after STOP (30)\n",
-		HOST_MAX_SWITCH_MS, HOST_DEFAULT_SWITCH_MS,
+		HOST_MAX_SWITCH_MS, HOST_DEFAULT_SWITCH_MS, HOST_MAX_SWITCH_SAMPLES,
 		HOST_DEFAULT_CALL_DEPTH, (unsigned int)HOST_MAX_CALL_DEPTH,
 		HOST_MAX_TIMEOUT_S, HOST_CONNECT_TIMEOUT_S);
 }
@@ -89,7 +93,7 @@ static int add_event(const char *name, struct collect_opts *o)
 /* One option; 0, or the exit status 2 after a message. */
 static int option(int c, struct collect_opts *o)
 {
-	unsigned long rate, ms;
+	unsigned long rate, ms, n;
 	double t;
 
 	switch (c) {
@@ -104,6 +108,12 @@ static int option(int c, struct collect_opts *o)
 		if (arg_number(cmd, "--switch-ms", optarg, 1, HOST_MAX_SWITCH_MS, &ms))
 			return 2;
 		o->switch_ms = ms;
+		o->switch_ms_set = 1;
+		return 0;
+	case 'N':
+		if (arg_number(cmd, "--switch-samples", optarg, 1, HOST_MAX_SWITCH_SAMPLES, &n))
+			return 2;
+		o->switch_samples = n;
 		return 0;
 	case 'b':
 		o->ecb_file = optarg;
@@ -143,6 +153,10 @@ static int check(struct collect_opts *o, int argc, char **argv)
 	o->target = argv[optind];
 	if (host_check_target(cmd, o->target))
 		return 2;
+	if (o->switch_ms_set && o->switch_samples) {
+		fprintf(stderr, "%s: --switch-ms and --switch-samples exclude each other\n", cmd);
+		return 2;
+	}
 	if (o->nevents && o->ecb_file) {
 		fprintf(stderr, "%s: --event and --ecb exclude each other\n", cmd);
 		return 2;
@@ -169,6 +183,7 @@ int cmd_collect(int argc, char **argv)
 		{ "ecb", required_argument, NULL, 'b' },
 		{ "rate", required_argument, NULL, 'r' },
 		{ "switch-ms", required_argument, NULL, 'S' },
+		{ "switch-samples", required_argument, NULL, 'N' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "eof-timeout", required_argument, NULL, 't' },
 		{ "call-graph", required_argument, NULL, 'G' },

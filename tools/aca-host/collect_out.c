@@ -411,7 +411,10 @@ static void write_txt(FILE *f, const struct host_session *s,
 		fprintf(f, "rate_hz=%u\n", o->rate);
 		if (o->nevents > 1) {
 			fprintf(f, "groups=%u\n", o->nevents);
-			fprintf(f, "switch_ms=%u\n", o->switch_ms);
+			if (o->switch_samples)
+				fprintf(f, "switch_samples=%u\n", o->switch_samples);
+			else
+				fprintf(f, "switch_ms=%u\n", o->switch_ms);
 		}
 	}
 	fprintf(f, "sampling=%s\n", r->sw_clock ? "cpu-clock (no PMU on the target)" : "pmu");

@@ -63,13 +63,14 @@ void host_event_config(struct sep_event_config *e)
 	e->max_fixed_counters = 3;
 }
 
-void host_groups(struct sep_event_config *e, uint32_t ngroups, uint32_t switch_ms)
+void host_groups(struct sep_event_config *e, uint32_t ngroups, uint32_t switch_ms,
+		 uint32_t switch_samples)
 {
 	e->num_groups = ngroups;
 	if (ngroups < 2)
 		return;
-	e->em_mode = SEP_EM_TIMER_BASED;
-	e->em_factor = switch_ms;
+	e->em_mode = switch_samples ? SEP_EM_EVENT_BASED : SEP_EM_TIMER_BASED;
+	e->em_factor = switch_samples ? switch_samples : switch_ms;
 }
 
 uint32_t host_num_descriptors(uint32_t ngroups)

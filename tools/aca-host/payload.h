@@ -33,6 +33,8 @@ struct host_layout {
 /* --switch-ms: the groups' turns, in milliseconds. */
 #define HOST_DEFAULT_SWITCH_MS	10u
 #define HOST_MAX_SWITCH_MS	10000u
+/* --switch-samples: the groups' turns, in samples on one CPU. */
+#define HOST_MAX_SWITCH_SAMPLES	1000000u
 
 void host_drv_config(struct sep_drv_config *c);
 void host_topology(struct sep_drv_topology_info *t, uint32_t ncpus);
@@ -41,9 +43,12 @@ void host_dev_config(struct sep_dev_config *d);
 void host_event_config(struct sep_event_config *e);
 /*
  * @ngroups groups: with two or more the target switches between them every
- * @switch_ms milliseconds (em_mode timer based); one is never switched.
+ * @switch_ms milliseconds (em_mode timer based), or, when @switch_samples
+ * is not 0, once a CPU has taken that many samples of the group's events
+ * (em_mode event based, every event a trigger); one is never switched.
  */
-void host_groups(struct sep_event_config *e, uint32_t ngroups, uint32_t switch_ms);
+void host_groups(struct sep_event_config *e, uint32_t ngroups, uint32_t switch_ms,
+		 uint32_t switch_samples);
 /* Descriptors to send: one per event index used, and the test host's two. */
 uint32_t host_num_descriptors(uint32_t ngroups);
 void host_layout(struct host_layout *l, unsigned int depth);
