@@ -253,24 +253,23 @@ static int aca_check_event(const struct aca_event *e, u32 kind)
 }
 
 /*
- * The perf type of each IBS event's PMU, its options checked (core/ibs.c),
- * under aca_lock as the PMU table: ENODEV without the PMU, EINVAL for an
- * option it lacks. 0 for the other kinds.
+ * Each IBS event's PMU (@ibs[i]: its perf type and register, core/ibs.c),
+ * its options checked, under aca_lock as the PMU table: ENODEV without the
+ * PMU, EINVAL for an option it lacks. Zeros for the other kinds.
  */
-static int aca_ibs_types(struct acp_target *t, const struct aca_trace_config *u, u32 *types)
+static int aca_ibs_pmus(struct acp_target *t, const struct aca_trace_config *u,
+			struct acp_event *ibs)
 {
 	for (u32 i = 0; i < u->nevents; i++) {
 		const struct aca_event *e = &u->events[i];
-		struct acp_event ev = { 0 };
 		s32 st;
 
-		types[i] = 0;
+		memset(&ibs[i], 0, sizeof(ibs[i]));
 		if (e->kind != ACA_EVENT_IBS_OP && e->kind != ACA_EVENT_IBS_FETCH)
 			continue;
-		st = acp_ibs_pmu_event(t, e->kind == ACA_EVENT_IBS_FETCH, e->config, &ev);
+		st = acp_ibs_pmu_event(t, e->kind == ACA_EVENT_IBS_FETCH, e->config, &ibs[i]);
 		if (st)
 			return st == VT_INVALID_DEVICE ? -ENODEV : -EINVAL;
-		types[i] = ev.pmu_type;
 	}
 	return 0;
 }
@@ -338,10 +337,10 @@ static int aca_target_tgid(struct file *file, u32 nr, s32 *tgid)
 
 /*
  * The sampler's events: periods in counts (TSC ticks for cpu-clock); IBS
- * events on their PMU, perf type @types[i].
+ * events on the PMU @ibs[i] names.
  */
 static void aca_fill_group(struct acp_group *g,
-			   const struct aca_trace_config *u, const u32 *types)
+			   const struct aca_trace_config *u, const struct acp_event *ibs)
 {
 	memset(g, 0, sizeof(*g));
 	g->loaded = true;
@@ -351,7 +350,8 @@ static void aca_fill_group(struct acp_group *g,
 		struct acp_event *ev = &g->events[i];
 
 		ev->event_index = e->event_index;
-		ev->pmu_type = types[i];
+		ev->pmu_type = ibs[i].pmu_type;
+		ev->msr = ibs[i].msr;
 		ev->config = e->config;
 		ev->config1 = e->config1;
 		ev->exclude_user = !!(e->flags & ACA_EVENT_EXCLUDE_USER);
@@ -367,7 +367,7 @@ static void aca_fill_group(struct acp_group *g,
 
 static long aca_stage_config(struct file *file, void __user *arg)
 {
-	u32 types[ACA_MAX_EVENTS];
+	struct acp_event ibs[ACA_MAX_EVENTS];
 	struct aca_trace_config u;
 	struct acp_target *t;
 	struct aca_trace *tr;
@@ -400,12 +400,12 @@ static long aca_stage_config(struct file *file, void __user *arg)
 		   tr->state != ACA_TRACE_STAGED) {
 		ret = -EBUSY;
 	} else {
-		ret = aca_ibs_types(t, &u, types);
+		ret = aca_ibs_pmus(t, &u, ibs);
 	}
 	if (!ret) {
 		tr->staged = u;
 		tr->cpu_clock = u.events[0].kind == ACA_EVENT_CPU_CLOCK;
-		aca_fill_group(&tr->group, &u, types);
+		aca_fill_group(&tr->group, &u, ibs);
 		tr->cfg.ngroups = 1;
 		tr->cfg.drv.target_pid = tgid;
 		tr->state = ACA_TRACE_STAGED;

@@ -391,6 +391,17 @@ static int aca_create_event(struct aca_sev *s, int cpu,
 					      count ? NULL : aca_overflow, s);
 	if (IS_ERR(pe))
 		return PTR_ERR(pe);
+	/*
+	 * The type was looked up when the host configured the event: a PMU
+	 * module unloaded since frees it, and the next PMU registered may
+	 * take it. Never sample another PMU's events as the IBS ones.
+	 */
+	if (e->pmu_type && strcmp(pe->pmu->name, acp_ibs_pmu_name(e) ?: "")) {
+		pr_notice_ratelimited("START: perf type %u is PMU %s now, not %s: its module was reloaded since the configuration; configure again\n",
+				      e->pmu_type, pe->pmu->name, acp_ibs_pmu_name(e) ?: "?");
+		perf_event_release_kernel(pe);
+		return -ENODEV;
+	}
 	s->pe = pe;
 	return 0;
 }

@@ -230,6 +230,13 @@ static int aca_unc_create(struct aca_unc_event_set *set, u32 i, bool paused)
 			perf_event_release_kernel(pe);
 			pe = ERR_PTR(-EBUSY);
 		}
+		/* The type is the configuration's: another PMU's after a reload. */
+		if (!IS_ERR(pe) && strcmp(pe->pmu->name, e->pmu)) {
+			pr_notice_ratelimited("START: perf type %u is PMU %s now, not %s: its module was reloaded since the configuration; configure again\n",
+					      e->type, pe->pmu->name, e->pmu);
+			perf_event_release_kernel(pe);
+			pe = ERR_PTR(-ENODEV);
+		}
 		if (IS_ERR(pe)) {
 			ret = PTR_ERR(pe);
 			pr_notice_ratelimited("START: perf refused %s config 0x%llx config1 0x%llx on CPU %d (%d)\n",

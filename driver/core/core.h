@@ -256,6 +256,8 @@ void acp_lbr_fill(u64 *area, u32 nregs, const struct acp_lbr_layout *l,
  * format files do not name.
  */
 s32 acp_ibs_pmu_event(struct acp_target *t, bool fetch, u64 config, struct acp_event *e);
+/* The perf PMU of IBS event @e ("ibs_op", "ibs_fetch"), or NULL. */
+const char *acp_ibs_pmu_name(const struct acp_event *e);
 
 /* Status message for a hello (exposed for tests). */
 void acp_build_status(const struct acp_target *t, s32 status,

@@ -44,6 +44,13 @@ bool acp_ibs_register(u32 msr)
 	return !!ibs_unit(msr);
 }
 
+const char *acp_ibs_pmu_name(const struct acp_event *e)
+{
+	const struct ibs_unit *u = e->pmu_type ? ibs_unit(e->msr) : NULL;
+
+	return u ? u->pmu : NULL;
+}
+
 /* Room for an IBS PMU's format files: cnt_ctl, rand_en, l3missonly and a few more. */
 #define IBS_FORMATS_LEN		512
 
@@ -131,6 +138,7 @@ s32 acp_ibs_pmu_event(struct acp_target *t, bool fetch, u64 config, struct acp_e
 		return VT_INVALID_DEVICE;
 	if (config & ~options)
 		return VT_BAD_PARAMETER;
+	e->msr = u->msr;
 	e->pmu_type = type;
 	e->config = config;
 	e->exclude_user = 0;

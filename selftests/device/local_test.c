@@ -482,6 +482,34 @@ TEST(ibs_event_samples_where_the_pmu_exists)
 	close(fd);
 }
 
+/*
+ * An ibs_op event staged, then its PMU replaced by the command in
+ * ACA_IBS_RELOAD (selftests/vm/ibs: the stand-in unloaded and loaded again
+ * with ibs_op registered first, so that the staged perf type is ibs_fetch's
+ * now): START refuses it (ENODEV) rather than sample ibs_fetch as ibs_op.
+ */
+TEST(ibs_event_is_refused_at_start_when_its_pmu_was_replaced)
+{
+	struct aca_trace_config cfg = { .nevents = 1 };
+	struct aca_trace_alloc a = { .data_pages = 16 };
+	const char *reload = getenv("ACA_IBS_RELOAD");
+	int fd;
+
+	if (!reload)
+		SKIP(return, "ACA_IBS_RELOAD unset: selftests/vm/ibs sets it, with the stand-in");
+	fd = open_dev();
+	ASSERT_LE(0, fd);
+	/* What either stand-in PMU takes: no option, a count of 10000. */
+	cfg.events[0].kind = ACA_EVENT_IBS_OP;
+	cfg.events[0].event_index = EVENT_INDEX;
+	cfg.events[0].period = 160000;
+	ASSERT_EQ(0, ioctl(fd, ACA_IOC_ALLOC_TRACE, &a));
+	ASSERT_EQ(0, ioctl(fd, ACA_IOC_STAGE_CONFIG, &cfg));
+	ASSERT_EQ(0, system(reload)) TH_LOG("%s failed", reload);
+	EXPECT_EQ(ENODEV, ioctl_errno(fd, ACA_IOC_START, NULL));
+	close(fd);
+}
+
 TEST(second_trace_is_busy)
 {
 	struct aca_trace_alloc a, b = { 0 };

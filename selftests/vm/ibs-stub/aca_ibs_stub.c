@@ -156,9 +156,19 @@ static void stub_unregister(void)
 		}
 }
 
+/*
+ * Registered the other way round, ibs_op takes the perf type ibs_fetch had
+ * when both were registered before and have been unloaded since (perf
+ * hands out the lowest free type): a PMU replaced under a configuration.
+ */
+static bool reverse;
+module_param(reverse, bool, 0444);
+MODULE_PARM_DESC(reverse, "register ibs_op before ibs_fetch");
+
 static int __init stub_init(void)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(stubs); i++) {
+	for (size_t k = 0; k < ARRAY_SIZE(stubs); k++) {
+		size_t i = reverse ? ARRAY_SIZE(stubs) - 1 - k : k;
 		int ret = perf_pmu_register(&stubs[i].pmu, stubs[i].name, -1);
 
 		if (ret) {
