@@ -51,6 +51,7 @@
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 #include <linux/workqueue.h>
+#include <asm/perf_regs.h>
 #include <asm/ptrace.h>
 #include <asm/segment.h>
 
@@ -79,6 +80,10 @@ struct aca_sev {
 	bool kernel_stack;	/* its chains: the kernel callers, */
 	bool user_stack;	/* the user ones */
 	bool pebs;		/* a precise PMU event: regs' IP is the record's */
+	bool pebs_record;	/* a precise core PMU event: PEBS areas filled */
+	bool load_latency;	/* perf's weight is the PEBS record's latency */
+	struct acp_pebs_areas pebs_areas;	/* spec 6.13, */
+	u32 pebs_end;		/* their end in the record; 0: none */
 	u32 lbr_offset;		/* LBR area in the record (spec 6.11); */
 	u32 lbr_regs;		/* its U64s, 0: none */
 	const struct acp_lbr_layout *lbr;	/* the collection's */
@@ -180,6 +185,49 @@ static u64 aca_hw_period(u64 sample_after)
 		     div_u64(aca_tsc_hz(), aca_max_sample_rate));
 }
 
+/* The PEBS record's registers, in perf_regs' numbering. */
+#define ACA_PEBS_REGS	(GENMASK_ULL(PERF_REG_X86_SP, PERF_REG_X86_AX) | \
+			 GENMASK_ULL(PERF_REG_X86_R15, PERF_REG_X86_R8))
+
+/*
+ * What perf decoded from the PEBS record, as it handed it to the handler:
+ * the registers (PERF_SAMPLE_REGS_INTR: perf took them from the record),
+ * the data address and, for a load-latency event, the latency.
+ */
+static void aca_pebs_sample(struct acp_pebs_sample *p, const struct aca_sev *s,
+			    struct perf_event *event, struct perf_sample_data *data,
+			    struct pt_regs *regs, u64 tsc)
+{
+	int idx = event->hw.idx;
+
+	p->flags = regs->flags & ~(u64)PERF_EFLAGS_EXACT;
+	p->ip = instruction_pointer(regs);
+	p->gprs[0] = regs->ax;
+	p->gprs[1] = regs->bx;
+	p->gprs[2] = regs->cx;
+	p->gprs[3] = regs->dx;
+	p->gprs[4] = regs->si;
+	p->gprs[5] = regs->di;
+	p->gprs[6] = regs->bp;
+	p->gprs[7] = regs->sp;
+	p->gprs[8] = regs->r8;
+	p->gprs[9] = regs->r9;
+	p->gprs[10] = regs->r10;
+	p->gprs[11] = regs->r11;
+	p->gprs[12] = regs->r12;
+	p->gprs[13] = regs->r13;
+	p->gprs[14] = regs->r14;
+	p->gprs[15] = regs->r15;
+	p->status = idx >= 0 && idx < 64 ? BIT_ULL(idx) : 0;
+	if (data->sample_flags & PERF_SAMPLE_ADDR)
+		p->dla = data->addr;
+	if (s->load_latency && (data->sample_flags & PERF_SAMPLE_WEIGHT_TYPE))
+		p->lat = data->weight.full;
+	if (s->pebs_areas.eventing_ip_offset)
+		p->real_ip = p->ip;
+	p->tsc = tsc;
+}
+
 /* The switch after samples: the handler's way to the switch work. */
 static void aca_mux_kick_fn(struct irq_work *work);
 static DEFINE_IRQ_WORK(aca_mux_kick, aca_mux_kick_fn);
@@ -251,6 +299,7 @@ static void aca_overflow(struct perf_event *event,
 	struct aca_sev *s = event->overflow_handler_context;
 	struct sep_sample_record_pc rec = { 0 };
 	struct aca_scratch *sc = s->scratch;
+	struct acp_pebs_sample ps = { 0 };
 	u8 *buf;
 	u32 len;
 
@@ -261,7 +310,8 @@ static void aca_overflow(struct perf_event *event,
 	if (s->trig && local_inc_return(s->trig) >= s->trig_at)
 		irq_work_queue(&aca_mux_kick);
 	aca_fill_record(&rec, s, regs);
-	if (!(s->cs_size || s->lbr_regs) || local_cmpxchg(&sc->busy, 0, 1) != 0) {
+	if (!(s->cs_size || s->lbr_regs || s->pebs_record) ||
+	    local_cmpxchg(&sc->busy, 0, 1) != 0) {
 		aca_ring_write(s->ring, &rec, sizeof(rec), s->size);
 		return;
 	}
@@ -274,7 +324,13 @@ static void aca_overflow(struct perf_event *event,
 	len = s->cs_size ? s->cs_offset : sizeof(rec);
 	if (s->lbr_regs)
 		len = max(len, s->lbr_offset + s->lbr_regs * (u32)sizeof(u64));
+	if (s->pebs_record)
+		len = max(len, s->pebs_end);
 	memset(buf + sizeof(rec), 0, len - sizeof(rec));
+	if (s->pebs_record) {
+		aca_pebs_sample(&ps, s, event, data, regs, rec.tsc);
+		acp_pebs_write(buf, &s->pebs_areas, &ps);
+	}
 	if (s->lbr_regs && (data->sample_flags & PERF_SAMPLE_BRANCH_STACK) && data->br_stack)
 		acp_lbr_fill((u64 *)(buf + s->lbr_offset), s->lbr_regs, s->lbr,
 			     data->br_stack->entries, data->br_stack->nr);
@@ -338,6 +394,8 @@ static int aca_create_event(struct aca_sev *s, int cpu,
 
 	/* A precise or IBS sample's IP is the instruction's, not regs' own. */
 	s->pebs = e->pmu_type || (!sw && e->precise && !e->software);
+	s->pebs_record = !sw && e->precise && !e->software && !e->pmu_type && s->pebs_end;
+	s->load_latency = e->load_latency;
 	s->read = 0;
 	if (e->pmu_type) {
 		/*
@@ -371,6 +429,15 @@ static int aca_create_event(struct aca_sev *s, int cpu,
 		attr.config1 = e->config1;
 		attr.sample_period = aca_hw_period(e->period);
 		attr.precise_ip = e->precise ? 1 : 0;
+		if (s->pebs_record) {
+			/* The record's registers, address and latency, from PEBS. */
+			attr.sample_type |= PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_ADDR |
+					    PERF_SAMPLE_WEIGHT;
+			attr.sample_regs_intr = ACA_PEBS_REGS;
+			/* perf's IP is then the eventing one (formats 2 on: exact). */
+			if (s->pebs_areas.eventing_ip_offset)
+				attr.precise_ip = 2;
+		}
 		/*
 		 * Without a wakeup per sample, x86 may batch precise samples
 		 * in a large PEBS buffer and hand each to the handler later,
@@ -578,13 +645,29 @@ static void aca_setup_lbr(struct aca_sev *s, struct aca_collection *c,
 	s->lbr = &c->lbr;
 }
 
-/* Per ring CPU, a scratch record for the events with a callstack or LBR area. */
+/*
+ * The PEBS areas of @index's records that INIT asked for (the core checked
+ * them against the record, which START refuses past a page).
+ */
+static void aca_setup_pebs(struct aca_sev *s, const struct acp_config *cfg)
+{
+	if (acp_pebs_layout(cfg, s->event_index, &s->pebs_areas))
+		s->pebs_end = acp_pebs_end(&s->pebs_areas);
+}
+
+/* Some event of @s's may fill a PEBS area, an LBR area or a callstack area. */
+static bool aca_needs_scratch(const struct aca_sev *s)
+{
+	return s->cs_size || s->lbr_regs || s->pebs_end;
+}
+
+/* Per ring CPU, a scratch record for the events with a callstack, LBR or PEBS area. */
 static int aca_alloc_scratch(struct aca_collection *c)
 {
 	bool need = false;
 
 	for (u32 i = 0; i < c->nsev; i++)
-		need |= c->sevs[i].cs_size || c->sevs[i].lbr_regs;
+		need |= aca_needs_scratch(&c->sevs[i]);
 	if (!need)
 		return 0;
 	c->scratch = kcalloc(nr_cpu_ids, sizeof(*c->scratch), GFP_KERNEL);
@@ -644,6 +727,7 @@ static int aca_setup_sevs(struct aca_collection *c, const struct acp_config *cfg
 			}
 			aca_setup_callstack(s, cfg);
 			aca_setup_lbr(s, c, cfg);
+			aca_setup_pebs(s, cfg);
 			if (c->switch_samples && c->events[i].trigger) {
 				s->trig = &c->trig[cpu];
 				s->trig_at = c->switch_samples;
@@ -1227,6 +1311,24 @@ static void aca_log_lbr(const struct aca_collection *c, const struct acp_config 
 					      min_t(u32, cfg->desc[i].lbr_num_regs, cfg->lbr.n));
 }
 
+/*
+ * PEBS areas asked where no event fills them: without a PMU (cpu-clock),
+ * or for events that are not precise. The host would find zeros only.
+ */
+static void aca_log_pebs(const struct aca_collection *c)
+{
+	bool asked = false, filled = false;
+
+	for (u32 i = 0; i < c->nsev; i++) {
+		asked |= c->sevs[i].pebs_end != 0;
+		filled |= c->sevs[i].pebs_record;
+	}
+	if (asked && !filled && !c->counting_mode)
+		pr_notice_ratelimited("START: PEBS areas asked, but %s: PEBS areas stay zero\n",
+				      c->sw ? "events sample with cpu-clock, which has no PEBS" :
+				      "no event with such a descriptor is precise");
+}
+
 int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
 {
 	const struct acp_event *refused = NULL;
@@ -1286,6 +1388,7 @@ int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
 				      ret);
 		return ret;
 	}
+	aca_log_pebs(c);
 	c->paused = paused;
 	c->read_tsc = aca_tsc_now();
 	if (!paused)

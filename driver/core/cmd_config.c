@@ -84,6 +84,7 @@ static bool lbr_area_ok(const struct sep_event_desc *d)
 s32 acp_cmd_desc_next(const struct acp_cmd *cmd, struct acp_reply *r)
 {
 	struct acp_config *cfg = &cmd->t->cfg;
+	struct acp_pebs_areas pebs;
 	struct sep_event_desc d;
 
 	if (cfg->ndesc >= cfg->ndesc_expected)
@@ -104,6 +105,14 @@ s32 acp_cmd_desc_next(const struct acp_cmd *cmd, struct acp_reply *r)
 			d.sample_size);
 		return VT_BAD_PARAMETER;
 	}
+	if (!acp_pebs_areas(&d, &pebs)) {
+		acp_log(cmd->t, "DESC_NEXT: PEBS @%u+%u, latency @%u+%u, %s @%u, TSC @%u: %s",
+			d.pebs_offset, d.pebs_size, d.latency_offset_in_sample,
+			d.latency_size_in_sample, "eventing IP", d.eventing_ip_offset,
+			d.pebs_tsc_offset,
+			"unaligned, outside the record or on its callstack or LBR area");
+		return VT_BAD_PARAMETER;
+	}
 	cfg->desc[cfg->ndesc++] = d;
 	return VT_SUCCESS;
 }
@@ -118,9 +127,9 @@ s32 acp_cmd_init(const struct acp_cmd *cmd, struct acp_reply *r)
 
 	memcpy(&cfg->dev, cmd->in, sizeof(cfg->dev));
 	cfg->have_dev = true;
-	if (cfg->dev.enable_bits & SEP_DEV_CFG_PEBS_CAPTURE)
-		acp_log(cmd->t, "INIT: PEBS capture asked; %s",
-			"aca records precise IPs, not PEBS records");
+	if (cfg->dev.enable_bits & SEP_DEV_CFG_ENABLE_ADAPTIVE_PEBS)
+		acp_log(cmd->t, "INIT: adaptive PEBS asked; %s",
+			"aca writes PEBS records in the legacy layout (formats 0 to 3)");
 	return VT_SUCCESS;
 }
 

@@ -250,6 +250,53 @@ void acp_lbr_fill(u64 *area, u32 nregs, const struct acp_lbr_layout *l,
 		  const struct perf_branch_entry *br, u64 nr);
 
 /*
+ * A precise event's PEBS extras in its records (pebs.c, spec 6.13): the
+ * PEBS record area, the latency area (bytes of the PEBS record), the
+ * eventing IP and the PEBS TSC; a size or offset of 0 is none.
+ */
+struct acp_pebs_areas {
+	u32 pebs_offset, pebs_size;
+	u32 lat_offset, lat_size;	/* in the record */
+	u32 lat_from, lat_from_size;	/* in the PEBS record */
+	u32 eventing_ip_offset;
+	u32 tsc_offset;
+};
+
+/* The PEBS record's general registers: ax, bx, cx, dx, si, di, bp, sp, r8-r15. */
+#define ACP_PEBS_GPRS		16
+
+/*
+ * What perf decoded from a PEBS record and handed the overflow handler,
+ * for the record rebuilt from it; 0 where perf gives nothing (the data
+ * source and TSX fields always: perf hands them back only translated).
+ */
+struct acp_pebs_sample {
+	u64 flags, ip;		/* RFLAGS; the IP after the instruction */
+	u64 gprs[ACP_PEBS_GPRS];
+	u64 status;		/* the applicable counter's GLOBAL_STATUS bit */
+	u64 dla;		/* data linear address */
+	u64 lat;		/* load latency, core cycles */
+	u64 real_ip;		/* the eventing IP */
+	u64 tsc;
+};
+
+/*
+ * The PEBS areas of descriptor @d: false when one is unaligned, outside
+ * its record (after the base) or on its callstack or LBR area.
+ */
+bool acp_pebs_areas(const struct sep_event_desc *d, struct acp_pebs_areas *a);
+/*
+ * What START fills in records of descriptor @index: its areas that
+ * DEV_CONFIG's enable bits ask for (pebs_capture, latency_capture,
+ * eventing_ip_capture, tsc_capture); false for none.
+ */
+bool acp_pebs_layout(const struct acp_config *cfg, u32 index, struct acp_pebs_areas *a);
+/* The end of the last area (0: none): a record's bytes to zero first. */
+u32 acp_pebs_end(const struct acp_pebs_areas *a);
+/* Fill @a's areas of record @rec from @s. NMI-safe. */
+void acp_pebs_write(u8 *rec, const struct acp_pebs_areas *a, const struct acp_pebs_sample *s);
+
+/*
  * [ACA-EXT] The local API's IBS event (ibs.c): type, @config and rings of
  * *@e for the target's ibs_fetch (@fetch) or ibs_op PMU. VT_SUCCESS,
  * VT_INVALID_DEVICE without the PMU, VT_BAD_PARAMETER for an option its

@@ -374,6 +374,8 @@ static bool decode_gp(const struct ecb_view *v, struct acp_group *g)
 		} else {
 			e.config = sel.reg_value & EVTSEL_PERF_OWNED;
 			e.config1 = ocr_value(v, aux_msr(sel.reg_value));
+			/* perf's sample weight is its latency (else TSX cycles). */
+			e.load_latency = aux_msr(sel.reg_value) == MSR_PEBS_LD_LAT;
 		}
 		if (!add_event(v, g, &reg, &e))
 			return false;

@@ -43,6 +43,7 @@ struct acp_event {
 	u8 exclude_user;
 	u8 exclude_kernel;
 	u8 software;		/* [ACA-EXT] perf software event @config */
+	u8 load_latency;	/* PEBS load latency (its config1 the threshold) */
 	u8 trigger;		/* its samples count toward a switch after
 				 * em_factor samples (em_mode 1, 2; ecb.c)
 				 */

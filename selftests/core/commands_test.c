@@ -865,9 +865,13 @@ TEST_F(core, device_commands_any_state)
 	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_SET_DEVICE_NUM_UNITS, NULL, 0, 0));
 	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_INIT, &dev, sizeof(dev), 0));
 	EXPECT_EQ(0, fake_log_count(&self->f, "PEBS"));
+	/* PEBS records are written in the legacy layout: adaptive PEBS is told so. */
 	dev.enable_bits = SEP_DEV_CFG_PEBS_CAPTURE;
 	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_INIT, &dev, sizeof(dev), 0));
-	EXPECT_EQ(1, fake_log_count(&self->f, "PEBS"));
+	EXPECT_EQ(0, fake_log_count(&self->f, "PEBS"));
+	dev.enable_bits = SEP_DEV_CFG_PEBS_CAPTURE | SEP_DEV_CFG_ENABLE_ADAPTIVE_PEBS;
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_INIT, &dev, sizeof(dev), 0));
+	EXPECT_EQ(1, fake_log_count(&self->f, "adaptive PEBS"));
 	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_SET_SCAN_UNCORE_TOPOLOGY_INFO, NULL, 0, 0));
 	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_SET_SCAN_UNCORE_TOPOLOGY_INFO, big, sizeof(big), 0));
 }

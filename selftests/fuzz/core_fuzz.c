@@ -433,6 +433,41 @@ static void check_lbr(const struct acp_config *cfg)
 }
 
 /*
+ * What the overflow handler relies on for PEBS areas (driver/sampler.c,
+ * pebs.c): every area START fills inside its record, past the base, and
+ * off the callstack and LBR areas. Each is written once here into a
+ * record of exactly the descriptor's size, under the sanitizers.
+ */
+static void check_pebs(const struct acp_config *cfg)
+{
+	struct acp_pebs_sample s;
+	struct acp_pebs_areas a;
+
+	memset(&s, 0x5a, sizeof(s));
+	for (u32 i = 0; i < cfg->ndesc; i++) {
+		const struct sep_event_desc *d = &cfg->desc[i];
+		u32 end;
+		u8 *rec;
+
+		if (!acp_pebs_layout(cfg, i, &a))
+			continue;
+		end = acp_pebs_end(&a);
+		if (end > d->sample_size || d->sample_size > 4096 ||
+		    (a.pebs_size && a.pebs_offset < 48) || (a.lat_size && a.lat_offset < 48) ||
+		    (a.eventing_ip_offset && a.eventing_ip_offset < 48) ||
+		    (a.tsc_offset && a.tsc_offset < 48))
+			fail("start(): descriptor %u: PEBS areas end at %u of %u bytes", i, end,
+			     d->sample_size);
+		rec = malloc(d->sample_size);
+		if (!rec)
+			abort();
+		memset(rec, 0, d->sample_size);
+		acp_pebs_write(rec, &a, &s);
+		free(rec);
+	}
+}
+
+/*
  * What the kernel's uncore worker relies on (driver/uncore.c): each
  * counter's and its group's U64 inside its record, after the head,
  * aligned; records of at most a page; devices numbered from 0; one event
@@ -475,6 +510,7 @@ static int f_start(void *ctx, const struct acp_config *cfg, bool paused)
 	check_config(cfg);
 	check_uncore(cfg);
 	check_lbr(cfg);
+	check_pebs(cfg);
 	ret = fake_ops.start(ctx, cfg, paused);
 	check_fake();
 	if (!ret) {

@@ -551,6 +551,57 @@ static void lbr_collection(void)
 }
 
 /*
+ * PEBS areas (spec 6.13): INIT with pebs, latency, eventing IP and TSC
+ * capture and multiplexing after samples; a descriptor with a Skylake
+ * PEBS record, SEP's latency slice of it, the eventing IP and the PEBS
+ * TSC; the core vector's event precise and an em_trigger entry.
+ */
+static void pebs_collection(void)
+{
+	static struct sep_dev_config dev;
+	static unsigned char ecb[8192];
+	struct sep_drv_config cfg = drv_config(0x4400);
+	struct sep_event_desc d = {
+		.sample_size = 48 + 200 + 24 + 16, .pebs_offset = 48, .pebs_size = 200,
+		.latency_offset_in_sample = 248, .latency_size_in_sample = 24,
+		.latency_offset_in_pebs_record = 0x98, .latency_size_from_pebs_record = 24,
+		.eventing_ip_offset = 272, .pebs_tsc_offset = 280,
+	};
+	struct sep_event_config ec = {
+		.num_groups = 2, .em_mode = SEP_EM_EVENT_BASED, .em_factor = 25,
+		.em_event_num = 0, .sample_size = d.sample_size, .max_gp_events = 4,
+		.max_fixed_counters = 3,
+	};
+	struct sep_event_reg *r = (struct sep_event_reg *)(ecb + sizeof(struct sep_ecb));
+
+	memcpy(ecb, ecb_core, ecb_core_len);
+	for (u32 i = 0; i < (ecb_core_len - sizeof(struct sep_ecb)) / sizeof(*r); i++)
+		if (r[i].event_reg_id.reg_id == 0x30b)	/* REF_TSC's fixed counter */
+			r[i].flags |= SEP_EVREG_PRECISE | SEP_EVREG_EM_TRIGGER;
+	memset(&dev, 0, sizeof(dev));
+	dev.dispatch_id = SEP_DISPATCH_COREI7;
+	dev.results_offset = 48;
+	dev.max_gp_counters = 4;
+	dev.enable_bits = SEP_DEV_CFG_PEBS_CAPTURE | SEP_DEV_CFG_LATENCY_CAPTURE |
+			  SEP_DEV_CFG_EVENTING_IP_CAPTURE | SEP_DEV_CFG_TSC_CAPTURE;
+	begin(2, 0, CPUS_2, DRAIN);
+	session(HOST_A);
+	preamble(0);
+	request(0, SEP_CMD_INIT_DRIVER, &cfg, sizeof(cfg), 0);
+	set_topology(0);
+	request_u32(0, SEP_CMD_NUM_DESCRIPTOR, 1, 0);
+	request(0, SEP_CMD_DESC_NEXT, &d, sizeof(d), 0);
+	request(0, SEP_CMD_INIT, &dev, sizeof(dev), 0);
+	request(0, SEP_CMD_EM_GROUPS, &ec, sizeof(ec), 0);
+	request(0, SEP_CMD_EM_CONFIG_NEXT, ecb, ecb_core_len, 0);
+	request(0, SEP_CMD_START, NULL, 0, 0);
+	finish(0, false);
+	pump_all();
+	close_all();
+	end("collection-pebs");
+}
+
+/*
  * IBS (spec 6.12) on machine 3, an AMD one with IBS PMUs: the core vector
  * with its fixed counter off, IbsOpCtl (cnt_ctl, a count past 16 bits) in
  * DATA_GP slot 0 and IbsFetchCtl (rand_en) in slot 1.
@@ -736,6 +787,7 @@ static void collection_seeds(void)
 	/* Machine 4: a Skylake-SP with uncore PMUs: the CHA ECB is translated. */
 	collection("collection-uncore-skx", 4, CPUS_2, 0, 2);
 	lbr_collection();
+	pebs_collection();
 	ibs_collection();
 	collection("collection-kvm-4cpus", 1, CPUS_4, 0, true);
 	collection("collection-no-sampler", 0, CPUS_1, NO_SAMPLER, false);

@@ -900,6 +900,78 @@ TEST(lbr_areas_stay_zero_beside_the_call_stack_without_a_pmu)
 	free(ecb);
 }
 
+#define PEBS_REC	(48 + 200 + 24 + 8 + 8)
+
+/*
+ * PEBS areas asked on a target without a PMU (the VMs'): the descriptor's
+ * Skylake PEBS record, SEP's latency slice of it, the eventing IP and the
+ * PEBS TSC are taken, the precise REF_TSC event samples with cpu-clock,
+ * which has no PEBS, so every record is the descriptor's size and zero
+ * past its SampleRecordPC.
+ */
+TEST(pebs_areas_stay_zero_without_a_pmu)
+{
+	struct sep_dev_config dev = { .dispatch_id = 2, .results_offset = 48, .max_gp_counters = 4,
+				      .enable_bits = SEP_DEV_CFG_PEBS_CAPTURE |
+						     SEP_DEV_CFG_LATENCY_CAPTURE |
+						     SEP_DEV_CFG_EVENTING_IP_CAPTURE |
+						     SEP_DEV_CFG_TSC_CAPTURE };
+	struct sep_event_desc d = {
+		.sample_size = PEBS_REC, .pebs_offset = 48, .pebs_size = 200,
+		.latency_offset_in_sample = 248, .latency_size_in_sample = 24,
+		.latency_offset_in_pebs_record = 0x98, .latency_size_from_pebs_record = 24,
+		.eventing_ip_offset = 272, .pebs_tsc_offset = 280,
+	};
+	FILE *files[HOST_MAX_CHANNELS];
+	struct chan_set cs = { 0 };
+	struct host_session s;
+	uint8_t rec[PEBS_REC];
+	uint32_t one = 1, total = 0, bad = 0;
+	size_t len;
+	uint8_t *ecb = ref_tsc_ecb(ECB_SLOTS, 3, &len);
+	struct sep_event_reg *r;
+	double end;
+
+	ASSERT_NE(NULL, ecb);
+	r = (struct sep_event_reg *)(ecb + sizeof(struct sep_ecb)) + ECB_FIXED_START + 2;
+	r->flags |= SEP_EVREG_PRECISE;
+	ASSERT_EQ(0, open_session(&s));
+	ASSERT_EQ(0, configure(&s));
+	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_INIT, &dev, sizeof(dev), NULL, 0));
+	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_NUM_DESCRIPTOR, &one, 4, NULL, 0));
+	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_DESC_NEXT, &d, sizeof(d), NULL, 0));
+	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_EM_CONFIG_NEXT, ecb, len, NULL, 0));
+	ASSERT_EQ(0, chans_to_files(&cs, &s, files));
+	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_START, NULL, 0, NULL, 0));
+	for (end = now_ns() + 500e6; now_ns() < end;) {
+		uint64_t tsc;
+
+		ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_GET_NORMALIZED_TSC, NULL, 0, &tsc, 8));
+	}
+	EXPECT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_STOP, NULL, 0, NULL, 0));
+	EXPECT_EQ(0, chans_wait(&cs, 10000));
+	chans_stop(&cs);
+	for (uint32_t i = 0; i < s.ncpus; i++) {
+		long size = (fseek(files[i], 0, SEEK_END), ftell(files[i]));
+
+		EXPECT_EQ(0, size % PEBS_REC) TH_LOG("CPU %u: %ld bytes", i, size);
+		rewind(files[i]);
+		while (fread(rec, sizeof(rec), 1, files[i]) == 1) {
+			total++;
+			bad += !all_zero(rec + 48, PEBS_REC - 48);
+		}
+	}
+	ksft_print_msg("%u records of %u bytes, %u with a byte set past the base\n",
+		       total, PEBS_REC, bad);
+	EXPECT_LT(0, total);
+	EXPECT_EQ(0, bad);
+	EXPECT_EQ(0, host_session_close(&s));
+	for (uint32_t i = 0; i < cs.n; i++)
+		fclose(files[i]);
+	free(cs.ch);
+	free(ecb);
+}
+
 /*
  * A target without uncore (every lane but selftests/vm/uncore's): the
  * status message's switch bit 5 is clear, and INIT_UNC, EM_GROUPS_UNC and
