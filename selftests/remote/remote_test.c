@@ -1305,6 +1305,163 @@ TEST_F(ibs, fetch_samples_with_its_own_tag)
 	EXPECT_EQ(total, tagged);
 }
 
+/*
+ * The stand-in core PMU (selftests/vm/ibs-stub loaded with core=1, as
+ * selftests/vm/ibs does; -f core_stub): what it hands the handler, as x86
+ * perf hands what it decoded from a PEBS record and the LBRs.
+ */
+#define CORE_STUB_IP		0xffffffffabd00000ull
+#define CORE_STUB_GPR		0x5a5a000000000000ull
+#define CORE_STUB_DLA		0x00007f0000001000ull
+#define CORE_STUB_BRANCHES	4
+#define CORE_STUB_FROM		0xffffffffab000000ull
+#define CORE_STUB_TO		0xffffffffab100000ull
+#define CORE_STUB_CYCLES	10
+
+/* The record: base, PEBS record, latency slice, eventing IP, TSC, LBR area. */
+#define CS_PEBS		48
+#define CS_LAT		(CS_PEBS + 200)
+#define CS_EIP		(CS_LAT + 24)
+#define CS_TSC		(CS_EIP + 8)
+#define CS_LBR		(CS_TSC + 8)
+#define CS_LBR_REGS	(1 + 3 * CORE_STUB_BRANCHES)
+#define CS_REC		(CS_LBR + CS_LBR_REGS * 8)
+
+FIXTURE(core_stub) {
+	struct host_session s;
+	struct chan_set cs;
+	FILE *files[HOST_MAX_CHANNELS];
+};
+
+FIXTURE_SETUP(core_stub)
+{
+	memset(&self->cs, 0, sizeof(self->cs));
+	ASSERT_EQ(0, open_session(&self->s));
+	ASSERT_EQ(0, configure(&self->s));
+}
+
+FIXTURE_TEARDOWN(core_stub)
+{
+	for (uint32_t i = 0; i < self->cs.n; i++)
+		fclose(self->files[i]);
+	free(self->cs.ch);
+}
+
+/* What is wrong with stand-in record @rec (its precise_ip 2); NULL: nothing. */
+static const char *core_stub_record_wrong(const uint8_t *rec)
+{
+	struct sep_sample_record_pc pc;
+	uint64_t ip = CORE_STUB_IP + (2ull << 20) + 0x300;	/* REF_TSC, precise_ip 2 */
+
+	memcpy(&pc, rec, sizeof(pc));
+	if (pc.iip != ip)
+		return "the sample's IP is not the stand-in's for REF_TSC with precise_ip 2";
+	if (u64_at(rec, CS_PEBS + 8) != ip || u64_at(rec, CS_PEBS + 22 * 8) != ip ||
+	    u64_at(rec, CS_EIP) != ip)
+		return "the PEBS record's IP, its eventing IP or the eventing IP U64 is not the sample's";
+	if (u64_at(rec, CS_PEBS) & (1ull << 3))
+		return "the PEBS record's flags carry perf's exact bit";
+	for (uint32_t i = 0; i < 16; i++)
+		if (u64_at(rec, CS_PEBS + (2 + i) * 8) != CORE_STUB_GPR + i)
+			return "a general register of the PEBS record is not the one perf handed";
+	if (u64_at(rec, CS_PEBS + 18 * 8) != 1)
+		return "the applicable counter is not counter 0's bit";
+	if (u64_at(rec, CS_PEBS + 19 * 8) != CORE_STUB_DLA || u64_at(rec, CS_PEBS + 20 * 8) ||
+	    u64_at(rec, CS_PEBS + 21 * 8) || u64_at(rec, CS_PEBS + 23 * 8))
+		return "address, source, latency (REF_TSC is no load latency event) or TSX fields";
+	if (u64_at(rec, CS_PEBS + 24 * 8) != pc.tsc || u64_at(rec, CS_TSC) != pc.tsc)
+		return "the PEBS TSC is not the sample's";
+	if (u64_at(rec, CS_LAT) != CORE_STUB_DLA || u64_at(rec, CS_LAT + 8) ||
+	    u64_at(rec, CS_LAT + 16))
+		return "the latency slice is not the record's address, source and latency";
+	if (u64_at(rec, CS_LBR) != CORE_STUB_BRANCHES - 1)
+		return "the LBR TOS is not depth - 1";
+	for (uint32_t i = 0; i < CORE_STUB_BRANCHES; i++) {
+		/* Entry i: the (depth - 1 - i)-th most recent branch. */
+		uint32_t k = CORE_STUB_BRANCHES - 1 - i;
+		uint64_t info = u64_at(rec, CS_LBR + (3 + 3 * i) * 8);
+
+		if (u64_at(rec, CS_LBR + (1 + 3 * i) * 8) != CORE_STUB_FROM + k ||
+		    u64_at(rec, CS_LBR + (2 + 3 * i) * 8) != CORE_STUB_TO + k ||
+		    (info >> 63) != (k & 1) || (info & 0xffff) != CORE_STUB_CYCLES + k)
+			return "an LBR entry is not the branch perf handed, in the LBRs' order";
+	}
+	return NULL;
+}
+
+/*
+ * A precise REF_TSC event with every PEBS extra and LBRs asked, on the
+ * stand-in core PMU: each record holds what perf handed the handler, where
+ * the descriptor says: the PEBS record (registers, address, counter,
+ * eventing IP with precise_ip 2, TSC), its latency slice, the eventing IP
+ * and TSC U64s, and the LBR area in the LBRs' order.
+ */
+TEST_F(core_stub, pebs_and_lbr_areas_hold_what_perf_handed_the_handler)
+{
+	struct sep_dev_config dev = { .dispatch_id = 2, .results_offset = 48, .max_gp_counters = 4,
+				      .enable_bits = SEP_DEV_CFG_PEBS_CAPTURE |
+						     SEP_DEV_CFG_LATENCY_CAPTURE |
+						     SEP_DEV_CFG_EVENTING_IP_CAPTURE |
+						     SEP_DEV_CFG_TSC_CAPTURE |
+						     SEP_DEV_CFG_COLLECT_LBRS };
+	struct sep_event_desc d = {
+		.sample_size = CS_REC, .pebs_offset = CS_PEBS, .pebs_size = 200,
+		.latency_offset_in_sample = CS_LAT, .latency_size_in_sample = 24,
+		.latency_offset_in_pebs_record = 0x98, .latency_size_from_pebs_record = 24,
+		.eventing_ip_offset = CS_EIP, .pebs_tsc_offset = CS_TSC,
+		.lbr_offset = CS_LBR, .lbr_num_regs = CS_LBR_REGS,
+	};
+	struct {
+		struct sep_lbr_info_head h;
+		struct sep_lbr_entry e[CS_LBR_REGS];
+	} li = { { sizeof(li), CS_LBR_REGS }, { { SEP_LBR_TOS, 0, 0x1c9 } } };
+	static const uint32_t msr0[] = { 0x680, 0x6c0, 0xdc0 };	/* FROM, TO, INFO 0 */
+	const char *why = NULL;
+	uint32_t one = 1, total = 0, bad = 0;
+	uint8_t rec[CS_REC];
+	struct sep_event_reg *r;
+	size_t len;
+	uint8_t *ecb = ref_tsc_ecb(ECB_SLOTS, 3, &len);
+
+	for (uint16_t i = 0; i < CORE_STUB_BRANCHES; i++)
+		for (uint16_t k = 0; k < 3; k++)
+			li.e[1 + 3 * i + k] = (struct sep_lbr_entry){ SEP_LBR_FROM + k, i,
+								     msr0[k] + i };
+	ASSERT_NE(NULL, ecb);
+	r = (struct sep_event_reg *)(ecb + sizeof(struct sep_ecb)) + ECB_FIXED_START + 2;
+	r->flags |= SEP_EVREG_PRECISE;
+	ASSERT_EQ(VT_SUCCESS, host_command(&self->s, SEP_CMD_INIT, &dev, sizeof(dev), NULL, 0));
+	ASSERT_EQ(VT_SUCCESS, host_command(&self->s, SEP_CMD_NUM_DESCRIPTOR, &one, 4, NULL, 0));
+	ASSERT_EQ(VT_SUCCESS, host_command(&self->s, SEP_CMD_DESC_NEXT, &d, sizeof(d), NULL, 0));
+	ASSERT_EQ(VT_SUCCESS, host_command(&self->s, SEP_CMD_LBR_INFO, &li, sizeof(li), NULL, 0));
+	ASSERT_EQ(VT_SUCCESS, host_command(&self->s, SEP_CMD_EM_CONFIG_NEXT, ecb, len, NULL, 0));
+	free(ecb);
+	ASSERT_EQ(0, chans_to_files(&self->cs, &self->s, self->files));
+	ASSERT_EQ(VT_SUCCESS, host_command(&self->s, SEP_CMD_START, NULL, 0, NULL, 0));
+	usleep(500000);
+	EXPECT_EQ(VT_SUCCESS, host_command(&self->s, SEP_CMD_STOP, NULL, 0, NULL, 0));
+	EXPECT_EQ(0, chans_wait(&self->cs, 10000));
+	chans_stop(&self->cs);
+	for (uint32_t i = 0; i < self->s.ncpus; i++) {
+		long size = (fseek(self->files[i], 0, SEEK_END), ftell(self->files[i]));
+
+		EXPECT_EQ(0, size % CS_REC) TH_LOG("CPU %u: %ld bytes", i, size);
+		rewind(self->files[i]);
+		while (fread(rec, sizeof(rec), 1, self->files[i]) == 1) {
+			const char *w = core_stub_record_wrong(rec);
+
+			total++;
+			bad += !!w;
+			why = why ? why : w;
+		}
+	}
+	ksft_print_msg("figure: stand-in core PMU: %u records of %u bytes with PEBS and LBR areas, %u wrong%s%s\n",
+		       total, CS_REC, bad, why ? ": " : "", why ? why : "");
+	EXPECT_LT(0, total);
+	EXPECT_EQ(0, bad);
+	EXPECT_EQ(0, host_session_close(&self->s));
+}
+
 /* Fixed counter slot j is IA32_FIXED_CTRj: 17 of them exist on no PMU. */
 TEST(ecb_with_17_fixed_counter_slots_is_refused)
 {

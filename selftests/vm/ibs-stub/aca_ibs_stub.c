@@ -10,23 +10,101 @@
  * overflow handler. Each sample's IP is a tag,
  * STUB_IP + the event's config >> 16 (+ 1 for ibs_fetch), where real IBS
  * puts the sampled instruction's: a test sees what perf handed the PMU.
+ *
+ * With core=1, also a stand-in core PMU, "cpu" of type PERF_TYPE_RAW (no
+ * VM here has one), for the PEBS and LBR areas' test (remote_test -f
+ * core_stub): it samples the same way, and hands the handler what x86
+ * perf decodes from a PEBS record and the LBRs, as far as the event asked
+ * for it: the registers (PERF_SAMPLE_REGS_INTR: STUB_GPR + their number),
+ * the data address STUB_DLA, the weight STUB_WEIGHT and a branch stack of
+ * STUB_BRANCHES entries (from STUB_FROM + k to STUB_TO + k, most recent
+ * first, every odd one mispredicted, STUB_CYCLES + k cycles). Its IP is
+ * STUB_CORE_IP + precise_ip << 20 + the config's low 20 bits; its counter
+ * index (hw.idx) 0.
  */
 #include <linux/hrtimer.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/ptrace.h>
+#include <linux/slab.h>
 #include <asm/irq_regs.h>
 
 #define STUB_IP			0xffffffffabc00000ull
 #define STUB_MIN_PERIOD_NS	10000ull
+
+#define STUB_CORE_IP		0xffffffffabd00000ull
+#define STUB_GPR		0x5a5a000000000000ull
+#define STUB_DLA		0x00007f0000001000ull
+#define STUB_WEIGHT		77
+#define STUB_BRANCHES		4
+#define STUB_FROM		0xffffffffab000000ull
+#define STUB_TO			0xffffffffab100000ull
+#define STUB_CYCLES		10
 
 struct stub_ibs {
 	struct pmu pmu;
 	const char *name;
 	u64 config_mask;
 	unsigned int tag;
+	int type;		/* perf type asked: -1 any, or PERF_TYPE_RAW */
 	bool registered;
 };
+
+static struct perf_branch_stack *stub_brs;
+
+/*
+ * An event's timer. Not perf's hw.hrtimer: that shares a union with
+ * hw.idx, which the core stand-in sets as x86 perf does.
+ */
+struct stub_event {
+	struct hrtimer timer;
+	struct perf_event *event;
+};
+
+static struct hrtimer *stub_timer(struct perf_event *event)
+{
+	return &((struct stub_event *)event->pmu_private)->timer;
+}
+
+/* What x86 perf hands the handler of a PEBS (and LBR) sample, as asked. */
+static void stub_core_sample(struct perf_event *event, struct perf_sample_data *data,
+			     struct pt_regs *regs)
+{
+	u64 type = event->attr.sample_type;
+
+	instruction_pointer_set(regs, STUB_CORE_IP + ((u64)event->attr.precise_ip << 20) +
+				(event->attr.config & 0xfffff));
+	if (type & PERF_SAMPLE_REGS_INTR) {
+		regs->ax = STUB_GPR + 0;
+		regs->bx = STUB_GPR + 1;
+		regs->cx = STUB_GPR + 2;
+		regs->dx = STUB_GPR + 3;
+		regs->si = STUB_GPR + 4;
+		regs->di = STUB_GPR + 5;
+		regs->bp = STUB_GPR + 6;
+		regs->sp = STUB_GPR + 7;
+		regs->r8 = STUB_GPR + 8;
+		regs->r9 = STUB_GPR + 9;
+		regs->r10 = STUB_GPR + 10;
+		regs->r11 = STUB_GPR + 11;
+		regs->r12 = STUB_GPR + 12;
+		regs->r13 = STUB_GPR + 13;
+		regs->r14 = STUB_GPR + 14;
+		regs->r15 = STUB_GPR + 15;
+	}
+	if (type & PERF_SAMPLE_ADDR) {
+		data->addr = STUB_DLA;
+		data->sample_flags |= PERF_SAMPLE_ADDR;
+	}
+	if (type & PERF_SAMPLE_WEIGHT) {
+		data->weight.full = STUB_WEIGHT;
+		data->sample_flags |= PERF_SAMPLE_WEIGHT;
+	}
+	if (has_branch_stack(event)) {
+		data->br_stack = stub_brs;
+		data->sample_flags |= PERF_SAMPLE_BRANCH_STACK;
+	}
+}
 
 static struct stub_ibs *stub_of(struct perf_event *event)
 {
@@ -35,8 +113,8 @@ static struct stub_ibs *stub_of(struct perf_event *event)
 
 static enum hrtimer_restart stub_fire(struct hrtimer *timer)
 {
-	struct hw_perf_event *hwc = container_of(timer, struct hw_perf_event, hrtimer);
-	struct perf_event *event = container_of(hwc, struct perf_event, hw);
+	struct perf_event *event = container_of(timer, struct stub_event, timer)->event;
+	struct hw_perf_event *hwc = &event->hw;
 	u64 period = max(hwc->sample_period, STUB_MIN_PERIOD_NS);
 	struct perf_sample_data data;
 	struct pt_regs *irq = get_irq_regs(), regs;
@@ -49,6 +127,8 @@ static enum hrtimer_restart stub_fire(struct hrtimer *timer)
 		instruction_pointer_set(&regs, STUB_IP + (event->attr.config >> 16) +
 					stub_of(event)->tag);
 		perf_sample_data_init(&data, 0, hwc->sample_period);
+		if (stub_of(event)->type == PERF_TYPE_RAW)
+			stub_core_sample(event, &data, &regs);
 		/*
 		 * What perf_event_overflow(), which modules cannot call, ends
 		 * in for a kernel counter: its handler (aca's).
@@ -65,19 +145,20 @@ static void stub_start(struct perf_event *event, int flags)
 	struct hw_perf_event *hwc = &event->hw;
 
 	hwc->state = 0;
-	hrtimer_start(&hwc->hrtimer, ns_to_ktime(max(hwc->sample_period, STUB_MIN_PERIOD_NS)),
+	hrtimer_start(stub_timer(event), ns_to_ktime(max(hwc->sample_period, STUB_MIN_PERIOD_NS)),
 		      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
 static void stub_stop(struct perf_event *event, int flags)
 {
-	hrtimer_cancel(&event->hw.hrtimer);
+	hrtimer_cancel(stub_timer(event));
 	event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
 }
 
 static int stub_add(struct perf_event *event, int flags)
 {
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	event->hw.idx = 0;
 	if (flags & PERF_EF_START)
 		stub_start(event, 0);
 	return 0;
@@ -92,6 +173,25 @@ static void stub_read(struct perf_event *event)
 {
 }
 
+static void stub_destroy(struct perf_event *event)
+{
+	kfree(event->pmu_private);
+}
+
+static int stub_timer_init(struct perf_event *event)
+{
+	struct stub_event *se = kzalloc(sizeof(*se), GFP_KERNEL);
+
+	if (!se)
+		return -ENOMEM;
+	se->event = event;
+	hrtimer_init(&se->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	se->timer.function = stub_fire;
+	event->pmu_private = se;
+	event->destroy = stub_destroy;
+	return 0;
+}
+
 /* perf_ibs_init()'s checks: the options the formats name, a period of 16s. */
 static int stub_event_init(struct perf_event *event)
 {
@@ -99,15 +199,19 @@ static int stub_event_init(struct perf_event *event)
 
 	if (event->attr.type != event->pmu->type)
 		return -ENOENT;
+	/* The core stand-in: any raw config, sampling, precise_ip to 2, LBRs. */
+	if (stub_of(event)->type == PERF_TYPE_RAW) {
+		if (!is_sampling_event(event) || event->attr.freq || event->attr.precise_ip > 2)
+			return -EINVAL;
+		return stub_timer_init(event);
+	}
 	if (event->attr.config & ~stub_of(event)->config_mask)
 		return -EINVAL;
 	if (has_branch_stack(event))
 		return -EOPNOTSUPP;
 	if (!is_sampling_event(event) || event->attr.freq || (hwc->sample_period & 0xf))
 		return -EINVAL;
-	hrtimer_init(&hwc->hrtimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
-	hwc->hrtimer.function = stub_fire;
-	return 0;
+	return stub_timer_init(event);
 }
 
 PMU_FORMAT_ATTR(rand_en, "config:57");
@@ -136,15 +240,19 @@ static const struct attribute_group *op_groups[] = { &op_group, NULL };
  * CPU-wide events only (perf_invalid_context, as 6.1's IBS): 6.1 WARNs at
  * a second PMU of perf_hw_context, and aca asks for per-CPU events.
  */
-#define STUB_PMU(_groups) { \
+#define STUB_PMU(_groups, _caps) { \
 	.module = THIS_MODULE, .task_ctx_nr = perf_invalid_context, \
 	.event_init = stub_event_init, .add = stub_add, .del = stub_del, \
 	.start = stub_start, .stop = stub_stop, .read = stub_read, \
-	.capabilities = PERF_PMU_CAP_NO_EXCLUDE, .attr_groups = (_groups) }
+	.capabilities = (_caps), .attr_groups = (_groups) }
 
 static struct stub_ibs stubs[] = {
-	{ STUB_PMU(fetch_groups), "ibs_fetch", BIT_ULL(57) | BIT_ULL(59), 1 },
-	{ STUB_PMU(op_groups), "ibs_op", BIT_ULL(19) | BIT_ULL(16), 0 },
+	{ STUB_PMU(fetch_groups, PERF_PMU_CAP_NO_EXCLUDE), "ibs_fetch",
+	  BIT_ULL(57) | BIT_ULL(59), 1, -1 },
+	{ STUB_PMU(op_groups, PERF_PMU_CAP_NO_EXCLUDE), "ibs_op",
+	  BIT_ULL(19) | BIT_ULL(16), 0, -1 },
+	/* Last: registered with core=1 only. */
+	{ STUB_PMU(NULL, 0), "cpu", 0, 0, PERF_TYPE_RAW },
 };
 
 static void stub_unregister(void)
@@ -165,15 +273,36 @@ static bool reverse;
 module_param(reverse, bool, 0444);
 MODULE_PARM_DESC(reverse, "register ibs_op before ibs_fetch");
 
+/* Where the VM has no core PMU: perf's PERF_TYPE_RAW is free. */
+static bool core;
+module_param(core, bool, 0444);
+MODULE_PARM_DESC(core, "also register a stand-in core PMU (PERF_TYPE_RAW) with PEBS and LBR data");
+
 static int __init stub_init(void)
 {
-	for (size_t k = 0; k < ARRAY_SIZE(stubs); k++) {
-		size_t i = reverse ? ARRAY_SIZE(stubs) - 1 - k : k;
-		int ret = perf_pmu_register(&stubs[i].pmu, stubs[i].name, -1);
+	size_t n = ARRAY_SIZE(stubs) - !core, ibs = ARRAY_SIZE(stubs) - 1;
+
+	stub_brs = kzalloc(struct_size(stub_brs, entries, STUB_BRANCHES), GFP_KERNEL);
+	if (!stub_brs)
+		return -ENOMEM;
+	stub_brs->nr = STUB_BRANCHES;
+	for (u32 k = 0; k < STUB_BRANCHES; k++) {
+		struct perf_branch_entry *b = &stub_brs->entries[k];
+
+		b->from = STUB_FROM + k;
+		b->to = STUB_TO + k;
+		b->mispred = k & 1;
+		b->predicted = !(k & 1);
+		b->cycles = STUB_CYCLES + k;
+	}
+	for (size_t k = 0; k < n; k++) {
+		size_t i = reverse && k < ibs ? ibs - 1 - k : k;
+		int ret = perf_pmu_register(&stubs[i].pmu, stubs[i].name, stubs[i].type);
 
 		if (ret) {
 			pr_err("cannot register %s (%d)\n", stubs[i].name, ret);
 			stub_unregister();
+			kfree(stub_brs);
 			return ret;
 		}
 		stubs[i].registered = true;
@@ -184,10 +313,11 @@ static int __init stub_init(void)
 static void __exit stub_exit(void)
 {
 	stub_unregister();
+	kfree(stub_brs);
 }
 
 module_init(stub_init);
 module_exit(stub_exit);
 
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("Stand-in AMD IBS PMUs for aca's IBS test");
+MODULE_DESCRIPTION("Stand-in AMD IBS PMUs, and a core PMU with PEBS and LBR data, for aca's tests");
