@@ -1313,6 +1313,7 @@ TEST_F(ibs, fetch_samples_with_its_own_tag)
 #define CORE_STUB_IP		0xffffffffabd00000ull
 #define CORE_STUB_GPR		0x5a5a000000000000ull
 #define CORE_STUB_DLA		0x00007f0000001000ull
+#define CORE_STUB_WEIGHT	77
 #define CORE_STUB_BRANCHES	4
 #define CORE_STUB_FROM		0xffffffffab000000ull
 #define CORE_STUB_TO		0xffffffffab100000ull
@@ -1347,15 +1348,18 @@ FIXTURE_TEARDOWN(core_stub)
 	free(self->cs.ch);
 }
 
-/* What is wrong with stand-in record @rec (its precise_ip 2); NULL: nothing. */
-static const char *core_stub_record_wrong(const uint8_t *rec)
+/*
+ * What is wrong with stand-in record @rec of config @config (precise_ip 2),
+ * whose latency must be @lat; NULL: nothing.
+ */
+static const char *core_stub_record_wrong(const uint8_t *rec, uint64_t config, uint64_t lat)
 {
 	struct sep_sample_record_pc pc;
-	uint64_t ip = CORE_STUB_IP + (2ull << 20) + 0x300;	/* REF_TSC, precise_ip 2 */
+	uint64_t ip = CORE_STUB_IP + (2ull << 20) + config;
 
 	memcpy(&pc, rec, sizeof(pc));
 	if (pc.iip != ip)
-		return "the sample's IP is not the stand-in's for REF_TSC with precise_ip 2";
+		return "the sample's IP is not the stand-in's for the config with precise_ip 2";
 	if (u64_at(rec, CS_PEBS + 8) != ip || u64_at(rec, CS_PEBS + 22 * 8) != ip ||
 	    u64_at(rec, CS_EIP) != ip)
 		return "the PEBS record's IP, its eventing IP or the eventing IP U64 is not the sample's";
@@ -1367,12 +1371,12 @@ static const char *core_stub_record_wrong(const uint8_t *rec)
 	if (u64_at(rec, CS_PEBS + 18 * 8) != 1)
 		return "the applicable counter is not counter 0's bit";
 	if (u64_at(rec, CS_PEBS + 19 * 8) != CORE_STUB_DLA || u64_at(rec, CS_PEBS + 20 * 8) ||
-	    u64_at(rec, CS_PEBS + 21 * 8) || u64_at(rec, CS_PEBS + 23 * 8))
-		return "address, source, latency (REF_TSC is no load latency event) or TSX fields";
+	    u64_at(rec, CS_PEBS + 21 * 8) != lat || u64_at(rec, CS_PEBS + 23 * 8))
+		return "the PEBS record's address, source, latency or TSX field";
 	if (u64_at(rec, CS_PEBS + 24 * 8) != pc.tsc || u64_at(rec, CS_TSC) != pc.tsc)
 		return "the PEBS TSC is not the sample's";
 	if (u64_at(rec, CS_LAT) != CORE_STUB_DLA || u64_at(rec, CS_LAT + 8) ||
-	    u64_at(rec, CS_LAT + 16))
+	    u64_at(rec, CS_LAT + 16) != lat)
 		return "the latency slice is not the record's address, source and latency";
 	if (u64_at(rec, CS_LBR) != CORE_STUB_BRANCHES - 1)
 		return "the LBR TOS is not depth - 1";
@@ -1390,13 +1394,12 @@ static const char *core_stub_record_wrong(const uint8_t *rec)
 }
 
 /*
- * A precise REF_TSC event with every PEBS extra and LBRs asked, on the
- * stand-in core PMU: each record holds what perf handed the handler, where
- * the descriptor says: the PEBS record (registers, address, counter,
- * eventing IP with precise_ip 2, TSC), its latency slice, the eventing IP
- * and TSC U64s, and the LBR area in the LBRs' order.
+ * Collect @ecb (its event precise) with every PEBS extra and LBRs asked,
+ * on the stand-in core PMU, for 500 ms; each record checked as
+ * core_stub_record_wrong(@config, @lat) says.
  */
-TEST_F(core_stub, pebs_and_lbr_areas_hold_what_perf_handed_the_handler)
+static void core_stub_collect(struct __test_metadata *_metadata, FIXTURE_DATA(core_stub) *self,
+			      uint8_t *ecb, size_t len, uint64_t config, uint64_t lat)
 {
 	struct sep_dev_config dev = { .dispatch_id = 2, .results_offset = 48, .max_gp_counters = 4,
 				      .enable_bits = SEP_DEV_CFG_PEBS_CAPTURE |
@@ -1419,23 +1422,16 @@ TEST_F(core_stub, pebs_and_lbr_areas_hold_what_perf_handed_the_handler)
 	const char *why = NULL;
 	uint32_t one = 1, total = 0, bad = 0;
 	uint8_t rec[CS_REC];
-	struct sep_event_reg *r;
-	size_t len;
-	uint8_t *ecb = ref_tsc_ecb(ECB_SLOTS, 3, &len);
 
 	for (uint16_t i = 0; i < CORE_STUB_BRANCHES; i++)
 		for (uint16_t k = 0; k < 3; k++)
 			li.e[1 + 3 * i + k] = (struct sep_lbr_entry){ SEP_LBR_FROM + k, i,
 								     msr0[k] + i };
-	ASSERT_NE(NULL, ecb);
-	r = (struct sep_event_reg *)(ecb + sizeof(struct sep_ecb)) + ECB_FIXED_START + 2;
-	r->flags |= SEP_EVREG_PRECISE;
 	ASSERT_EQ(VT_SUCCESS, host_command(&self->s, SEP_CMD_INIT, &dev, sizeof(dev), NULL, 0));
 	ASSERT_EQ(VT_SUCCESS, host_command(&self->s, SEP_CMD_NUM_DESCRIPTOR, &one, 4, NULL, 0));
 	ASSERT_EQ(VT_SUCCESS, host_command(&self->s, SEP_CMD_DESC_NEXT, &d, sizeof(d), NULL, 0));
 	ASSERT_EQ(VT_SUCCESS, host_command(&self->s, SEP_CMD_LBR_INFO, &li, sizeof(li), NULL, 0));
 	ASSERT_EQ(VT_SUCCESS, host_command(&self->s, SEP_CMD_EM_CONFIG_NEXT, ecb, len, NULL, 0));
-	free(ecb);
 	ASSERT_EQ(0, chans_to_files(&self->cs, &self->s, self->files));
 	ASSERT_EQ(VT_SUCCESS, host_command(&self->s, SEP_CMD_START, NULL, 0, NULL, 0));
 	usleep(500000);
@@ -1448,18 +1444,57 @@ TEST_F(core_stub, pebs_and_lbr_areas_hold_what_perf_handed_the_handler)
 		EXPECT_EQ(0, size % CS_REC) TH_LOG("CPU %u: %ld bytes", i, size);
 		rewind(self->files[i]);
 		while (fread(rec, sizeof(rec), 1, self->files[i]) == 1) {
-			const char *w = core_stub_record_wrong(rec);
+			const char *w = core_stub_record_wrong(rec, config, lat);
 
 			total++;
 			bad += !!w;
 			why = why ? why : w;
 		}
 	}
-	ksft_print_msg("figure: stand-in core PMU: %u records of %u bytes with PEBS and LBR areas, %u wrong%s%s\n",
-		       total, CS_REC, bad, why ? ": " : "", why ? why : "");
+	ksft_print_msg("figure: stand-in core PMU, config 0x%llx: %u records of %u bytes with PEBS and LBR areas, %u wrong%s%s\n",
+		       (unsigned long long)config, total, CS_REC, bad, why ? ": " : "",
+		       why ? why : "");
 	EXPECT_LT(0, total);
 	EXPECT_EQ(0, bad);
 	EXPECT_EQ(0, host_session_close(&self->s));
+}
+
+/*
+ * A precise REF_TSC event (fixed counter 2) on the stand-in core PMU: each
+ * record holds what perf handed the handler, where the descriptor says:
+ * the PEBS record (registers, address, counter, eventing IP with
+ * precise_ip 2, TSC; no latency, REF_TSC being no load latency event, whose
+ * weight perf makes TSX cycles), its latency slice, the eventing IP and
+ * TSC U64s, and the LBR area in the LBRs' order.
+ */
+TEST_F(core_stub, pebs_and_lbr_areas_hold_what_perf_handed_the_handler)
+{
+	size_t len;
+	uint8_t *ecb = ref_tsc_ecb(ECB_SLOTS, 3, &len);
+	struct sep_event_reg *r;
+
+	ASSERT_NE(NULL, ecb);
+	r = (struct sep_event_reg *)(ecb + sizeof(struct sep_ecb)) + ECB_FIXED_START + 2;
+	r->flags |= SEP_EVREG_PRECISE;
+	core_stub_collect(_metadata, self, ecb, len, 0x300, 0);
+	free(ecb);
+}
+
+/* MEM_TRANS_RETIRED.LOAD_LATENCY on PMC0: perf's weight is the latency. */
+TEST_F(core_stub, a_load_latency_event_s_weight_is_the_pebs_latency)
+{
+	size_t len;
+	uint8_t *ecb = software_ecb(0, 0, &len);
+	struct sep_event_reg *r;
+
+	ASSERT_NE(NULL, ecb);
+	r = (struct sep_event_reg *)(ecb + sizeof(struct sep_ecb));
+	r[5].event_reg_id.reg_id = 0x186;	/* IA32_PERFEVTSEL0 */
+	r[5].reg_value = 0x5301cd;		/* 0xCD umask 1, USR, OS, INT, EN */
+	r[12].reg_value = ECB_MASK_48 + 1 - 2200000;
+	r[12].flags |= SEP_EVREG_PRECISE;
+	core_stub_collect(_metadata, self, ecb, len, 0x1cd, CORE_STUB_WEIGHT);
+	free(ecb);
 }
 
 /* Fixed counter slot j is IA32_FIXED_CTRj: 17 of them exist on no PMU. */
