@@ -252,24 +252,32 @@ static int aca_check_event(const struct aca_event *e, u32 kind)
 	}
 }
 
+/* An IBS event's PMU: its perf type, and its register, which names it. */
+struct aca_ibs_pmu {
+	u32 type, msr;
+};
+
 /*
- * Each IBS event's PMU (@ibs[i]: its perf type and register, core/ibs.c),
- * its options checked, under aca_lock as the PMU table: ENODEV without the
- * PMU, EINVAL for an option it lacks. Zeros for the other kinds.
+ * Each IBS event's PMU (@ibs[i], core/ibs.c), its options checked, under
+ * aca_lock as the PMU table: ENODEV without the PMU, EINVAL for an option
+ * it lacks. Zeros for the other kinds.
  */
 static int aca_ibs_pmus(struct acp_target *t, const struct aca_trace_config *u,
-			struct acp_event *ibs)
+			struct aca_ibs_pmu *ibs)
 {
 	for (u32 i = 0; i < u->nevents; i++) {
 		const struct aca_event *e = &u->events[i];
+		struct acp_event ev = { 0 };
 		s32 st;
 
-		memset(&ibs[i], 0, sizeof(ibs[i]));
+		ibs[i] = (struct aca_ibs_pmu){ 0 };
 		if (e->kind != ACA_EVENT_IBS_OP && e->kind != ACA_EVENT_IBS_FETCH)
 			continue;
-		st = acp_ibs_pmu_event(t, e->kind == ACA_EVENT_IBS_FETCH, e->config, &ibs[i]);
+		st = acp_ibs_pmu_event(t, e->kind == ACA_EVENT_IBS_FETCH, e->config, &ev);
 		if (st)
 			return st == VT_INVALID_DEVICE ? -ENODEV : -EINVAL;
+		ibs[i].type = ev.pmu_type;
+		ibs[i].msr = ev.msr;
 	}
 	return 0;
 }
@@ -340,7 +348,7 @@ static int aca_target_tgid(struct file *file, u32 nr, s32 *tgid)
  * events on the PMU @ibs[i] names.
  */
 static void aca_fill_group(struct acp_group *g,
-			   const struct aca_trace_config *u, const struct acp_event *ibs)
+			   const struct aca_trace_config *u, const struct aca_ibs_pmu *ibs)
 {
 	memset(g, 0, sizeof(*g));
 	g->loaded = true;
@@ -350,7 +358,7 @@ static void aca_fill_group(struct acp_group *g,
 		struct acp_event *ev = &g->events[i];
 
 		ev->event_index = e->event_index;
-		ev->pmu_type = ibs[i].pmu_type;
+		ev->pmu_type = ibs[i].type;
 		ev->msr = ibs[i].msr;
 		ev->config = e->config;
 		ev->config1 = e->config1;
@@ -367,7 +375,7 @@ static void aca_fill_group(struct acp_group *g,
 
 static long aca_stage_config(struct file *file, void __user *arg)
 {
-	struct acp_event ibs[ACA_MAX_EVENTS];
+	struct aca_ibs_pmu ibs[ACA_MAX_EVENTS];
 	struct aca_trace_config u;
 	struct acp_target *t;
 	struct aca_trace *tr;

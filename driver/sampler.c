@@ -88,8 +88,8 @@ struct aca_sev {
 	u32 lbr_regs;		/* its U64s, 0: none */
 	const struct acp_lbr_layout *lbr;	/* the collection's */
 	u64 read;		/* counting mode: its count at the last read */
-	local_t *trig;		/* a trigger event's: its CPU's count, */
-	u32 trig_at;		/* the group switches from this one on */
+	atomic_long_t *trig;	/* a trigger event's: its CPU's count, */
+	long trig_at;		/* the group switches at this one */
 	struct aca_scratch *scratch;	/* its CPU's, with a callstack or LBR area */
 };
 
@@ -102,6 +102,7 @@ struct aca_sev {
 struct aca_scratch {
 	local_t busy;
 	u64 rec[ACA_MAX_RECORD / sizeof(u64)];
+	struct acp_pebs_record pebs;	/* the PEBS areas' source */
 };
 
 /* A configured group, its events events[first..first + nevents). */
@@ -135,7 +136,9 @@ struct aca_collection {
 	u64 on_tsc;			/* its open window; 0: none */
 	u32 switch_ms;			/* the timer's period; 0: no timer */
 	u32 switch_samples;		/* or after this many; 0: not so */
-	local_t *trig;			/* by CPU id: trigger samples this turn */
+	atomic_long_t __percpu *trig;	/* trigger samples this turn; atomic:
+					 * the switch resets them from afar
+					 */
 	u64 switches;
 	struct aca_group_window *windows;	/* with 2+ groups */
 	u32 nwindows;
@@ -190,17 +193,21 @@ static u64 aca_hw_period(u64 sample_after)
 			 GENMASK_ULL(PERF_REG_X86_R15, PERF_REG_X86_R8))
 
 /*
- * What perf decoded from the PEBS record, as it handed it to the handler:
+ * The PEBS record, from what perf decoded from it and handed the handler:
  * the registers (PERF_SAMPLE_REGS_INTR: perf took them from the record),
  * the data address and, for a load-latency event, the latency.
  */
-static void aca_pebs_sample(struct acp_pebs_sample *p, const struct aca_sev *s,
+static void aca_pebs_record(struct acp_pebs_record *p, const struct aca_sev *s,
 			    struct perf_event *event, struct perf_sample_data *data,
 			    struct pt_regs *regs, u64 tsc)
 {
 	int idx = event->hw.idx;
 
+	memset(p, 0, sizeof(*p));
 	p->flags = regs->flags & ~(u64)PERF_EFLAGS_EXACT;
+	/* With precise_ip 2, perf's IP is the eventing one when it says exact. */
+	if (s->pebs_areas.eventing_ip_offset && (regs->flags & PERF_EFLAGS_EXACT))
+		p->real_ip = instruction_pointer(regs);
 	p->ip = instruction_pointer(regs);
 	p->gprs[0] = regs->ax;
 	p->gprs[1] = regs->bx;
@@ -223,14 +230,13 @@ static void aca_pebs_sample(struct acp_pebs_sample *p, const struct aca_sev *s,
 		p->dla = data->addr;
 	if (s->load_latency && (data->sample_flags & PERF_SAMPLE_WEIGHT_TYPE))
 		p->lat = data->weight.full;
-	if (s->pebs_areas.eventing_ip_offset)
-		p->real_ip = p->ip;
 	p->tsc = tsc;
 }
 
 /* The switch after samples: the handler's way to the switch work. */
 static void aca_mux_kick_fn(struct irq_work *work);
-static DEFINE_IRQ_WORK(aca_mux_kick, aca_mux_kick_fn);
+/* Hard: on PREEMPT_RT a lazy one could sit on a CPU going offline. */
+static struct irq_work aca_mux_kick = IRQ_WORK_INIT_HARD(aca_mux_kick_fn);
 
 /* SampleRecordPC (spec 7.1) of the context @regs interrupted. */
 static void aca_fill_record(struct sep_sample_record_pc *rec,
@@ -299,15 +305,18 @@ static void aca_overflow(struct perf_event *event,
 	struct aca_sev *s = event->overflow_handler_context;
 	struct sep_sample_record_pc rec = { 0 };
 	struct aca_scratch *sc = s->scratch;
-	struct acp_pebs_sample ps = { 0 };
 	u8 *buf;
 	u32 len;
 
 	if (s->target_pid > 0 && task_tgid_nr(current) != s->target_pid)
 		return;
 	local64_inc(&s->ring->generated);
-	/* Until the switch work has run: it may find the group paused. */
-	if (s->trig && local_inc_return(s->trig) >= s->trig_at)
+	/*
+	 * Once: the count stays at trig_at or past it until a switch resets
+	 * it, and the switch work, or RESUME when it found the group paused,
+	 * switches whenever a CPU's has got there.
+	 */
+	if (s->trig && atomic_long_inc_return(s->trig) == s->trig_at)
 		irq_work_queue(&aca_mux_kick);
 	aca_fill_record(&rec, s, regs);
 	if (!(s->cs_size || s->lbr_regs || s->pebs_record) ||
@@ -328,8 +337,8 @@ static void aca_overflow(struct perf_event *event,
 		len = max(len, s->pebs_end);
 	memset(buf + sizeof(rec), 0, len - sizeof(rec));
 	if (s->pebs_record) {
-		aca_pebs_sample(&ps, s, event, data, regs, rec.tsc);
-		acp_pebs_write(buf, &s->pebs_areas, &ps);
+		aca_pebs_record(&sc->pebs, s, event, data, regs, rec.tsc);
+		acp_pebs_write(buf, &s->pebs_areas, &sc->pebs);
 	}
 	if (s->lbr_regs && (data->sample_flags & PERF_SAMPLE_BRANCH_STACK) && data->br_stack)
 		acp_lbr_fill((u64 *)(buf + s->lbr_offset), s->lbr_regs, s->lbr,
@@ -370,7 +379,7 @@ static void aca_collection_free(struct aca_collection *c)
 	kfree(c->scratch);
 	kfree(c->rings);
 	kfree(c->errors);
-	kfree(c->trig);
+	free_percpu(c->trig);
 	bitmap_free(c->sw_cpus);
 	kvfree(c->sevs);
 	kfree(c->events);
@@ -430,7 +439,12 @@ static int aca_create_event(struct aca_sev *s, int cpu,
 		attr.sample_period = aca_hw_period(e->period);
 		attr.precise_ip = e->precise ? 1 : 0;
 		if (s->pebs_record) {
-			/* The record's registers, address and latency, from PEBS. */
+			/*
+			 * The record's registers, address and latency, from
+			 * PEBS, one record a PMI (wakeup_events, as above):
+			 * the handler's TSC and task are the sample's.
+			 */
+			attr.wakeup_events = 1;
 			attr.sample_type |= PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_ADDR |
 					    PERF_SAMPLE_WEIGHT;
 			attr.sample_regs_intr = ACA_PEBS_REGS;
@@ -463,7 +477,7 @@ static int aca_create_event(struct aca_sev *s, int cpu,
 	 * module unloaded since frees it, and the next PMU registered may
 	 * take it. Never sample another PMU's events as the IBS ones.
 	 */
-	if (e->pmu_type && strcmp(pe->pmu->name, acp_ibs_pmu_name(e) ?: "")) {
+	if (e->pmu_type && strcmp(pe->pmu->name ?: "", acp_ibs_pmu_name(e) ?: "")) {
 		pr_notice_ratelimited("START: perf type %u is PMU %s now, not %s: its module was reloaded since the configuration; configure again\n",
 				      e->pmu_type, pe->pmu->name, acp_ibs_pmu_name(e) ?: "?");
 		perf_event_release_kernel(pe);
@@ -700,7 +714,7 @@ static int aca_setup_sevs(struct aca_collection *c, const struct acp_config *cfg
 	struct aca_sev *s = c->sevs;
 
 	if (c->switch_samples) {
-		c->trig = kcalloc(nr_cpu_ids, sizeof(*c->trig), GFP_KERNEL);
+		c->trig = alloc_percpu(atomic_long_t);
 		if (!c->trig)
 			return -ENOMEM;
 	}
@@ -729,7 +743,7 @@ static int aca_setup_sevs(struct aca_collection *c, const struct acp_config *cfg
 			aca_setup_lbr(s, c, cfg);
 			aca_setup_pebs(s, cfg);
 			if (c->switch_samples && c->events[i].trigger) {
-				s->trig = &c->trig[cpu];
+				s->trig = per_cpu_ptr(c->trig, cpu);
 				s->trig_at = c->switch_samples;
 			}
 		}
@@ -803,9 +817,13 @@ static void aca_switch_group(struct aca_collection *c)
 	c->groups[c->active].turns++;
 	if (!c->paused)
 		aca_enable(c, false);
-	/* No trigger event is enabled: the counts start again from 0. */
+	/*
+	 * No trigger event is enabled: the counts start again from 0. (A
+	 * software event's handler interrupted by the disabling IPI may
+	 * still add one sample of the old turn.)
+	 */
 	for (u32 cpu = 0; c->trig && cpu < nr_cpu_ids; cpu++)
-		local_set(&c->trig[cpu], 0);
+		atomic_long_set(per_cpu_ptr(c->trig, cpu), 0);
 	c->active = (c->active + 1) % c->ngroups;
 	c->switches++;
 	if (c->paused)
@@ -818,7 +836,7 @@ static void aca_switch_group(struct aca_collection *c)
 static bool aca_samples_reached(const struct aca_collection *c)
 {
 	for (u32 cpu = 0; c->trig && cpu < nr_cpu_ids; cpu++)
-		if (local_read(&c->trig[cpu]) >= c->switch_samples)
+		if (atomic_long_read(per_cpu_ptr(c->trig, cpu)) >= c->switch_samples)
 			return true;
 	return false;
 }
@@ -1430,6 +1448,9 @@ void aca_sampler_pause(void *ctx, bool pause)
 	if (c && c->armed) {
 		c->paused = pause;
 		aca_enable(c, !pause);
+		/* A CPU got to switch_samples; the switch work found it paused. */
+		if (!pause && c->switch_samples && aca_samples_reached(c))
+			aca_switch_group(c);
 	}
 }
 

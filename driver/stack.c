@@ -51,7 +51,9 @@ u32 aca_stack_kernel(struct aca_chain *c, struct pt_regs *regs, bool from_sp)
 	 * unwinder at their frame, which it steps over to the first caller.
 	 * Others only give a stack pointer, and so do a precise event's,
 	 * whose IP x86 takes from the PEBS record while sp and bp stay the
-	 * interrupt's: the two may be of different functions.
+	 * interrupt's (the two may be of different functions), or come from
+	 * the record too where aca fills PEBS areas (PERF_SAMPLE_REGS_INTR;
+	 * one record a PMI, so of the sampled context).
 	 */
 	if (!from_sp && (regs->flags & X86_EFLAGS_FIXED))
 		unwind_start(&state, current, regs, NULL);

@@ -105,14 +105,13 @@ s32 acp_cmd_desc_next(const struct acp_cmd *cmd, struct acp_reply *r)
 			d.sample_size);
 		return VT_BAD_PARAMETER;
 	}
-	if (!acp_pebs_areas(&d, &pebs)) {
+	/* Taken all the same: START fills none of them (acp_pebs_layout()). */
+	if (!acp_pebs_areas(&d, &pebs))
 		acp_log(cmd->t, "DESC_NEXT: PEBS @%u+%u, latency @%u+%u, %s @%u, TSC @%u: %s",
 			d.pebs_offset, d.pebs_size, d.latency_offset_in_sample,
 			d.latency_size_in_sample, "eventing IP", d.eventing_ip_offset,
 			d.pebs_tsc_offset,
-			"unaligned, outside the record or on its callstack or LBR area");
-		return VT_BAD_PARAMETER;
-	}
+			"unaligned, outside the record or on its callstack or LBR area: left zero");
 	cfg->desc[cfg->ndesc++] = d;
 	return VT_SUCCESS;
 }
@@ -129,7 +128,7 @@ s32 acp_cmd_init(const struct acp_cmd *cmd, struct acp_reply *r)
 	cfg->have_dev = true;
 	if (cfg->dev.enable_bits & SEP_DEV_CFG_ENABLE_ADAPTIVE_PEBS)
 		acp_log(cmd->t, "INIT: adaptive PEBS asked; %s",
-			"aca writes PEBS records in the legacy layout (formats 0 to 3)");
+			"aca rebuilds legacy PEBS records only: PEBS and latency areas stay zero");
 	return VT_SUCCESS;
 }
 

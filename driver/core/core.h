@@ -266,17 +266,19 @@ struct acp_pebs_areas {
 #define ACP_PEBS_GPRS		16
 
 /*
- * What perf decoded from a PEBS record and handed the overflow handler,
- * for the record rebuilt from it; 0 where perf gives nothing (the data
- * source and TSX fields always: perf hands them back only translated).
+ * A PEBS record in the legacy layout (formats 0 to 3; Skylake's, the
+ * longest, is this one, each older one its beginning), rebuilt from what
+ * perf decoded from the hardware's and handed the overflow handler; 0
+ * where perf gives nothing (dse and tsx_tuning always: perf hands them
+ * back only translated).
  */
-struct acp_pebs_sample {
+struct acp_pebs_record {
 	u64 flags, ip;		/* RFLAGS; the IP after the instruction */
 	u64 gprs[ACP_PEBS_GPRS];
 	u64 status;		/* the applicable counter's GLOBAL_STATUS bit */
-	u64 dla;		/* data linear address */
-	u64 lat;		/* load latency, core cycles */
+	u64 dla, dse, lat;	/* data address and source, load latency */
 	u64 real_ip;		/* the eventing IP */
+	u64 tsx_tuning;
 	u64 tsc;
 };
 
@@ -288,13 +290,15 @@ bool acp_pebs_areas(const struct sep_event_desc *d, struct acp_pebs_areas *a);
 /*
  * What START fills in records of descriptor @index: its areas that
  * DEV_CONFIG's enable bits ask for (pebs_capture, latency_capture,
- * eventing_ip_capture, tsc_capture); false for none.
+ * eventing_ip_capture, tsc_capture; with enable_adaptive_pebs neither
+ * PEBS nor latency area: their layout is not the legacy one); false for
+ * none, or for areas DESC_NEXT found out of place.
  */
 bool acp_pebs_layout(const struct acp_config *cfg, u32 index, struct acp_pebs_areas *a);
 /* The end of the last area (0: none): a record's bytes to zero first. */
 u32 acp_pebs_end(const struct acp_pebs_areas *a);
-/* Fill @a's areas of record @rec from @s. NMI-safe. */
-void acp_pebs_write(u8 *rec, const struct acp_pebs_areas *a, const struct acp_pebs_sample *s);
+/* Fill @a's areas of record @rec from PEBS record @p. NMI-safe. */
+void acp_pebs_write(u8 *rec, const struct acp_pebs_areas *a, const struct acp_pebs_record *p);
 
 /*
  * [ACA-EXT] The local API's IBS event (ibs.c): type, @config and rings of

@@ -8,22 +8,11 @@
  * the hardware record, not the record. The record written here is rebuilt
  * from that in the legacy layout (PEBS formats 0 to 3, Skylake's the
  * longest: 25 U64s); a field perf does not hand back is 0 (see
- * struct acp_pebs_sample).
+ * struct acp_pebs_record).
  */
 #include "internal.h"
 
-/* The legacy PEBS record's U64s, in order (formats 0 to 3). */
-enum {
-	PEBS_FLAGS, PEBS_IP,
-	PEBS_GPRS,			/* ax, bx, cx, dx, si, di, bp, sp, r8..r15 */
-	PEBS_STATUS = PEBS_GPRS + ACP_PEBS_GPRS,
-	PEBS_DLA, PEBS_DSE, PEBS_LAT,	/* format 1 on */
-	PEBS_REAL_IP, PEBS_TSX_TUNING,	/* format 2 on */
-	PEBS_TSC,			/* format 3 */
-	PEBS_WORDS
-};
-
-#define PEBS_RECORD_SIZE	(PEBS_WORDS * sizeof(u64))
+#define PEBS_RECORD_SIZE	((u32)sizeof(struct acp_pebs_record))
 
 /* [@off, @off + @len) lies in a @size-byte record, after its base. */
 static bool in_record(u64 off, u64 len, u32 size)
@@ -108,33 +97,25 @@ u32 acp_pebs_end(const struct acp_pebs_areas *a)
 }
 
 /*
- * NMI-safe: no lock, no allocation. @rec is the whole record, zeroed up
- * to acp_pebs_end(@a); the areas were checked against its size.
+ * NMI-safe: no lock, no allocation, nothing on the stack. @rec is the
+ * whole record, zeroed up to acp_pebs_end(@a); the areas were checked
+ * against its size.
  */
-void acp_pebs_write(u8 *rec, const struct acp_pebs_areas *a, const struct acp_pebs_sample *s)
+void acp_pebs_write(u8 *rec, const struct acp_pebs_areas *a, const struct acp_pebs_record *p)
 {
-	u64 w[PEBS_WORDS] = { 0 };
-	u32 n;
+	const u8 *words = (const u8 *)p;
 
-	w[PEBS_FLAGS] = s->flags;
-	w[PEBS_IP] = s->ip;
-	memcpy(&w[PEBS_GPRS], s->gprs, sizeof(s->gprs));
-	w[PEBS_STATUS] = s->status;
-	w[PEBS_DLA] = s->dla;
-	w[PEBS_LAT] = s->lat;
-	w[PEBS_REAL_IP] = s->real_ip;
-	w[PEBS_TSC] = s->tsc;
 	/* A longer area (an adaptive record's) keeps its zeros past ours. */
 	if (a->pebs_size)
-		memcpy(rec + a->pebs_offset, w, smaller(a->pebs_size, PEBS_RECORD_SIZE));
-	if (a->lat_size && a->lat_from < PEBS_RECORD_SIZE) {
-		n = smaller(smaller(a->lat_size, a->lat_from_size), PEBS_RECORD_SIZE - a->lat_from);
-		memcpy(rec + a->lat_offset, (u8 *)w + a->lat_from, n);
-	}
+		memcpy(rec + a->pebs_offset, words, smaller(a->pebs_size, PEBS_RECORD_SIZE));
+	if (a->lat_size && a->lat_from < PEBS_RECORD_SIZE)
+		memcpy(rec + a->lat_offset, words + a->lat_from,
+		       smaller(smaller(a->lat_size, a->lat_from_size),
+			       PEBS_RECORD_SIZE - a->lat_from));
 	if (a->eventing_ip_offset)
-		memcpy(rec + a->eventing_ip_offset, &s->real_ip, 8);
+		memcpy(rec + a->eventing_ip_offset, &p->real_ip, 8);
 	if (a->tsc_offset)
-		memcpy(rec + a->tsc_offset, &s->tsc, 8);
+		memcpy(rec + a->tsc_offset, &p->tsc, 8);
 }
 
 bool acp_pebs_layout(const struct acp_config *cfg, u32 index, struct acp_pebs_areas *a)
@@ -144,9 +125,10 @@ bool acp_pebs_layout(const struct acp_config *cfg, u32 index, struct acp_pebs_ar
 	memset(a, 0, sizeof(*a));
 	if (index >= cfg->ndesc || !acp_pebs_areas(&cfg->desc[index], a))
 		return false;
-	if (!(bits & SEP_DEV_CFG_PEBS_CAPTURE))
+	/* An adaptive record's layout, and its offsets, are not ours. */
+	if (!(bits & SEP_DEV_CFG_PEBS_CAPTURE) || (bits & SEP_DEV_CFG_ENABLE_ADAPTIVE_PEBS))
 		a->pebs_size = 0;
-	if (!(bits & SEP_DEV_CFG_LATENCY_CAPTURE))
+	if (!(bits & SEP_DEV_CFG_LATENCY_CAPTURE) || (bits & SEP_DEV_CFG_ENABLE_ADAPTIVE_PEBS))
 		a->lat_size = 0;
 	if (!(bits & SEP_DEV_CFG_EVENTING_IP_CAPTURE))
 		a->eventing_ip_offset = 0;

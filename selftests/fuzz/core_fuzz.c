@@ -438,9 +438,19 @@ static void check_lbr(const struct acp_config *cfg)
  * off the callstack and LBR areas. Each is written once here into a
  * record of exactly the descriptor's size, under the sanitizers.
  */
+/* [@off, @off + @len) meets @d's callstack or LBR area. */
+static bool meets(u64 off, u64 len, const struct sep_event_desc *d)
+{
+	u64 lbr_len = d->lbr_num_regs * 8ull;
+
+	return len && ((d->callstack_size && off < d->callstack_offset + (u64)d->callstack_size &&
+			d->callstack_offset < off + len) ||
+		       (lbr_len && off < d->lbr_offset + lbr_len && d->lbr_offset < off + len));
+}
+
 static void check_pebs(const struct acp_config *cfg)
 {
-	struct acp_pebs_sample s;
+	struct acp_pebs_record s;
 	struct acp_pebs_areas a;
 
 	memset(&s, 0x5a, sizeof(s));
@@ -458,6 +468,10 @@ static void check_pebs(const struct acp_config *cfg)
 		    (a.tsc_offset && a.tsc_offset < 48))
 			fail("start(): descriptor %u: PEBS areas end at %u of %u bytes", i, end,
 			     d->sample_size);
+		if (meets(a.pebs_offset, a.pebs_size, d) || meets(a.lat_offset, a.lat_size, d) ||
+		    meets(a.eventing_ip_offset, a.eventing_ip_offset ? 8 : 0, d) ||
+		    meets(a.tsc_offset, a.tsc_offset ? 8 : 0, d))
+			fail("start(): descriptor %u: a PEBS area on the callstack or LBR area", i);
 		rec = malloc(d->sample_size);
 		if (!rec)
 			abort();

@@ -74,6 +74,9 @@ static void stub_core_sample(struct perf_event *event, struct perf_sample_data *
 
 	instruction_pointer_set(regs, STUB_CORE_IP + ((u64)event->attr.precise_ip << 20) +
 				(event->attr.config & 0xfffff));
+	/* precise_ip 2 on PEBS format 2 on: the eventing IP, exact. */
+	if (event->attr.precise_ip > 1)
+		regs->flags |= PERF_EFLAGS_EXACT;
 	if (type & PERF_SAMPLE_REGS_INTR) {
 		regs->ax = STUB_GPR + 0;
 		regs->bx = STUB_GPR + 1;
