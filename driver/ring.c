@@ -3,7 +3,9 @@
  * Data channel rings: a CPU's samples, the module records, or the uncore
  * records. One producer at a time (the perf overflow handler of that CPU,
  * in NMI or hard-IRQ context, or where an [ACA-EXT] software event fires,
- * preemption off; nested writes are lost, below; for the module records,
+ * preemption off; nested writes are lost, below; in counting mode, where
+ * nothing samples, the [ACA-EXT] EMON timer's reads under aca_lock, in
+ * process context on any CPU, and STOP's last one; for the module records,
  * INIT_DRIVER and then only their worker; for the uncore records, their
  * worker and then STOP once it is cancelled; both in process context) and
  * one consumer (the reader of the data

@@ -23,7 +23,9 @@
  * Counting mode (collection_config bit 1): the same counters, counting
  * instead of sampling, and no cpu-clock stand-in (its counts would pass for
  * the event's). READ_AND_RESET reads the active group's on every CPU and
- * READ_SWITCH_GROUP then switches; no timer does. An ECB may also name perf
+ * READ_SWITCH_GROUP then switches; no timer does. With emon_timer_interval
+ * [ACA-EXT], a timer also reads them into each CPU's ring, the only
+ * records a counting collection writes. An ECB may also name perf
  * software events [ACA-EXT], in either mode.
  *
  * When the host asks for call stacks (DEV_CONFIG enable bits, an EVENT_DESC
@@ -124,6 +126,7 @@ struct aca_collection {
 	bool armed;			/* events exist */
 	bool counting_mode;		/* they count, never sample */
 	u64 read_tsc;			/* counting mode: the last read */
+	u32 emon_ms;			/* its timer's period; 0: none */
 	u32 nchans;			/* CPU channels (N) */
 	bool paused;
 	struct acp_event *events;	/* every group's, from START */
@@ -250,10 +253,12 @@ static void aca_fill_record(struct sep_sample_record_pc *rec,
 	if (is64) {
 		rec->iip = instruction_pointer(regs);
 		/* The CS descriptor's DPL is the interrupted privilege level. */
-		rec->ipsr = (regs->flags & 0xffffffff) | ((u64)(regs->cs & 3) << 32);
+		/* Without perf's exact marker, reserved bit 3 of RFLAGS. */
+		rec->ipsr = (regs->flags & 0xffffffff & ~PERF_EFLAGS_EXACT) |
+			    ((u64)(regs->cs & 3) << 32);
 	} else {
 		rec->eip = (u32)instruction_pointer(regs);
-		rec->eflags = (u32)regs->flags;
+		rec->eflags = (u32)regs->flags & ~PERF_EFLAGS_EXACT;
 		if (regs->cs == __USER32_CS) {
 			rec->csd_low = (u32)ACA_USER32_CS_DESC;
 			rec->csd_high = (u32)(ACA_USER32_CS_DESC >> 32);
@@ -813,6 +818,8 @@ static void aca_watch_events(struct aca_collection *c);
  */
 static void aca_switch_group(struct aca_collection *c)
 {
+	unsigned int cpu;
+
 	lockdep_assert_held(&aca_lock);
 	c->groups[c->active].turns++;
 	if (!c->paused)
@@ -822,8 +829,9 @@ static void aca_switch_group(struct aca_collection *c)
 	 * software event's handler interrupted by the disabling IPI may
 	 * still add one sample of the old turn.)
 	 */
-	for (u32 cpu = 0; c->trig && cpu < nr_cpu_ids; cpu++)
-		atomic_long_set(per_cpu_ptr(c->trig, cpu), 0);
+	for_each_possible_cpu(cpu)
+		if (c->trig)
+			atomic_long_set(per_cpu_ptr(c->trig, cpu), 0);
 	c->active = (c->active + 1) % c->ngroups;
 	c->switches++;
 	if (c->paused)
@@ -835,8 +843,10 @@ static void aca_switch_group(struct aca_collection *c)
 /* Some CPU has taken its switch_samples trigger samples in this turn. */
 static bool aca_samples_reached(const struct aca_collection *c)
 {
-	for (u32 cpu = 0; c->trig && cpu < nr_cpu_ids; cpu++)
-		if (atomic_long_read(per_cpu_ptr(c->trig, cpu)) >= c->switch_samples)
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (c->trig && atomic_long_read(per_cpu_ptr(c->trig, cpu)) >= c->switch_samples)
 			return true;
 	return false;
 }
@@ -891,7 +901,7 @@ static void aca_mux_fn(struct work_struct *work)
 	mutex_unlock(&aca_lock);
 }
 
-/* Hard IRQ (or RT's irq_work thread), after the handler that queued it. */
+/* Hard IRQ (IRQ_WORK_HARD_IRQ, RT too), after the handler that queued it. */
 static void aca_mux_kick_fn(struct irq_work *work)
 {
 	mod_delayed_work(system_wq, &aca_mux, 0);
@@ -985,6 +995,66 @@ int aca_sampler_read_counts(void *ctx, bool next_group, void *buf, size_t len)
 	if (next_group && c->ngroups > 1)
 		aca_switch_group(c);
 	return 0;
+}
+
+/*
+ * [ACA-EXT] The EMON timer's reads (sep_cmd.h): each CPU ring gets the
+ * active group's counts since the last read. The ring's producer, as
+ * nothing samples in counting mode; perf_event_read_value() may sleep.
+ */
+static void aca_emon_write(struct aca_collection *c)
+{
+	const struct aca_group *g = &c->groups[c->active];
+	u64 now = aca_tsc_now(), enabled, running, total;
+	struct {
+		struct aca_emon_record_head h;
+		u64 counts[ACP_MAX_EVENTS];
+	} r;
+	struct aca_sev *s = c->sevs;
+
+	lockdep_assert_held(&aca_lock);
+	for (u32 cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		if (!c->rings[cpu])
+			continue;
+		memset(&r, 0, sizeof(r));
+		r.h.kind = ACA_EMON_RECORD_KIND;
+		r.h.size = sizeof(r.h) + g->nevents * sizeof(u64);
+		r.h.group = g->group_id;
+		r.h.nevents = g->nevents;
+		r.h.tsc = now;
+		r.h.tsc_delta = now - c->read_tsc;
+		for (u32 i = 0; i < g->nevents; i++) {
+			struct aca_sev *e = &s[g->first + i];
+
+			/* Offline since START, or not made anew: 0. */
+			if (!e->pe)
+				continue;
+			total = perf_event_read_value(e->pe, &enabled, &running);
+			r.counts[i] = total - e->read;
+			e->read = total;
+		}
+		aca_ring_write(c->rings[cpu], &r, r.h.size, r.h.size);
+		s += c->nevents;
+	}
+	c->read_tsc = now;
+}
+
+static void aca_emon_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(aca_emon, aca_emon_fn);
+
+/* Every emon_ms while counting; none while paused (nothing counts). */
+static void aca_emon_fn(struct work_struct *work)
+{
+	struct aca_collection *c;
+
+	mutex_lock(&aca_lock);
+	c = aca_coll;
+	if (c && c->armed && c->emon_ms) {
+		if (!c->paused)
+			aca_emon_write(c);
+		schedule_delayed_work(&aca_emon, msecs_to_jiffies(c->emon_ms));
+	}
+	mutex_unlock(&aca_lock);
 }
 
 static void aca_publish(struct aca_collection *c)
@@ -1413,6 +1483,11 @@ int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
 		aca_enable(c, true);
 	aca_watch_events(c);
 	schedule_delayed_work(&aca_watch, msecs_to_jiffies(ACA_WATCH_MS));
+	/* [ACA-EXT] Counting mode's timer, its records on the CPU channels. */
+	c->emon_ms = c->counting_mode && cfg->drv.emon_timer_interval > 0 ?
+		     cfg->drv.emon_timer_interval : 0;
+	if (c->emon_ms)
+		mod_delayed_work(system_wq, &aca_emon, msecs_to_jiffies(c->emon_ms));
 	/* Counting mode's groups switch on READ_SWITCH_GROUP only. */
 	if (c->switch_ms)
 		mod_delayed_work(system_wq, &aca_mux,
@@ -1435,6 +1510,9 @@ void aca_sampler_stop(void *ctx)
 
 	lockdep_assert_held(&aca_lock);
 	if (c && c->armed) {
+		/* The EMON timer's last record: what was counted since its previous. */
+		if (c->emon_ms && !c->paused)
+			aca_emon_write(c);
 		aca_enable(c, false);
 		aca_release_events(c);
 	}
@@ -1446,11 +1524,14 @@ void aca_sampler_pause(void *ctx, bool pause)
 
 	lockdep_assert_held(&aca_lock);
 	if (c && c->armed) {
+		/*
+		 * A CPU got to switch_samples and the switch work found the
+		 * group paused: the next one resumes (a switch while paused).
+		 */
+		if (!pause && c->paused && c->switch_samples && aca_samples_reached(c))
+			aca_switch_group(c);
 		c->paused = pause;
 		aca_enable(c, !pause);
-		/* A CPU got to switch_samples; the switch work found it paused. */
-		if (!pause && c->switch_samples && aca_samples_reached(c))
-			aca_switch_group(c);
 	}
 }
 
@@ -1648,6 +1729,7 @@ void aca_sampler_exit(void)
 	cpuhp_remove_state_nocalls(aca_cpuhp);
 	cancel_work_sync(&aca_replug_work);
 	cancel_delayed_work_sync(&aca_watch);
+	cancel_delayed_work_sync(&aca_emon);
 	irq_work_sync(&aca_mux_kick);
 	cancel_delayed_work_sync(&aca_mux);
 }

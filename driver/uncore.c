@@ -221,6 +221,7 @@ static int aca_unc_create(struct aca_unc_event_set *set, u32 i, bool paused)
 			.disabled = paused,
 		};
 		struct perf_event *pe;
+		bool replaced;
 
 		if (set->unit_cpu[unit] < 0)
 			continue;
@@ -231,7 +232,8 @@ static int aca_unc_create(struct aca_unc_event_set *set, u32 i, bool paused)
 			pe = ERR_PTR(-EBUSY);
 		}
 		/* The type is the configuration's: another PMU's after a reload. */
-		if (!IS_ERR(pe) && strcmp(pe->pmu->name ?: "", e->pmu)) {
+		replaced = !IS_ERR(pe) && strcmp(pe->pmu->name ?: "", e->pmu);
+		if (replaced) {
 			pr_notice_ratelimited("START: perf type %u is PMU %s now, not %s: its module was reloaded since the configuration; configure again\n",
 					      e->type, pe->pmu->name, e->pmu);
 			perf_event_release_kernel(pe);
@@ -240,7 +242,7 @@ static int aca_unc_create(struct aca_unc_event_set *set, u32 i, bool paused)
 		if (IS_ERR(pe)) {
 			ret = PTR_ERR(pe);
 			/* A replaced PMU said so above. */
-			if (ret != -ENODEV)
+			if (!replaced)
 				pr_notice_ratelimited("START: perf refused %s config 0x%llx config1 0x%llx on CPU %d (%d)\n",
 						      e->pmu, e->config, e->config1,
 						      set->unit_cpu[unit], ret);

@@ -273,7 +273,7 @@ struct acp_pebs_areas {
  * back only translated).
  */
 struct acp_pebs_record {
-	u64 flags, ip;		/* RFLAGS; the IP after the instruction */
+	u64 flags, ip;		/* RFLAGS; perf's IP (precise_ip 2: eventing) */
 	u64 gprs[ACP_PEBS_GPRS];
 	u64 status;		/* the applicable counter's GLOBAL_STATUS bit */
 	u64 dla, dse, lat;	/* data address and source, load latency */

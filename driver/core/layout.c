@@ -457,6 +457,9 @@ LAYOUT_SIZE(aca_group_time, 16);
 LAYOUT_OFFSET(aca_group_time, running_tsc, 8);
 LAYOUT_SIZE(aca_group_window, 24);
 LAYOUT_OFFSET(aca_group_window, group, 16);
+LAYOUT_SIZE(aca_emon_record_head, 32);
+LAYOUT_OFFSET(aca_emon_record_head, nevents, 12);
+LAYOUT_OFFSET(aca_emon_record_head, tsc_delta, 24);
 
 LAYOUT_SIZE(aca_mr_build_id, 4);
 LAYOUT_OFFSET(aca_mr_build_id, reserved, 2);

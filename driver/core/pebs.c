@@ -105,7 +105,7 @@ void acp_pebs_write(u8 *rec, const struct acp_pebs_areas *a, const struct acp_pe
 {
 	const u8 *words = (const u8 *)p;
 
-	/* A longer area (an adaptive record's) keeps its zeros past ours. */
+	/* A longer area keeps its zeros past ours. */
 	if (a->pebs_size)
 		memcpy(rec + a->pebs_offset, words, smaller(a->pebs_size, PEBS_RECORD_SIZE));
 	if (a->lat_size && a->lat_from < PEBS_RECORD_SIZE)
@@ -123,8 +123,10 @@ bool acp_pebs_layout(const struct acp_config *cfg, u32 index, struct acp_pebs_ar
 	u64 bits = cfg->have_dev ? cfg->dev.enable_bits : 0;
 
 	memset(a, 0, sizeof(*a));
-	if (index >= cfg->ndesc || !acp_pebs_areas(&cfg->desc[index], a))
+	if (index >= cfg->ndesc || !acp_pebs_areas(&cfg->desc[index], a)) {
+		memset(a, 0, sizeof(*a));
 		return false;
+	}
 	/* An adaptive record's layout, and its offsets, are not ours. */
 	if (!(bits & SEP_DEV_CFG_PEBS_CAPTURE) || (bits & SEP_DEV_CFG_ENABLE_ADAPTIVE_PEBS))
 		a->pebs_size = 0;

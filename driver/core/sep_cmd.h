@@ -121,6 +121,27 @@ struct aca_group_window {
 };
 
 /*
+ * [ACA-EXT] Counting mode with DRV_CONFIG emon_timer_interval (spec 6.9):
+ * every that many ms while counting, and once at STOP, each CPU channel
+ * carries one record: this head, then @nevents U64s, the counts of the
+ * active group's events on the CPU since the previous read (the previous
+ * record, READ_AND_RESET, READ_SWITCH_GROUP or START), in ECB order.
+ * Nothing else streams in counting mode.
+ */
+#define ACA_EMON_RECORD_KIND			0x41434d45	/* "EMCA" */
+#define ACA_EMON_MS_MIN				10
+#define ACA_EMON_MS_MAX				60000
+
+struct aca_emon_record_head {
+	__u32 kind;		/* ACA_EMON_RECORD_KIND */
+	__u32 size;		/* the head and the counts, bytes */
+	__u32 group;		/* the group counted: its index in EM_GROUPS */
+	__u32 nevents;
+	__u64 tsc;		/* when read */
+	__u64 tsc_delta;	/* since the previous read */
+};
+
+/*
  * [ACA-EXT] A software event in an ECB (6.8): a general counter slot whose
  * event select slot names this pseudo register instead of an IA32_PERFEVTSELx.
  * Its value is an event select's: bits 7:0 the perf software event

@@ -160,10 +160,14 @@ s32 acp_cmd_init_driver(const struct acp_cmd *cmd, struct acp_reply *r)
 			"counting mode (bit 1) is");
 		return VT_DRIVER_COMM_FAILED;
 	}
-	if (acp_counting_mode(&t->cfg) && t->cfg.drv.emon_timer_interval) {
-		acp_log(t, "INIT_DRIVER: counting mode with emon_timer_interval %d ms is %s",
-			t->cfg.drv.emon_timer_interval,
-			"not supported: set it to 0, read with READ_AND_RESET (72)");
+	/* [ACA-EXT] The timer's counts go to the CPU channels (6.9). */
+	if (acp_counting_mode(&t->cfg) && t->cfg.drv.emon_timer_interval &&
+	    (t->cfg.drv.emon_timer_interval < ACA_EMON_MS_MIN ||
+	     t->cfg.drv.emon_timer_interval > ACA_EMON_MS_MAX)) {
+		acp_log(t, "INIT_DRIVER: counting mode, %s %d ms: %u to %u, %s",
+			"emon_timer_interval", t->cfg.drv.emon_timer_interval,
+			ACA_EMON_MS_MIN, ACA_EMON_MS_MAX,
+			"or 0 (no timer: read with READ_AND_RESET)");
 		return VT_DRIVER_COMM_FAILED;
 	}
 	if (t->ops->configure && t->ops->configure(t->ctx, &t->cfg)) {

@@ -68,22 +68,34 @@ TEST_F(core, init_driver_refuses_emon_mode)
 	EXPECT_EQ(SEP_STATE_IDLE, driver_state(_metadata, self));
 }
 
-/* Counting mode's timer reads go nowhere in aca: refused, with what to do. */
-TEST_F(core, init_driver_refuses_counting_mode_with_emon_timer)
+/* Counting mode's timer: 10 ms to 60 s, or 0 (none); others refused, saying so. */
+TEST_F(core, init_driver_bounds_the_emon_timer_of_counting_mode)
 {
+	static const s32 bad[] = { -1, 1, ACA_EMON_MS_MIN - 1, ACA_EMON_MS_MAX + 1, INT32_MIN };
+	static const s32 good[] = { 0, ACA_EMON_MS_MIN, 100, ACA_EMON_MS_MAX };
 	struct sep_drv_config dc;
 
 	open_session(_metadata, self);
 	EXPECT_EQ(SEP_RESERVE_OK, reserve(_metadata, self));
 	tc_drv_config(&dc, SEP_DRV_CFG_COUNTING_MODE);
-	dc.emon_timer_interval = 100;
-	EXPECT_EQ(VT_DRIVER_COMM_FAILED,
-		  cmd(_metadata, self, SEP_CMD_INIT_DRIVER, &dc, sizeof(dc), 0));
-	EXPECT_EQ(1, fake_log_count(&self->f, "READ_AND_RESET"));
-	EXPECT_EQ(SEP_STATE_RESERVED, driver_state(_metadata, self));
-	dc.emon_timer_interval = 0;
-	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_INIT_DRIVER, &dc, sizeof(dc), 0));
-	EXPECT_EQ(SEP_STATE_IDLE, driver_state(_metadata, self));
+	for (u32 i = 0; i < ARRAY_SIZE(bad); i++) {
+		dc.emon_timer_interval = bad[i];
+		EXPECT_EQ(VT_DRIVER_COMM_FAILED,
+			  cmd(_metadata, self, SEP_CMD_INIT_DRIVER, &dc, sizeof(dc), 0))
+			TH_LOG("emon_timer_interval %d", bad[i]);
+		EXPECT_EQ(SEP_STATE_RESERVED, driver_state(_metadata, self));
+	}
+	EXPECT_EQ(ARRAY_SIZE(bad), fake_log_count(&self->f, "10 to 60000"));
+	for (u32 i = 0; i < ARRAY_SIZE(good); i++) {
+		/* A session each: INIT_DRIVER configures it. */
+		reinit(_metadata, self, FAKE_NCPUS);
+		open_session(_metadata, self);
+		EXPECT_EQ(SEP_RESERVE_OK, reserve(_metadata, self));
+		dc.emon_timer_interval = good[i];
+		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_INIT_DRIVER, &dc, sizeof(dc), 0))
+			TH_LOG("emon_timer_interval %d", good[i]);
+		EXPECT_EQ(SEP_STATE_IDLE, driver_state(_metadata, self));
+	}
 }
 
 /* DRV_CONFIG.size is not trusted; the payload length is (spec 5.2). */

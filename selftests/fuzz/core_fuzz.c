@@ -432,12 +432,6 @@ static void check_lbr(const struct acp_config *cfg)
 	}
 }
 
-/*
- * What the overflow handler relies on for PEBS areas (driver/sampler.c,
- * pebs.c): every area START fills inside its record, past the base, and
- * off the callstack and LBR areas. Each is written once here into a
- * record of exactly the descriptor's size, under the sanitizers.
- */
 /* [@off, @off + @len) meets @d's callstack or LBR area. */
 static bool meets(u64 off, u64 len, const struct sep_event_desc *d)
 {
@@ -448,6 +442,12 @@ static bool meets(u64 off, u64 len, const struct sep_event_desc *d)
 		       (lbr_len && off < d->lbr_offset + lbr_len && d->lbr_offset < off + len));
 }
 
+/*
+ * What the overflow handler relies on for PEBS areas (driver/sampler.c,
+ * pebs.c): every area START fills inside its record, past the base, and
+ * off the callstack and LBR areas. Each is written once here into a
+ * record of exactly the descriptor's size, under the sanitizers.
+ */
 static void check_pebs(const struct acp_config *cfg)
 {
 	struct acp_pebs_record s;

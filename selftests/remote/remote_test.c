@@ -575,6 +575,83 @@ static double now_ns(void)
 }
 
 /*
+ * [ACA-EXT] Counting mode with emon_timer_interval 100 ms, task-clock:
+ * each CPU channel carries a record every 100 ms and one at STOP, nothing
+ * else: its head right (kind, size, group 0, one event), TSCs increasing,
+ * each delta the time since the previous read, the TSC deltas adding up to
+ * START..STOP and the counts to the CPU's task-clock over it (between half
+ * and all of the host's time, idle included, as the READ_AND_RESET test).
+ */
+TEST(counting_mode_emon_timer_streams_each_cpus_counts)
+{
+	struct sep_drv_config dc = { .size = sizeof(dc), .version = SEP_DRV_CONFIG_VERSION,
+				     .collection_config = SEP_DRV_CFG_COUNTING_MODE,
+				     .emon_timer_interval = 100 };
+	struct sep_event_config ec = { .num_groups = 1, .em_mode = SEP_EM_DISABLED,
+				       .em_factor = -1, .em_event_num = -1 };
+	FILE *files[HOST_MAX_CHANNELS];
+	struct chan_set cs = { 0 };
+	struct host_session s;
+	int32_t busy = -1;
+	double t0, ns;
+	size_t len;
+	uint8_t *ecb = software_ecb(0, ACA_SW_TASK_CLOCK, &len);
+
+	ASSERT_NE(NULL, ecb);
+	ASSERT_EQ(0, open_session(&s));
+	ASSERT_EQ(0, host_command(&s, SEP_CMD_RESERVE, NULL, 0, &busy, 4));
+	ASSERT_EQ(0, busy);
+	ASSERT_EQ(0, host_command(&s, SEP_CMD_INIT_DRIVER, &dc, sizeof(dc), NULL, 0));
+	ASSERT_EQ(0, host_command(&s, SEP_CMD_EM_GROUPS, &ec, sizeof(ec), NULL, 0));
+	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_EM_CONFIG_NEXT, ecb, len, NULL, 0));
+	free(ecb);
+	ASSERT_EQ(0, chans_to_files(&cs, &s, files));
+	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_START, NULL, 0, NULL, 0));
+	t0 = now_ns();
+	usleep(1000000);
+	EXPECT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_STOP, NULL, 0, NULL, 0));
+	ns = now_ns() - t0;
+	EXPECT_EQ(0, chans_wait(&cs, 10000));
+	chans_stop(&cs);
+	for (uint32_t cpu = 0; cpu < s.ncpus; cpu++) {
+		struct {
+			struct aca_emon_record_head h;
+			uint64_t count;
+		} r;
+		uint64_t prev = 0, tsc_sum = 0, clock = 0;
+		uint32_t n = 0, bad = 0;
+		long size = (fseek(files[cpu], 0, SEEK_END), ftell(files[cpu]));
+
+		EXPECT_EQ(0, size % (long)sizeof(r)) TH_LOG("CPU %u: %ld bytes", cpu, size);
+		rewind(files[cpu]);
+		while (fread(&r, sizeof(r), 1, files[cpu]) == 1) {
+			n++;
+			bad += r.h.kind != ACA_EMON_RECORD_KIND || r.h.size != sizeof(r) ||
+			       r.h.group || r.h.nevents != 1 || r.h.tsc <= prev ||
+			       (prev && r.h.tsc - prev != r.h.tsc_delta);
+			prev = r.h.tsc;
+			tsc_sum += r.h.tsc_delta;
+			clock += r.count;
+		}
+		ksft_print_msg("figure: CPU %u: %u EMON records every 100 ms in %.0f ms, task-clock %.1f ms, %u malformed\n",
+			       cpu, n, ns / 1e6, clock / 1e6, bad);
+		/* 10 ticks and STOP's, give or take a late work item or two. */
+		EXPECT_LE(8, n) TH_LOG("CPU %u", cpu);
+		EXPECT_GE(12, n) TH_LOG("CPU %u", cpu);
+		EXPECT_EQ(0, bad) TH_LOG("CPU %u", cpu);
+		EXPECT_LE(0.5 * ns, clock) TH_LOG("CPU %u", cpu);
+		EXPECT_GE(1.05 * ns, clock) TH_LOG("CPU %u", cpu);
+		/* The deltas cover START to STOP, which the host's time brackets. */
+		EXPECT_LE(0.9 * ns, tsc_sum * 1e9 / s.status.hardware_info.tsc_freq) TH_LOG("CPU %u", cpu);
+		EXPECT_GE(ns, tsc_sum * 1e9 / s.status.hardware_info.tsc_freq) TH_LOG("CPU %u", cpu);
+	}
+	EXPECT_EQ(0, host_session_close(&s));
+	for (uint32_t i = 0; i < cs.n; i++)
+		fclose(files[i]);
+	free(cs.ch);
+}
+
+/*
  * Counting mode through the relay: group 0 counts task-clock, group 1
  * context-switches. READ_AND_RESET answers a TSC delta per CPU, the same for
  * all, then each CPU's task-clock, which counted (idle included, as a
@@ -1325,7 +1402,8 @@ TEST_F(ibs, fetch_samples_with_its_own_tag)
 #define CS_EIP		(CS_LAT + 24)
 #define CS_TSC		(CS_EIP + 8)
 #define CS_LBR		(CS_TSC + 8)
-#define CS_LBR_REGS	(1 + 3 * CORE_STUB_BRANCHES)
+#define CS_LBR_DEPTH	6	/* LBR_INFO's entries: two more than the stack */
+#define CS_LBR_REGS	(1 + 3 * CS_LBR_DEPTH)
 #define CS_REC		(CS_LBR + CS_LBR_REGS * 8)
 
 FIXTURE(core_stub) {
@@ -1348,46 +1426,56 @@ FIXTURE_TEARDOWN(core_stub)
 	free(self->cs.ch);
 }
 
-/*
- * What is wrong with stand-in record @rec of config @config (precise_ip 2),
- * whose latency must be @lat; NULL: nothing.
- */
-static const char *core_stub_record_wrong(const uint8_t *rec, uint64_t config, uint64_t lat)
+/* What the stand-in hands for one event (config, precise_ip 2). */
+struct core_stub_want {
+	uint64_t config;
+	uint64_t lat;		/* a load latency event's: the weight */
+	uint64_t status;	/* its counter's GLOBAL_STATUS bit */
+	bool exact;		/* perf says its IP is the eventing one */
+};
+
+/* What is wrong with stand-in record @rec; NULL: nothing. */
+static const char *core_stub_record_wrong(const uint8_t *rec, const struct core_stub_want *w)
 {
 	struct sep_sample_record_pc pc;
-	uint64_t ip = CORE_STUB_IP + (2ull << 20) + config;
+	uint64_t ip = CORE_STUB_IP + (2ull << 20) + w->config, eip = w->exact ? ip : 0;
 
 	memcpy(&pc, rec, sizeof(pc));
 	if (pc.iip != ip)
 		return "the sample's IP is not the stand-in's for the config with precise_ip 2";
-	if (u64_at(rec, CS_PEBS + 8) != ip || u64_at(rec, CS_PEBS + 22 * 8) != ip ||
-	    u64_at(rec, CS_EIP) != ip)
-		return "the PEBS record's IP, its eventing IP or the eventing IP U64 is not the sample's";
+	if (pc.ipsr & (1ull << 3))
+		return "the sample's flags carry perf's exact bit";
+	if (u64_at(rec, CS_PEBS + 8) != ip)
+		return "the PEBS record's IP is not the sample's";
+	if (u64_at(rec, CS_PEBS + 22 * 8) != eip || u64_at(rec, CS_EIP) != eip)
+		return "the eventing IP (PEBS record and U64) is not the IP where exact, 0 elsewhere";
 	if (u64_at(rec, CS_PEBS) & (1ull << 3))
 		return "the PEBS record's flags carry perf's exact bit";
 	for (uint32_t i = 0; i < 16; i++)
 		if (u64_at(rec, CS_PEBS + (2 + i) * 8) != CORE_STUB_GPR + i)
 			return "a general register of the PEBS record is not the one perf handed";
-	if (u64_at(rec, CS_PEBS + 18 * 8) != 1)
-		return "the applicable counter is not counter 0's bit";
+	if (u64_at(rec, CS_PEBS + 18 * 8) != w->status)
+		return "the applicable counter is not the event's counter's bit";
 	if (u64_at(rec, CS_PEBS + 19 * 8) != CORE_STUB_DLA || u64_at(rec, CS_PEBS + 20 * 8) ||
-	    u64_at(rec, CS_PEBS + 21 * 8) != lat || u64_at(rec, CS_PEBS + 23 * 8))
+	    u64_at(rec, CS_PEBS + 21 * 8) != w->lat || u64_at(rec, CS_PEBS + 23 * 8))
 		return "the PEBS record's address, source, latency or TSX field";
 	if (u64_at(rec, CS_PEBS + 24 * 8) != pc.tsc || u64_at(rec, CS_TSC) != pc.tsc)
 		return "the PEBS TSC is not the sample's";
 	if (u64_at(rec, CS_LAT) != CORE_STUB_DLA || u64_at(rec, CS_LAT + 8) ||
-	    u64_at(rec, CS_LAT + 16) != lat)
+	    u64_at(rec, CS_LAT + 16) != w->lat)
 		return "the latency slice is not the record's address, source and latency";
-	if (u64_at(rec, CS_LBR) != CORE_STUB_BRANCHES - 1)
+	if (u64_at(rec, CS_LBR) != CS_LBR_DEPTH - 1)
 		return "the LBR TOS is not depth - 1";
-	for (uint32_t i = 0; i < CORE_STUB_BRANCHES; i++) {
-		/* Entry i: the (depth - 1 - i)-th most recent branch. */
-		uint32_t k = CORE_STUB_BRANCHES - 1 - i;
-		uint64_t info = u64_at(rec, CS_LBR + (3 + 3 * i) * 8);
+	for (uint32_t i = 0; i < CS_LBR_DEPTH; i++) {
+		/* Entry i: the (depth - 1 - i)-th most recent branch, 0 past perf's stack. */
+		uint32_t k = CS_LBR_DEPTH - 1 - i;
+		bool some = k < CORE_STUB_BRANCHES;
+		uint64_t from = some ? CORE_STUB_FROM + k : 0, to = some ? CORE_STUB_TO + k : 0;
+		uint64_t info = some ? (uint64_t)(k & 1) << 63 | (CORE_STUB_CYCLES + k) : 0;
 
-		if (u64_at(rec, CS_LBR + (1 + 3 * i) * 8) != CORE_STUB_FROM + k ||
-		    u64_at(rec, CS_LBR + (2 + 3 * i) * 8) != CORE_STUB_TO + k ||
-		    (info >> 63) != (k & 1) || (info & 0xffff) != CORE_STUB_CYCLES + k)
+		if (u64_at(rec, CS_LBR + (1 + 3 * i) * 8) != from ||
+		    u64_at(rec, CS_LBR + (2 + 3 * i) * 8) != to ||
+		    u64_at(rec, CS_LBR + (3 + 3 * i) * 8) != info)
 			return "an LBR entry is not the branch perf handed, in the LBRs' order";
 	}
 	return NULL;
@@ -1395,11 +1483,10 @@ static const char *core_stub_record_wrong(const uint8_t *rec, uint64_t config, u
 
 /*
  * Collect @ecb (its event precise) with every PEBS extra and LBRs asked,
- * on the stand-in core PMU, for 500 ms; each record checked as
- * core_stub_record_wrong(@config, @lat) says.
+ * on the stand-in core PMU, for 500 ms; each record checked against @w.
  */
 static void core_stub_collect(struct __test_metadata *_metadata, FIXTURE_DATA(core_stub) *self,
-			      uint8_t *ecb, size_t len, uint64_t config, uint64_t lat)
+			      uint8_t *ecb, size_t len, const struct core_stub_want *w)
 {
 	struct sep_dev_config dev = { .dispatch_id = 2, .results_offset = 48, .max_gp_counters = 4,
 				      .enable_bits = SEP_DEV_CFG_PEBS_CAPTURE |
@@ -1423,7 +1510,7 @@ static void core_stub_collect(struct __test_metadata *_metadata, FIXTURE_DATA(co
 	uint32_t one = 1, total = 0, bad = 0;
 	uint8_t rec[CS_REC];
 
-	for (uint16_t i = 0; i < CORE_STUB_BRANCHES; i++)
+	for (uint16_t i = 0; i < CS_LBR_DEPTH; i++)
 		for (uint16_t k = 0; k < 3; k++)
 			li.e[1 + 3 * i + k] = (struct sep_lbr_entry){ SEP_LBR_FROM + k, i,
 								     msr0[k] + i };
@@ -1444,15 +1531,15 @@ static void core_stub_collect(struct __test_metadata *_metadata, FIXTURE_DATA(co
 		EXPECT_EQ(0, size % CS_REC) TH_LOG("CPU %u: %ld bytes", i, size);
 		rewind(self->files[i]);
 		while (fread(rec, sizeof(rec), 1, self->files[i]) == 1) {
-			const char *w = core_stub_record_wrong(rec, config, lat);
+			const char *wrong = core_stub_record_wrong(rec, w);
 
 			total++;
-			bad += !!w;
-			why = why ? why : w;
+			bad += !!wrong;
+			why = why ? why : wrong;
 		}
 	}
 	ksft_print_msg("figure: stand-in core PMU, config 0x%llx: %u records of %u bytes with PEBS and LBR areas, %u wrong%s%s\n",
-		       (unsigned long long)config, total, CS_REC, bad, why ? ": " : "",
+		       (unsigned long long)w->config, total, CS_REC, bad, why ? ": " : "",
 		       why ? why : "");
 	EXPECT_LT(0, total);
 	EXPECT_EQ(0, bad);
@@ -1460,15 +1547,19 @@ static void core_stub_collect(struct __test_metadata *_metadata, FIXTURE_DATA(co
 }
 
 /*
- * A precise REF_TSC event (fixed counter 2) on the stand-in core PMU: each
- * record holds what perf handed the handler, where the descriptor says:
- * the PEBS record (registers, address, counter, eventing IP with
- * precise_ip 2, TSC; no latency, REF_TSC being no load latency event, whose
- * weight perf makes TSX cycles), its latency slice, the eventing IP and
- * TSC U64s, and the LBR area in the LBRs' order.
+ * A precise REF_TSC event (fixed counter 2, bit 34) on the stand-in core
+ * PMU: each record holds what perf handed the handler, where the
+ * descriptor says: the PEBS record (registers, address, counter, eventing
+ * IP with precise_ip 2, TSC; no latency, REF_TSC being no load latency
+ * event, whose weight perf makes TSX cycles), its latency slice, the
+ * eventing IP and TSC U64s, and the LBR area in the LBRs' order, its two
+ * oldest entries 0 (perf's stack is shorter than LBR_INFO's).
  */
 TEST_F(core_stub, pebs_and_lbr_areas_hold_what_perf_handed_the_handler)
 {
+	static const struct core_stub_want w = {
+		.config = 0x300, .status = 1ull << 34, .exact = true,
+	};
 	size_t len;
 	uint8_t *ecb = ref_tsc_ecb(ECB_SLOTS, 3, &len);
 	struct sep_event_reg *r;
@@ -1476,13 +1567,20 @@ TEST_F(core_stub, pebs_and_lbr_areas_hold_what_perf_handed_the_handler)
 	ASSERT_NE(NULL, ecb);
 	r = (struct sep_event_reg *)(ecb + sizeof(struct sep_ecb)) + ECB_FIXED_START + 2;
 	r->flags |= SEP_EVREG_PRECISE;
-	core_stub_collect(_metadata, self, ecb, len, 0x300, 0);
+	core_stub_collect(_metadata, self, ecb, len, &w);
 	free(ecb);
 }
 
-/* MEM_TRANS_RETIRED.LOAD_LATENCY on PMC0: perf's weight is the latency. */
+/*
+ * MEM_TRANS_RETIRED.LOAD_LATENCY on PMC0: perf's weight is the latency;
+ * its IP, which the stand-in does not call exact (as where perf's LBR
+ * fix-up fails), is no eventing IP: 0 there.
+ */
 TEST_F(core_stub, a_load_latency_event_s_weight_is_the_pebs_latency)
 {
+	static const struct core_stub_want w = {
+		.config = 0x1cd, .lat = CORE_STUB_WEIGHT, .status = 1, .exact = false,
+	};
 	size_t len;
 	uint8_t *ecb = software_ecb(0, 0, &len);
 	struct sep_event_reg *r;
@@ -1493,7 +1591,7 @@ TEST_F(core_stub, a_load_latency_event_s_weight_is_the_pebs_latency)
 	r[5].reg_value = 0x5301cd;		/* 0xCD umask 1, USR, OS, INT, EN */
 	r[12].reg_value = ECB_MASK_48 + 1 - 2200000;
 	r[12].flags |= SEP_EVREG_PRECISE;
-	core_stub_collect(_metadata, self, ecb, len, 0x1cd, CORE_STUB_WEIGHT);
+	core_stub_collect(_metadata, self, ecb, len, &w);
 	free(ecb);
 }
 

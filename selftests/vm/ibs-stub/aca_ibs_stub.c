@@ -19,8 +19,9 @@
  * the data address STUB_DLA, the weight STUB_WEIGHT and a branch stack of
  * STUB_BRANCHES entries (from STUB_FROM + k to STUB_TO + k, most recent
  * first, every odd one mispredicted, STUB_CYCLES + k cycles). Its IP is
- * STUB_CORE_IP + precise_ip << 20 + the config's low 20 bits; its counter
- * index (hw.idx) 0.
+ * STUB_CORE_IP + precise_ip << 20 + the config's low 20 bits, exact
+ * (PERF_EFLAGS_EXACT) with precise_ip 2 but for event 0xCD; its counter
+ * index (hw.idx) 34 for fixed counter 2's config, else 0.
  */
 #include <linux/hrtimer.h>
 #include <linux/module.h>
@@ -40,6 +41,8 @@
 #define STUB_FROM		0xffffffffab000000ull
 #define STUB_TO			0xffffffffab100000ull
 #define STUB_CYCLES		10
+#define STUB_NOT_EXACT		0xcd	/* an event whose IP perf cannot make exact */
+#define STUB_FIXED2		0x300	/* perf's config of fixed counter 2 */
 
 struct stub_ibs {
 	struct pmu pmu;
@@ -74,8 +77,12 @@ static void stub_core_sample(struct perf_event *event, struct perf_sample_data *
 
 	instruction_pointer_set(regs, STUB_CORE_IP + ((u64)event->attr.precise_ip << 20) +
 				(event->attr.config & 0xfffff));
-	/* precise_ip 2 on PEBS format 2 on: the eventing IP, exact. */
-	if (event->attr.precise_ip > 1)
+	regs->cs = __KERNEL_CS;
+	/*
+	 * precise_ip 2: the eventing IP, exact (PEBS format 2 on), but for
+	 * event 0xCD, as where perf's LBR fix-up (formats 0, 1) fails.
+	 */
+	if (event->attr.precise_ip > 1 && (event->attr.config & 0xff) != STUB_NOT_EXACT)
 		regs->flags |= PERF_EFLAGS_EXACT;
 	if (type & PERF_SAMPLE_REGS_INTR) {
 		regs->ax = STUB_GPR + 0;
@@ -161,7 +168,8 @@ static void stub_stop(struct perf_event *event, int flags)
 static int stub_add(struct perf_event *event, int flags)
 {
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
-	event->hw.idx = 0;
+	/* x86's counter index: fixed counter 2 at 32 + 2, else PMC0. */
+	event->hw.idx = event->attr.config == STUB_FIXED2 ? 34 : 0;
 	if (flags & PERF_EF_START)
 		stub_start(event, 0);
 	return 0;
@@ -301,6 +309,12 @@ static int __init stub_init(void)
 	for (size_t k = 0; k < n; k++) {
 		size_t i = reverse && k < ibs ? ibs - 1 - k : k;
 		int ret = perf_pmu_register(&stubs[i].pmu, stubs[i].name, stubs[i].type);
+
+		/* perf gives another type (and WARNs) when the one asked is taken. */
+		if (!ret && stubs[i].type >= 0 && stubs[i].pmu.type != stubs[i].type) {
+			perf_pmu_unregister(&stubs[i].pmu);
+			ret = -EBUSY;
+		}
 
 		if (ret) {
 			pr_err("cannot register %s (%d)\n", stubs[i].name, ret);
