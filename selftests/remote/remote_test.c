@@ -896,6 +896,38 @@ static bool all_zero(const uint8_t *p, size_t n)
 }
 
 /*
+ * A configured session's collection of @ecb with DEV_CONFIG @dev, one
+ * descriptor @d and, when @li_len, LBR_INFO @li: each CPU channel into
+ * @files, for @ms, the target kept busy with commands so that it samples.
+ */
+static void collect_with_desc(struct __test_metadata *_metadata, struct host_session *s,
+			      struct chan_set *cs, FILE **files,
+			      const struct sep_dev_config *dev, const struct sep_event_desc *d,
+			      const void *li, size_t li_len, const uint8_t *ecb, size_t len,
+			      unsigned int ms)
+{
+	uint32_t one = 1;
+	double end;
+
+	ASSERT_EQ(VT_SUCCESS, host_command(s, SEP_CMD_INIT, dev, sizeof(*dev), NULL, 0));
+	ASSERT_EQ(VT_SUCCESS, host_command(s, SEP_CMD_NUM_DESCRIPTOR, &one, 4, NULL, 0));
+	ASSERT_EQ(VT_SUCCESS, host_command(s, SEP_CMD_DESC_NEXT, d, sizeof(*d), NULL, 0));
+	if (li_len)
+		ASSERT_EQ(VT_SUCCESS, host_command(s, SEP_CMD_LBR_INFO, li, li_len, NULL, 0));
+	ASSERT_EQ(VT_SUCCESS, host_command(s, SEP_CMD_EM_CONFIG_NEXT, ecb, len, NULL, 0));
+	ASSERT_EQ(0, chans_to_files(cs, s, files));
+	ASSERT_EQ(VT_SUCCESS, host_command(s, SEP_CMD_START, NULL, 0, NULL, 0));
+	for (end = now_ns() + ms * 1e6; now_ns() < end;) {
+		uint64_t tsc;
+
+		ASSERT_EQ(VT_SUCCESS, host_command(s, SEP_CMD_GET_NORMALIZED_TSC, NULL, 0, &tsc, 8));
+	}
+	EXPECT_EQ(VT_SUCCESS, host_command(s, SEP_CMD_STOP, NULL, 0, NULL, 0));
+	EXPECT_EQ(0, chans_wait(cs, 10000));
+	chans_stop(cs);
+}
+
+/*
  * LBRs asked on a target without a PMU (the VMs'): LBR_INFO is taken, the
  * REF_TSC event samples with cpu-clock, which has no branch stack, so each
  * record's LBR area is zero while the callstack area after it holds the
@@ -919,10 +951,9 @@ TEST(lbr_areas_stay_zero_beside_the_call_stack_without_a_pmu)
 	struct chan_set cs = { 0 };
 	struct host_session s;
 	uint8_t rec[LBR_REC];
-	uint32_t one = 1, total = 0, bad = 0, with_callers = 0;
+	uint32_t total = 0, bad = 0, with_callers = 0;
 	size_t len;
 	uint8_t *ecb = ref_tsc_ecb(ECB_SLOTS, 3, &len);
-	double end;
 
 	static const uint32_t msr0[] = { 0x680, 0x6c0, 0xdc0 };	/* FROM, TO, INFO 0 */
 
@@ -933,21 +964,7 @@ TEST(lbr_areas_stay_zero_beside_the_call_stack_without_a_pmu)
 	ASSERT_NE(NULL, ecb);
 	ASSERT_EQ(0, open_session(&s));
 	ASSERT_EQ(0, configure(&s));
-	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_INIT, &dev, sizeof(dev), NULL, 0));
-	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_NUM_DESCRIPTOR, &one, 4, NULL, 0));
-	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_DESC_NEXT, &d, sizeof(d), NULL, 0));
-	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_LBR_INFO, &li, sizeof(li), NULL, 0));
-	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_EM_CONFIG_NEXT, ecb, len, NULL, 0));
-	ASSERT_EQ(0, chans_to_files(&cs, &s, files));
-	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_START, NULL, 0, NULL, 0));
-	for (end = now_ns() + 500e6; now_ns() < end;) {
-		uint64_t tsc;
-
-		ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_GET_NORMALIZED_TSC, NULL, 0, &tsc, 8));
-	}
-	EXPECT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_STOP, NULL, 0, NULL, 0));
-	EXPECT_EQ(0, chans_wait(&cs, 10000));
-	chans_stop(&cs);
+	collect_with_desc(_metadata, &s, &cs, files, &dev, &d, &li, sizeof(li), ecb, len, 500);
 	for (uint32_t i = 0; i < s.ncpus; i++) {
 		long size = (fseek(files[i], 0, SEEK_END), ftell(files[i]));
 
@@ -1003,31 +1020,17 @@ TEST(pebs_areas_stay_zero_without_a_pmu)
 	struct chan_set cs = { 0 };
 	struct host_session s;
 	uint8_t rec[PEBS_REC];
-	uint32_t one = 1, total = 0, bad = 0;
+	uint32_t total = 0, bad = 0;
 	size_t len;
 	uint8_t *ecb = ref_tsc_ecb(ECB_SLOTS, 3, &len);
 	struct sep_event_reg *r;
-	double end;
 
 	ASSERT_NE(NULL, ecb);
 	r = (struct sep_event_reg *)(ecb + sizeof(struct sep_ecb)) + ECB_FIXED_START + 2;
 	r->flags |= SEP_EVREG_PRECISE;
 	ASSERT_EQ(0, open_session(&s));
 	ASSERT_EQ(0, configure(&s));
-	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_INIT, &dev, sizeof(dev), NULL, 0));
-	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_NUM_DESCRIPTOR, &one, 4, NULL, 0));
-	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_DESC_NEXT, &d, sizeof(d), NULL, 0));
-	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_EM_CONFIG_NEXT, ecb, len, NULL, 0));
-	ASSERT_EQ(0, chans_to_files(&cs, &s, files));
-	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_START, NULL, 0, NULL, 0));
-	for (end = now_ns() + 500e6; now_ns() < end;) {
-		uint64_t tsc;
-
-		ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_GET_NORMALIZED_TSC, NULL, 0, &tsc, 8));
-	}
-	EXPECT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_STOP, NULL, 0, NULL, 0));
-	EXPECT_EQ(0, chans_wait(&cs, 10000));
-	chans_stop(&cs);
+	collect_with_desc(_metadata, &s, &cs, files, &dev, &d, NULL, 0, ecb, len, 500);
 	for (uint32_t i = 0; i < s.ncpus; i++) {
 		long size = (fseek(files[i], 0, SEEK_END), ftell(files[i]));
 
@@ -1507,24 +1510,15 @@ static void core_stub_collect(struct __test_metadata *_metadata, FIXTURE_DATA(co
 	} li = { { sizeof(li), CS_LBR_REGS }, { { SEP_LBR_TOS, 0, 0x1c9 } } };
 	static const uint32_t msr0[] = { 0x680, 0x6c0, 0xdc0 };	/* FROM, TO, INFO 0 */
 	const char *why = NULL;
-	uint32_t one = 1, total = 0, bad = 0;
+	uint32_t total = 0, bad = 0;
 	uint8_t rec[CS_REC];
 
 	for (uint16_t i = 0; i < CS_LBR_DEPTH; i++)
 		for (uint16_t k = 0; k < 3; k++)
 			li.e[1 + 3 * i + k] = (struct sep_lbr_entry){ SEP_LBR_FROM + k, i,
 								     msr0[k] + i };
-	ASSERT_EQ(VT_SUCCESS, host_command(&self->s, SEP_CMD_INIT, &dev, sizeof(dev), NULL, 0));
-	ASSERT_EQ(VT_SUCCESS, host_command(&self->s, SEP_CMD_NUM_DESCRIPTOR, &one, 4, NULL, 0));
-	ASSERT_EQ(VT_SUCCESS, host_command(&self->s, SEP_CMD_DESC_NEXT, &d, sizeof(d), NULL, 0));
-	ASSERT_EQ(VT_SUCCESS, host_command(&self->s, SEP_CMD_LBR_INFO, &li, sizeof(li), NULL, 0));
-	ASSERT_EQ(VT_SUCCESS, host_command(&self->s, SEP_CMD_EM_CONFIG_NEXT, ecb, len, NULL, 0));
-	ASSERT_EQ(0, chans_to_files(&self->cs, &self->s, self->files));
-	ASSERT_EQ(VT_SUCCESS, host_command(&self->s, SEP_CMD_START, NULL, 0, NULL, 0));
-	usleep(500000);
-	EXPECT_EQ(VT_SUCCESS, host_command(&self->s, SEP_CMD_STOP, NULL, 0, NULL, 0));
-	EXPECT_EQ(0, chans_wait(&self->cs, 10000));
-	chans_stop(&self->cs);
+	collect_with_desc(_metadata, &self->s, &self->cs, self->files, &dev, &d, &li, sizeof(li),
+			  ecb, len, 500);
 	for (uint32_t i = 0; i < self->s.ncpus; i++) {
 		long size = (fseek(self->files[i], 0, SEEK_END), ftell(self->files[i]));
 
