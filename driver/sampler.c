@@ -1510,8 +1510,11 @@ void aca_sampler_stop(void *ctx)
 
 	lockdep_assert_held(&aca_lock);
 	if (c && c->armed) {
-		/* The EMON timer's last record: what was counted since its previous. */
-		if (c->emon_ms && !c->paused)
+		/*
+		 * The EMON timer's last record: what was counted since its
+		 * previous, paused or not (a pause keeps what counted before it).
+		 */
+		if (c->emon_ms)
 			aca_emon_write(c);
 		aca_enable(c, false);
 		aca_release_events(c);
