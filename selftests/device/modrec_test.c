@@ -19,7 +19,6 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <libgen.h>
 #include <limits.h>
 #include <link.h>
@@ -452,92 +451,145 @@ static int set_param(const char *path, const char *val)
 	return n == (ssize_t)strlen(val) ? 0 : -1;
 }
 
-TEST(collection_describes_every_module)
-{
-	char self_path[PATH_MAX], child_path[PATH_MAX], kept_path[PATH_MAX];
-	char closed_path[PATH_MAX] = "", sleeper_path[PATH_MAX];
-	uint64_t tsc0, tsc1, nsamples = 0, cpu_records = 0;
-	const struct sep_module_record *r;
-	pid_t spinners[MAX_CPUS], child, sleeper;
-	unsigned long text, aca_text;
-	void *kept, *closed;
-	struct mrec *recs;
-	int status, mod;
-	size_t nrec;
+/*
+ * One collection in immediate-transfer mode with something of each kind to
+ * describe: a spinner on every CPU, a child that runs CHILD_BIN and exits,
+ * one that starts SLEEPER_BIN and is alive at STOP, a library dlopen()ed
+ * and kept, another dlopen()ed and dlclose()d. Each test of the fixture
+ * checks one behaviour of what that collection gave; the collection runs
+ * again for each test. Everything it needs is in the test VM (the host's
+ * root, read-only): a missing binary or library fails the setup.
+ */
+FIXTURE(collection) {
 	struct coll c;
+	int mod;			/* the module channel */
+	uint64_t tsc0, tsc1;		/* before START, after STOP */
+	pid_t child, sleeper;
+	char self_path[PATH_MAX], child_path[PATH_MAX], sleeper_path[PATH_MAX];
+	char kept_path[PATH_MAX], closed_path[PATH_MAX];
+	/* Seen before STOP: was the module channel readable, what it had. */
+	bool mod_readable;
+	int over_before_stop;		/* channels over then */
+	size_t mod_before_stop;		/* the module channel's bytes then */
+	struct mrec *recs;		/* the module channel, well-formed */
+	size_t nrec;
+};
 
-	ASSERT_NE(NULL, realpath("/proc/self/exe", self_path));
-	ASSERT_NE(NULL, realpath(CHILD_BIN, child_path));
-	ASSERT_NE(NULL, realpath(SLEEPER_BIN, sleeper_path));
-	coll_open(_metadata, &c);
-	EXPECT_EQ(0, c.switches & SEP_SWITCH_DELAYED_TRANSFER);
-	coll_configure(_metadata, &c);
-	mod = c.n + 1;
-	tsc0 = coll_tsc(&c);
-	ASSERT_NE(0, tsc0);
-	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_START, NULL, 0, NULL, 0));
-	spin_all(spinners, c.n, 300);
+FIXTURE_SETUP(collection)
+{
+	pid_t spinners[MAX_CPUS];
+	void *kept, *closed;
+	int status;
+
+	ASSERT_NE(NULL, realpath("/proc/self/exe", self->self_path));
+	ASSERT_NE(NULL, realpath(CHILD_BIN, self->child_path));
+	ASSERT_NE(NULL, realpath(SLEEPER_BIN, self->sleeper_path));
+	coll_open(_metadata, &self->c);
+	coll_configure(_metadata, &self->c);
+	self->mod = self->c.n + 1;
+	self->tsc0 = coll_tsc(&self->c);
+	ASSERT_NE(0, self->tsc0);
+	ASSERT_EQ(0, command_io(self->c.ctl, SEP_CMD_START, NULL, 0, NULL, 0));
+	spin_all(spinners, self->c.n, 300);
 
 	/* A child runs a known binary and is gone before STOP. */
-	child = fork();
-	ASSERT_LE(0, child);
-	if (!child) {
+	self->child = fork();
+	ASSERT_LE(0, self->child);
+	if (!self->child) {
 		execl(CHILD_BIN, CHILD_BIN, (char *)NULL);
 		_exit(127);
 	}
-	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_EQ(self->child, waitpid(self->child, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
 	ASSERT_EQ(0, WEXITSTATUS(status));
 	/* Another starts and is still there at STOP. */
-	sleeper = fork();
-	ASSERT_LE(0, sleeper);
-	if (!sleeper) {
+	self->sleeper = fork();
+	ASSERT_LE(0, self->sleeper);
+	if (!self->sleeper) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		execl(SLEEPER_BIN, SLEEPER_BIN, "60", (char *)NULL);
 		_exit(127);
 	}
 	/* A library comes and stays; another comes and goes. */
 	kept = dlopen(KEPT_LIB, RTLD_NOW);
 	ASSERT_NE(NULL, kept) TH_LOG("%s", dlerror());
-	ASSERT_EQ(0, lib_path(kept, kept_path));
+	ASSERT_EQ(0, lib_path(kept, self->kept_path));
 	closed = dlopen(CLOSED_LIB, RTLD_NOW);
-	if (closed) {
-		ASSERT_EQ(0, lib_path(closed, closed_path));
-		ASSERT_EQ(0, dlclose(closed));
-	} else {
-		TH_LOG("no %s here: the munmap() record is not checked", CLOSED_LIB);
-	}
-	EXPECT_EQ(0, wait_all(spinners, c.n));
-	/*
-	 * Immediate transfer: records flow during the collection, at the
-	 * latest when the flush timer makes a read due (within a second).
-	 */
-	EXPECT_TRUE(readable(c.data[mod], 3000));
-	EXPECT_EQ(0, take_all(_metadata, &c));
-	EXPECT_LT(0, c.len[mod]);
+	ASSERT_NE(NULL, closed) TH_LOG("%s", dlerror());
+	ASSERT_EQ(0, lib_path(closed, self->closed_path));
+	ASSERT_EQ(0, dlclose(closed));
+	ASSERT_EQ(0, wait_all(spinners, self->c.n));
+	/* Within 3 s: the flush timer makes a read due within a second. */
+	self->mod_readable = readable(self->c.data[self->mod], 3000);
+	self->over_before_stop = take_all(_metadata, &self->c);
+	self->mod_before_stop = self->c.len[self->mod];
 
 	usleep(200 * 1000);	/* the sleeper has exec()ed */
-	stop_after_drain(_metadata, &c);
-	tsc1 = coll_tsc(&c);
-	ASSERT_LT(tsc0, tsc1);
-	kill(sleeper, SIGKILL);
-	ASSERT_EQ(sleeper, waitpid(sleeper, &status, 0));
-	for (int i = 0; i < c.n; i++)
-		cpu_records += c.len[i] / sizeof(struct sep_sample_record_pc);
-	EXPECT_LT(0, cpu_records);
-	EXPECT_EQ(0, c.len[c.n]);	/* uncore: nothing */
-	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_GET_NUM_SAMPLES, NULL, 0, &nsamples, 8));
-	EXPECT_EQ(cpu_records, nsamples);
+	stop_after_drain(_metadata, &self->c);
+	self->tsc1 = coll_tsc(&self->c);
+	ASSERT_LT(self->tsc0, self->tsc1);
+	kill(self->sleeper, SIGKILL);
+	ASSERT_EQ(self->sleeper, waitpid(self->sleeper, &status, 0));
 
-	nrec = parse_records(_metadata, c.buf[mod], c.len[mod], &recs);
-	TH_LOG("%zu module records, %zu bytes; %" PRIu64 " samples", nrec,
-	       c.len[mod], cpu_records);
+	self->nrec = parse_records(_metadata, self->c.buf[self->mod],
+				   self->c.len[self->mod], &self->recs);
+	ASSERT_LT(0, self->nrec);
+	TH_LOG("%zu module records, %zu bytes", self->nrec, self->c.len[self->mod]);
 	if (getenv("ACA_MODREC_DUMP"))
-		dump_records(recs, nrec, tsc0);
+		dump_records(self->recs, self->nrec, self->tsc0);
+}
 
-	/* The kernel first: where kallsyms puts _text, pid 0. */
-	ASSERT_LT(0, nrec);
-	r = recs[0].r;
-	EXPECT_STREQ("vmlinux", recs[0].path);
+/* The session still open after STOP: the tests may ask it. */
+FIXTURE_TEARDOWN(collection)
+{
+	free(self->recs);
+	EXPECT_EQ(0, command_io(self->c.ctl, SEP_CMD_TERMINATE, NULL, 0, NULL, 0));
+	coll_close(&self->c);
+}
+
+/*
+ * Immediate transfer (switch bit 9 clear): the module channel's records
+ * flow during the collection, at the latest when the flush timer makes a
+ * read due, and no channel is over before STOP.
+ */
+TEST_F(collection, module_records_flow_during_the_collection)
+{
+	EXPECT_EQ(0, self->c.switches & SEP_SWITCH_DELAYED_TRANSFER);
+	EXPECT_TRUE(self->mod_readable);
+	EXPECT_EQ(0, self->over_before_stop);
+	EXPECT_LT(0, self->mod_before_stop);
+}
+
+/*
+ * Every sample GET_NUM_SAMPLES counts is a record of a CPU channel; the
+ * uncore channel has none (no uncore events).
+ */
+TEST_F(collection, samples_counted_are_the_records_sent)
+{
+	uint64_t nsamples = 0, cpu_records = 0;
+
+	for (int i = 0; i < self->c.n; i++)
+		cpu_records += self->c.len[i] / sizeof(struct sep_sample_record_pc);
+	EXPECT_LT(0, cpu_records);
+	EXPECT_EQ(0, self->c.len[self->c.n]);
+	ASSERT_EQ(0, command_io(self->c.ctl, SEP_CMD_GET_NUM_SAMPLES, NULL, 0,
+				&nsamples, 8));
+	EXPECT_EQ(cpu_records, nsamples);
+}
+
+/*
+ * The kernel first: "vmlinux", pid 0, segment 0, the kernel's selector,
+ * loaded, from where kallsyms puts _text past _etext. Run as root,
+ * kallsyms shows addresses (kptr_restrict below 2, as in the test VM).
+ */
+TEST_F(collection, kernel_is_the_first_record)
+{
+	const struct sep_module_record *r = self->recs[0].r;
+	unsigned long text = kallsyms("_text"), etext = kallsyms("_etext");
+
+	ASSERT_NE(0, text) TH_LOG("/proc/kallsyms hides _text: not root, or kptr_restrict 2");
+	ASSERT_NE(0, etext) TH_LOG("/proc/kallsyms hides _etext");
+	EXPECT_STREQ("vmlinux", self->recs[0].path);
 	EXPECT_EQ(0, r->pid_rec_index);
 	EXPECT_EQ(0, r->segment_number);
 	EXPECT_EQ(SEP_MR_SELECTOR_KERNEL, r->selector);
@@ -546,69 +598,96 @@ TEST(collection_describes_every_module)
 		  SEP_MR_TSC_USED, r->flags);
 	EXPECT_EQ(SEP_MR_UNLOAD_TSC_LOADED, r->unload_tsc);
 	EXPECT_LT(4096, r->length64);
-	text = kallsyms("_text");
-	if (text) {
-		EXPECT_EQ(text, r->load_addr64);
-		EXPECT_LT(kallsyms("_etext"), r->load_addr64 + r->length64);
-	}
-	/* Kernel modules: aca itself, its text where sysfs says. */
-	r = find(recs, nrec, 0, "aca", true);
+	EXPECT_EQ(text, r->load_addr64);
+	EXPECT_LT(etext, r->load_addr64 + r->length64);
+}
+
+/* Kernel modules, pid 0, global: aca itself, around its text as sysfs says. */
+TEST_F(collection, kernel_modules_are_described)
+{
+	const struct sep_module_record *r;
+	unsigned long aca_text = sysfs_ulong("/sys/module/aca/sections/.text");
+
+	ASSERT_NE(0, aca_text) TH_LOG("no address in /sys/module/aca/sections/.text: not root?");
+	r = find(self->recs, self->nrec, 0, "aca", true);
 	ASSERT_NE(NULL, r);
 	EXPECT_EQ(SEP_MR_GLOBAL_MODULE | SEP_MR_GLOBAL_MODULE_TB5 |
 		  SEP_MR_PID_REC_INDEX_RAW | SEP_MR_TSC_USED, r->flags);
-	aca_text = sysfs_ulong("/sys/module/aca/sections/.text");
-	if (aca_text) {
-		EXPECT_LE(r->load_addr64, aca_text);
-		EXPECT_GT(r->load_addr64 + r->length64, aca_text);
-	}
+	EXPECT_LE(r->load_addr64, aca_text);
+	EXPECT_GT(r->load_addr64 + r->length64, aca_text);
+}
 
-	/* This test, alive at STOP: its executable, the library, the vDSO. */
-	r = find(recs, nrec, getpid(), self_path, true);
-	ASSERT_NE(NULL, r) TH_LOG("no record of %s", self_path);
+/*
+ * This test, alive at STOP, described by STOP's walk: its executable
+ * (segment 1, 64-bit user), the library it keeps, the vDSO; all loaded.
+ */
+TEST_F(collection, live_process_is_described_at_stop)
+{
+	const struct sep_module_record *r;
+
+	r = find(self->recs, self->nrec, getpid(), self->self_path, true);
+	ASSERT_NE(NULL, r) TH_LOG("no record of %s", self->self_path);
 	EXPECT_TRUE(r->flags & SEP_MR_EXE);
 	EXPECT_EQ(getppid(), r->parent_pid);
 	EXPECT_EQ(1, r->segment_number);
 	EXPECT_EQ(SEP_MR_SELECTOR_USER64, r->selector);
 	EXPECT_EQ(SEP_MODE_64BIT, r->segment_bits & SEP_MR_SEGMENT_TYPE_MASK);
-	r = find(recs, nrec, getpid(), kept_path, true);
-	ASSERT_NE(NULL, r) TH_LOG("no record of %s", kept_path);
+	r = find(self->recs, self->nrec, getpid(), self->kept_path, true);
+	ASSERT_NE(NULL, r) TH_LOG("no record of %s", self->kept_path);
 	EXPECT_FALSE(r->flags & SEP_MR_EXE);
-	EXPECT_NE(NULL, find(recs, nrec, getpid(), "[vdso]", true));
-	/* The library that went: unloaded during the collection. */
-	if (closed_path[0]) {
-		r = find(recs, nrec, getpid(), closed_path, false);
-		ASSERT_NE(NULL, r) TH_LOG("no unload record of %s", closed_path);
-		EXPECT_LE(tsc0, r->unload_tsc);
-		EXPECT_GE(tsc1, r->unload_tsc);
-		EXPECT_EQ(NULL, find(recs, nrec, getpid(), closed_path, true));
-	}
+	EXPECT_NE(NULL, find(self->recs, self->nrec, getpid(), "[vdso]", true));
+}
 
-	/* The child: its executable, unloaded inside the window. */
-	r = find(recs, nrec, child, child_path, false);
-	ASSERT_NE(NULL, r) TH_LOG("no exit record of %s (pid %d)", child_path, child);
+/* A library dlclose()d during the collection: unloaded then, not loaded at STOP. */
+TEST_F(collection, dlclose_unloads_the_library)
+{
+	const struct sep_module_record *r;
+
+	r = find(self->recs, self->nrec, getpid(), self->closed_path, false);
+	ASSERT_NE(NULL, r) TH_LOG("no unload record of %s", self->closed_path);
+	EXPECT_LE(self->tsc0, r->unload_tsc);
+	EXPECT_GE(self->tsc1, r->unload_tsc);
+	EXPECT_EQ(NULL, find(self->recs, self->nrec, getpid(), self->closed_path, true));
+}
+
+/* A child that exits during the collection: its executable, unloaded inside it. */
+TEST_F(collection, exited_child_is_unloaded_at_its_exit)
+{
+	const struct sep_module_record *r;
+
+	r = find(self->recs, self->nrec, self->child, self->child_path, false);
+	ASSERT_NE(NULL, r) TH_LOG("no exit record of %s (pid %d)", self->child_path,
+				  self->child);
 	EXPECT_TRUE(r->flags & SEP_MR_EXE);
 	EXPECT_EQ(getpid(), r->parent_pid);
-	EXPECT_LE(tsc0, r->unload_tsc);
-	EXPECT_GE(tsc1, r->unload_tsc);
+	EXPECT_LE(self->tsc0, r->unload_tsc);
+	EXPECT_GE(self->tsc1, r->unload_tsc);
 	EXPECT_LT(0, r->length64);
-	EXPECT_EQ(NULL, find(recs, nrec, child, child_path, true));
+	EXPECT_EQ(NULL, find(self->recs, self->nrec, self->child, self->child_path, true));
+}
 
-	/* The process started during the collection and alive at STOP. */
-	r = find(recs, nrec, sleeper, sleeper_path, true);
-	ASSERT_NE(NULL, r) TH_LOG("no record of %s (pid %d)", sleeper_path, sleeper);
+/* A process started during the collection and alive at STOP: loaded. */
+TEST_F(collection, process_started_mid_collection_is_described)
+{
+	const struct sep_module_record *r;
+
+	r = find(self->recs, self->nrec, self->sleeper, self->sleeper_path, true);
+	ASSERT_NE(NULL, r) TH_LOG("no record of %s (pid %d)", self->sleeper_path,
+				  self->sleeper);
 	EXPECT_TRUE(r->flags & SEP_MR_EXE);
 	EXPECT_EQ(getpid(), r->parent_pid);
+}
 
-	/* Kernel threads: one record each, named, nowhere. */
-	r = find(recs, nrec, 2, "kthreadd", false);
+/* Kernel threads: one record each, named, at no address. */
+TEST_F(collection, kernel_threads_are_named_nowhere)
+{
+	const struct sep_module_record *r;
+
+	r = find(self->recs, self->nrec, 2, "kthreadd", false);
 	ASSERT_NE(NULL, r);
 	EXPECT_EQ(0, r->load_addr64);
 	EXPECT_EQ(0, r->length64);
 	EXPECT_TRUE(r->flags & SEP_MR_EXE);
-
-	free(recs);
-	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_TERMINATE, NULL, 0, NULL, 0));
-	coll_close(&c);
 }
 
 /* The parsed record that is @r. */
@@ -727,8 +806,8 @@ TEST(records_carry_the_build_ids_of_their_files)
 {
 	uint8_t self_id[ACA_MR_BUILD_ID_MAX], child_id[ACA_MR_BUILD_ID_MAX];
 	uint8_t closed_id[ACA_MR_BUILD_ID_MAX];
-	char self_path[PATH_MAX], child_path[PATH_MAX], closed_path[PATH_MAX] = "";
-	size_t self_size, child_size, closed_size = 0, nrec;
+	char self_path[PATH_MAX], child_path[PATH_MAX], closed_path[PATH_MAX];
+	size_t self_size, child_size, closed_size, nrec;
 	const struct sep_module_record *r;
 	const struct mrec *m;
 	struct mrec *recs;
@@ -756,14 +835,11 @@ TEST(records_carry_the_build_ids_of_their_files)
 	ASSERT_TRUE(WIFEXITED(status));
 	ASSERT_EQ(0, WEXITSTATUS(status));
 	closed = dlopen(CLOSED_LIB, RTLD_NOW);
-	if (closed) {
-		ASSERT_EQ(0, lib_path(closed, closed_path));
-		closed_size = file_build_id(closed_path, closed_id);
-		ASSERT_LT(0, closed_size) TH_LOG("%s has no build-id note", closed_path);
-		ASSERT_EQ(0, dlclose(closed));
-	} else {
-		TH_LOG("no %s here: the munmap() record is not checked", CLOSED_LIB);
-	}
+	ASSERT_NE(NULL, closed) TH_LOG("%s", dlerror());
+	ASSERT_EQ(0, lib_path(closed, closed_path));
+	closed_size = file_build_id(closed_path, closed_id);
+	ASSERT_LT(0, closed_size) TH_LOG("%s has no build-id note", closed_path);
+	ASSERT_EQ(0, dlclose(closed));
 	take_all(_metadata, &c);
 	coll_end(_metadata, &c);
 
@@ -785,15 +861,13 @@ TEST(records_carry_the_build_ids_of_their_files)
 	EXPECT_NE(NULL, m->bid);
 	EXPECT_LE(1, expect_build_id(_metadata, recs, nrec, child_path, child_id, child_size));
 	/* The munmap() hook's. */
-	if (closed_path[0]) {
-		r = find(recs, nrec, getpid(), closed_path, false);
-		ASSERT_NE(NULL, r) TH_LOG("no unload record of %s", closed_path);
-		m = mrec_of(recs, nrec, r);
-		ASSERT_NE(NULL, m);
-		EXPECT_NE(NULL, m->bid);
-		EXPECT_LE(1, expect_build_id(_metadata, recs, nrec, closed_path, closed_id,
-					     closed_size));
-	}
+	r = find(recs, nrec, getpid(), closed_path, false);
+	ASSERT_NE(NULL, r) TH_LOG("no unload record of %s", closed_path);
+	m = mrec_of(recs, nrec, r);
+	ASSERT_NE(NULL, m);
+	EXPECT_NE(NULL, m->bid);
+	EXPECT_LE(1, expect_build_id(_metadata, recs, nrec, closed_path, closed_id,
+				     closed_size));
 	/* No file, no build-id. */
 	r = find(recs, nrec, getpid(), "[vdso]", true);
 	ASSERT_NE(NULL, r);
@@ -1080,7 +1154,26 @@ static int map_apart(int fd, size_t pages, uint8_t *base, int n)
  * TCG, minutes on the debug kernel (KASAN, lockdep, kmemleak).
  */
 FIXTURE(heavy) {};
-FIXTURE_SETUP(heavy) {}
+
+/*
+ * The code files of these tests live in /tmp: it must allow executable
+ * mappings (the test VM's /tmp, a tmpfs, does).
+ */
+FIXTURE_SETUP(heavy)
+{
+	char path[] = "/tmp/aca-exec-XXXXXX";
+	int fd = mkostemp(path, O_CLOEXEC);
+	void *p;
+
+	ASSERT_LE(0, fd) TH_LOG("%s: %s", path, strerror(errno));
+	unlink(path);
+	ASSERT_EQ(0, ftruncate(fd, PAGE));
+	p = mmap(NULL, PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	ASSERT_NE(MAP_FAILED, p) TH_LOG("no executable mapping in /tmp: %s", strerror(errno));
+	munmap(p, PAGE);
+	close(fd);
+}
+
 FIXTURE_TEARDOWN(heavy) {}
 
 TEST_F_TIMEOUT(heavy, exit_describes_every_one_of_many_mappings, 600)
@@ -1289,13 +1382,8 @@ TEST_F_TIMEOUT(heavy, stop_answers_while_code_is_mapped_and_unmapped, 600)
 	struct mrec *recs;
 	struct coll c;
 	int fd, mod;
-	void *p;
 
 	deep_code_file(_metadata, DEEP_DIRS, top, path, &fd);
-	p = mmap(NULL, PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
-	if (p == MAP_FAILED)
-		SKIP(return, "no executable mapping in /tmp: %s", strerror(errno));
-	munmap(p, PAGE);
 	coll_begin(_metadata, &c);
 	mod = c.n + 1;
 	start_loopers(_metadata, fd, loopers, c.n);
@@ -1422,13 +1510,8 @@ TEST_F_TIMEOUT(heavy, stop_walk_leaves_the_device_lock_free, 600)
 	pthread_t prober;
 	struct coll c;
 	pid_t first;
-	void *p;
 
 	deep_code_file(_metadata, DEEP_DIRS, top, path, &fd);
-	p = mmap(NULL, PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
-	if (p == MAP_FAILED)
-		SKIP(return, "no executable mapping in /tmp: %s", strerror(errno));
-	munmap(p, PAGE);
 	ASSERT_EQ(0, pipe2(ready, O_CLOEXEC));
 	ASSERT_EQ(0, pipe2(hold, O_CLOEXEC));
 	first = holders(fd, LOCK_HOLDERS, LOCK_HOLDER_MAPS, ready[1], hold);
@@ -1504,16 +1587,11 @@ TEST_F_TIMEOUT(heavy, session_end_lets_go_of_what_the_hooks_took, 600)
 	char evbuf[4096];
 	struct coll c;
 	int fd, in;
-	void *p;
 
 	deep_code_file(_metadata, DEEP_DIRS, top, path, &fd);
 	close(fd);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	ASSERT_LE(0, fd);
-	p = mmap(NULL, PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
-	if (p == MAP_FAILED)
-		SKIP(return, "no executable mapping in /tmp: %s", strerror(errno));
-	munmap(p, PAGE);
 	in = inotify_init1(IN_CLOEXEC);
 	ASSERT_LE(0, in);
 	ASSERT_LE(0, inotify_add_watch(in, path, IN_CLOSE));
