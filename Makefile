@@ -457,15 +457,29 @@ version:
 # ---- host tools: the spin workload and the unit tests of aca-host
 #   build/spin               a known hotspot: THREADS threads in aca_hot_spin()
 #   build/burst              a known count of context switches and page faults
-#   build/tests/host_test    ECBs, record decoding, ELF symbols, attribution,
-#                            collect against a scripted loopback target, the
-#                            report's views (its flame graph drawn by headless
-#                            Chromium, the PNG read with zlib)
+#   build/tests/host_*_test  aca-host without a target VM, one kselftest
+#                            program per topic (HOST_TESTS): ECBs, record
+#                            decoding, ELF symbols, attribution, collect
+#                            against a scripted loopback target, the command
+#                            line, the report's views (the flame graph drawn
+#                            by headless Chromium, the PNG read with zlib)
 # spin keeps its symbols and frame pointers whatever CFLAGS say: profiles of
 # it must be easy to attribute.
 SPIN_CFLAGS := -D_GNU_SOURCE -std=gnu11 -O1 -g -fno-omit-frame-pointer $(WARNINGS)
 
-tests: $(B)/tests/host_test $(B)/spin $(B)/burst
+# Each selftests/host/TOPIC_test.c is built as $(B)/tests/host_TOPIC_test,
+# linked with the helpers every topic shares (HOST_TEST_LIB_SRC: the dir
+# fixture's state, synthetic collections, the scripted target, the
+# stackcollapse yardstick), one object each under build/obj/host-tests,
+# rebuilt when its source, a header it includes (-MMD), the flags or
+# WERROR (CORE_OBJ_STAMP) change; and libaca-host.a. The programs run
+# build/aca-host and build/spin, so they are built after them.
+HOST_TESTS := $(patsubst selftests/host/%.c,$(B)/tests/host_%,$(wildcard selftests/host/*_test.c))
+HOST_TEST_LIB_SRC := $(addprefix selftests/host/,host_dir.c synth.c mock_target.c stackcollapse.c png.c)
+HOST_TEST_OBJ := $(B)/obj/host-tests
+HOST_TEST_LIB_OBJ := $(HOST_TEST_LIB_SRC:selftests/host/%.c=$(HOST_TEST_OBJ)/%.o)
+
+tests: $(HOST_TESTS) $(B)/spin $(B)/burst
 
 $(B)/spin: selftests/workload/spin.c $(UFLAGS_STAMP)
 	@mkdir -p $(@D)
@@ -475,11 +489,18 @@ $(B)/burst: selftests/workload/burst.c $(UFLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(SPIN_CFLAGS) -o $@ $< -pthread
 
-$(B)/tests/host_test: $(wildcard selftests/host/*.c selftests/host/*.h) $(HOST_LIB) $(UFLAGS_STAMP) \
-		$(wildcard tools/aca-host/*.h) $(SEP_HDR) $(KSRC)/.stamp $(B)/spin $(B)/aca-host
+$(HOST_TEST_LIB_OBJ): $(HOST_TEST_OBJ)/%.o: selftests/host/%.c $(UFLAGS_STAMP) $(CORE_OBJ_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(UCFLAGS) -MMD -MP -c -o $@ $<
+-include $(HOST_TEST_LIB_OBJ:.o=.d)
+
+$(HOST_TESTS): $(B)/tests/host_%: selftests/host/%.c $(HOST_TEST_LIB_OBJ) $(HOST_LIB) \
+		$(wildcard selftests/host/*.h tools/aca-host/*.h) $(SEP_HDR) \
+		$(KSRC)/.stamp $(UFLAGS_STAMP) $(B)/spin $(B)/aca-host
 	$(call need,zlib.h,zlib1g-dev)
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^) $(HOST_LIB) -pthread $(HOST_LIBS) -lz
+	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $< $(HOST_TEST_LIB_OBJ) $(HOST_LIB) -pthread \
+		$(HOST_LIBS) -lz
 # ---- end of host tools
 
 # ---- bench tools (make bench): the workloads and the host's stream sink.

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Attribution: processes, modules, functions, TSC windows, kernel IPs. */
-#ifdef ACA_HOST_TEST_UNIT
+/*
+ * Attribution: processes, modules, functions, TSC windows, kernel IPs.
+ * Its own program, build/tests/host_attrib_test.
+ */
+#include <fnmatch.h>
 
-#define LOADED		SEP_MR_UNLOAD_TSC_LOADED
+#include "host_fixture.h"
+
 #define KERNEL_BASE	0xffffffff81000000ull
 
 /*
@@ -20,44 +24,42 @@ TEST_F(dir, spin_samples_land_in_aca_hot_spin)
 	int status, n;
 	pid_t pid;
 
-	if (!spin)
-		SKIP(return, "no spin binary next to this test (make build/spin)");
 	spin_real = realpath(spin, NULL);
 	ASSERT_NE(NULL, spin_real);
 	pid = synth_spin("1", "1", &hot);
 	ASSERT_LT(0, pid);
-	n = synth_maps(&self->modules, pid, pid, spin_real);
+	n = synth_maps(&self->d.modules, pid, pid, spin_real);
 	ASSERT_LE(2, n);	/* spin's text and libc's at least */
 	snprintf(proc, sizeof(proc), "/proc/%u/exe", me);
 	ASSERT_LT(0, readlink(proc, exe, sizeof(exe) - 1));
 	exe[readlink(proc, exe, sizeof(exe) - 1)] = 0;
-	ASSERT_LE(2, synth_maps(&self->modules, me, me, exe));
+	ASSERT_LE(2, synth_maps(&self->d.modules, me, me, exe));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 
 	for (int i = 0; i < 90; i++)
-		synth_sample(&self->cpu0, SAMPLE_SIZE, hot + i % 8, pid, pid, 1000 + i, 0);
+		synth_sample(&self->d.cpu0, SAMPLE_SIZE, hot + i % 8, pid, pid, 1000 + i, 0);
 	for (int i = 0; i < 10; i++)
-		synth_sample(&self->cpu0, SAMPLE_SIZE, qsort_ip + 4, me, me, 2000 + i, 0);
-	ASSERT_EQ(0, synth_txt(self->path, 1, SAMPLE_SIZE));
-	ASSERT_EQ(0, run_report(self, NULL));
-	if (self->warn_len)
-		TH_LOG("report said: %s", self->warn);
-	EXPECT_EQ(0, self->ret);
-	EXPECT_EQ(100, self->r.samples);
-	EXPECT_EQ(100, self->r.with_module);
-	EXPECT_EQ(100, self->r.with_function);
-	EXPECT_EQ(90, tally_get(&self->r.functions, "aca_hot_spin (spin)"));
-	EXPECT_EQ(90, tally_get(&self->r.modules, spin_real));
+		synth_sample(&self->d.cpu0, SAMPLE_SIZE, qsort_ip + 4, me, me, 2000 + i, 0);
+	ASSERT_EQ(0, synth_txt(self->d.path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, run_report(&self->d, NULL));
+	if (self->d.warn_len)
+		TH_LOG("report said: %s", self->d.warn);
+	EXPECT_EQ(0, self->d.ret);
+	EXPECT_EQ(100, self->d.r.samples);
+	EXPECT_EQ(100, self->d.r.with_module);
+	EXPECT_EQ(100, self->d.r.with_function);
+	EXPECT_EQ(90, tally_get(&self->d.r.functions, "aca_hot_spin (spin)"));
+	EXPECT_EQ(90, tally_get(&self->d.r.modules, spin_real));
 	snprintf(key, sizeof(key), "%d %s", (int)pid, spin_real);
-	EXPECT_EQ(90, tally_get(&self->r.processes, key));
+	EXPECT_EQ(90, tally_get(&self->d.r.processes, key));
 	/*
 	 * qsort may have an alias of the same address, and under ASan it is
 	 * the interceptor in libasan: either way, a symbol named for it.
 	 */
 	n = 0;
-	for (size_t i = 0; i < self->r.functions.cap; i++) {
-		const struct tally_entry *e = &self->r.functions.slots[i];
+	for (size_t i = 0; i < self->d.r.functions.cap; i++) {
+		const struct tally_entry *e = &self->d.r.functions.slots[i];
 
 		if (e->key && strstr(e->key, "qsort") && strstr(e->key, ".so"))
 			n += e->count;
@@ -75,32 +77,30 @@ TEST_F(dir, sysroot_is_prepended_to_module_paths)
 	int status;
 	pid_t pid;
 
-	if (!spin)
-		SKIP(return, "no spin binary next to this test (make build/spin)");
 	spin_real = realpath(spin, NULL);
 	ASSERT_NE(NULL, spin_real);
 	pid = synth_spin("1", "0.2", &hot);
 	ASSERT_LT(0, pid);
-	ASSERT_LE(1, synth_maps(&self->modules, pid, pid, spin_real));
+	ASSERT_LE(1, synth_maps(&self->d.modules, pid, pid, spin_real));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	synth_sample(&self->cpu0, SAMPLE_SIZE, hot, pid, pid, 1, 0);
-	ASSERT_EQ(0, synth_txt(self->path, 1, SAMPLE_SIZE));
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, hot, pid, pid, 1, 0);
+	ASSERT_EQ(0, synth_txt(self->d.path, 1, SAMPLE_SIZE));
 	/* "/" is the same as no sysroot. */
-	ASSERT_EQ(0, run_report(self, "/"));
-	EXPECT_EQ(1, tally_get(&self->r.functions, "aca_hot_spin (spin)"));
+	ASSERT_EQ(0, run_report(&self->d, "/"));
+	EXPECT_EQ(1, tally_get(&self->d.r.functions, "aca_hot_spin (spin)"));
 	/* A sysroot without the file: module found, function not. */
-	ASSERT_EQ(0, run_report(self, self->path));
-	EXPECT_EQ(1, self->r.with_module);
-	EXPECT_EQ(0, self->r.with_function);
+	ASSERT_EQ(0, run_report(&self->d, self->d.path));
+	EXPECT_EQ(1, self->d.r.with_module);
+	EXPECT_EQ(0, self->d.r.with_function);
 	/* Named by its place in the file instead. */
-	for (size_t i = 0; i < self->r.functions.cap; i++) {
-		const char *key = self->r.functions.slots[i].key;
+	for (size_t i = 0; i < self->d.r.functions.cap; i++) {
+		const char *key = self->d.r.functions.slots[i].key;
 
 		if (key)
 			EXPECT_EQ(0, fnmatch("spin+0x* (spin)", key, 0)) TH_LOG("%s", key);
 	}
-	snprintf(fake, sizeof(fake), "%s%s", self->path, spin_real);
-	EXPECT_TRUE(said(self, fake));
+	snprintf(fake, sizeof(fake), "%s%s", self->d.path, spin_real);
+	EXPECT_TRUE(said(&self->d, fake));
 	free(spin_real);
 }
 
@@ -108,90 +108,90 @@ TEST_F(dir, sysroot_is_prepended_to_module_paths)
 TEST_F(dir, tsc_window_picks_the_mapping_of_the_moment)
 {
 	/* a: mapped until 500; b: mapped from 600 on; c: a STOP-time record. */
-	synth_module(&self->modules, 100, 0x400000, 0x1000, 0, 0, 500, SEP_MR_EXE, "/x/a");
-	synth_module(&self->modules, 100, 0x400000, 0x1000, 0, 600, LOADED, SEP_MR_EXE, "/x/b");
-	synth_sample(&self->cpu0, SAMPLE_SIZE, 0x400010, 100, 100, 400, 0);
-	synth_sample(&self->cpu0, SAMPLE_SIZE, 0x400010, 100, 100, 500, 0);
-	synth_sample(&self->cpu0, SAMPLE_SIZE, 0x400010, 100, 100, 550, 0);
-	synth_sample(&self->cpu0, SAMPLE_SIZE, 0x400010, 100, 100, 700, 0);
-	synth_sample(&self->cpu0, SAMPLE_SIZE, 0x401000, 100, 100, 700, 0); /* past the end */
-	ASSERT_EQ(0, synth_txt(self->path, 1, SAMPLE_SIZE));
-	ASSERT_EQ(0, run_report(self, NULL));
-	EXPECT_EQ(5, self->r.samples);
-	EXPECT_EQ(2, tally_get(&self->r.modules, "/x/a"));
-	EXPECT_EQ(1, tally_get(&self->r.modules, "/x/b"));
-	EXPECT_EQ(2, tally_get(&self->r.modules, "[no module record]"));
+	synth_module(&self->d.modules, 100, 0x400000, 0x1000, 0, 0, 500, SEP_MR_EXE, "/x/a");
+	synth_module(&self->d.modules, 100, 0x400000, 0x1000, 0, 600, LOADED, SEP_MR_EXE, "/x/b");
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0x400010, 100, 100, 400, 0);
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0x400010, 100, 100, 500, 0);
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0x400010, 100, 100, 550, 0);
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0x400010, 100, 100, 700, 0);
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0x401000, 100, 100, 700, 0); /* past the end */
+	ASSERT_EQ(0, synth_txt(self->d.path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, run_report(&self->d, NULL));
+	EXPECT_EQ(5, self->d.r.samples);
+	EXPECT_EQ(2, tally_get(&self->d.r.modules, "/x/a"));
+	EXPECT_EQ(1, tally_get(&self->d.r.modules, "/x/b"));
+	EXPECT_EQ(2, tally_get(&self->d.r.modules, "[no module record]"));
 	/* The process is named by its executable still loaded. */
-	EXPECT_EQ(5, tally_get(&self->r.processes, "100 /x/b"));
+	EXPECT_EQ(5, tally_get(&self->d.r.processes, "100 /x/b"));
 
 	/* A record of unknown load time alive to the end overlaps a. */
-	synth_module(&self->modules, 100, 0x400000, 0x1000, 0, 0, LOADED, 0, "/x/c");
-	ASSERT_EQ(0, run_report(self, NULL));
-	EXPECT_EQ(2, tally_get(&self->r.modules, "/x/a"));	/* ended soonest */
-	EXPECT_EQ(1, tally_get(&self->r.modules, "/x/c"));	/* 550: only c */
-	EXPECT_EQ(1, tally_get(&self->r.modules, "/x/b"));	/* 700: b loaded later */
+	synth_module(&self->d.modules, 100, 0x400000, 0x1000, 0, 0, LOADED, 0, "/x/c");
+	ASSERT_EQ(0, run_report(&self->d, NULL));
+	EXPECT_EQ(2, tally_get(&self->d.r.modules, "/x/a"));	/* ended soonest */
+	EXPECT_EQ(1, tally_get(&self->d.r.modules, "/x/c"));	/* 550: only c */
+	EXPECT_EQ(1, tally_get(&self->d.r.modules, "/x/b"));	/* 700: b loaded later */
 }
 
 TEST_F(dir, other_processes_records_never_match)
 {
-	synth_module(&self->modules, 200, 0x400000, 0x1000, 0, 0, LOADED, SEP_MR_EXE, "/x/p200");
-	synth_sample(&self->cpu0, SAMPLE_SIZE, 0x400010, 201, 201, 1, 0);
-	synth_sample(&self->cpu0, SAMPLE_SIZE, 0x400010, 200, 200, 1, 0);
-	ASSERT_EQ(0, synth_txt(self->path, 1, SAMPLE_SIZE));
-	ASSERT_EQ(0, run_report(self, NULL));
-	EXPECT_EQ(1, tally_get(&self->r.modules, "/x/p200"));
-	EXPECT_EQ(1, tally_get(&self->r.processes, "201 [unknown]"));
+	synth_module(&self->d.modules, 200, 0x400000, 0x1000, 0, 0, LOADED, SEP_MR_EXE, "/x/p200");
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0x400010, 201, 201, 1, 0);
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0x400010, 200, 200, 1, 0);
+	ASSERT_EQ(0, synth_txt(self->d.path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, run_report(&self->d, NULL));
+	EXPECT_EQ(1, tally_get(&self->d.r.modules, "/x/p200"));
+	EXPECT_EQ(1, tally_get(&self->d.r.processes, "201 [unknown]"));
 }
 
 /* Unmap/exit records may carry the thread's id (spec 7.3 quirk). */
 TEST_F(dir, records_under_a_thread_id_still_match)
 {
-	synth_module(&self->modules, 301, 0x400000, 0x1000, 0, 0, 900, 0, "/x/t");
-	synth_sample(&self->cpu0, SAMPLE_SIZE, 0x400010, 300, 301, 800, 0);
-	ASSERT_EQ(0, synth_txt(self->path, 1, SAMPLE_SIZE));
-	ASSERT_EQ(0, run_report(self, NULL));
-	EXPECT_EQ(1, tally_get(&self->r.modules, "/x/t"));
+	synth_module(&self->d.modules, 301, 0x400000, 0x1000, 0, 0, 900, 0, "/x/t");
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0x400010, 300, 301, 800, 0);
+	ASSERT_EQ(0, synth_txt(self->d.path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, run_report(&self->d, NULL));
+	EXPECT_EQ(1, tally_get(&self->d.r.modules, "/x/t"));
 }
 
 TEST_F(dir, kernel_ips_go_to_pid_0_records)
 {
-	synth_module(&self->modules, 0, KERNEL_BASE, 0x2000000, 0, 0, LOADED,
+	synth_module(&self->d.modules, 0, KERNEL_BASE, 0x2000000, 0, 0, LOADED,
 		     SEP_MR_EXE | SEP_MR_GLOBAL_MODULE, "vmlinux");
-	synth_module(&self->modules, 0, 0xffffffffc0000000ull, 0x10000, 0, 0, LOADED,
+	synth_module(&self->d.modules, 0, 0xffffffffc0000000ull, 0x10000, 0, 0, LOADED,
 		     SEP_MR_GLOBAL_MODULE, "aca");
-	synth_module(&self->modules, 42, 0x400000, 0x1000, 0, 0, LOADED, SEP_MR_EXE, "/bin/x");
+	synth_module(&self->d.modules, 42, 0x400000, 0x1000, 0, 0, LOADED, SEP_MR_EXE, "/bin/x");
 	/* A system call of pid 42, a module's code, the idle task. */
-	synth_sample(&self->cpu0, SAMPLE_SIZE, KERNEL_BASE + 0x1234, 42, 42, 1, 0);
-	synth_sample(&self->cpu0, SAMPLE_SIZE, 0xffffffffc0000100ull, 42, 42, 2, 0);
-	synth_sample(&self->cpu0, SAMPLE_SIZE, KERNEL_BASE + 0x10, 0, 0, 3, 0);
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, KERNEL_BASE + 0x1234, 42, 42, 1, 0);
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0xffffffffc0000100ull, 42, 42, 2, 0);
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, KERNEL_BASE + 0x10, 0, 0, 3, 0);
 	/* Kernel addresses outside every record. */
-	synth_sample(&self->cpu0, SAMPLE_SIZE, 0xffffffffa0000000ull, 42, 42, 4, 0);
-	ASSERT_EQ(0, synth_txt(self->path, 1, SAMPLE_SIZE));
-	ASSERT_EQ(0, run_report(self, NULL));
-	EXPECT_EQ(4, self->r.kernel);
-	EXPECT_EQ(2, tally_get(&self->r.modules, "vmlinux"));
-	EXPECT_EQ(1, tally_get(&self->r.modules, "aca"));
-	EXPECT_EQ(1, tally_get(&self->r.modules, "[kernel: no module record]"));
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0xffffffffa0000000ull, 42, 42, 4, 0);
+	ASSERT_EQ(0, synth_txt(self->d.path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, run_report(&self->d, NULL));
+	EXPECT_EQ(4, self->d.r.kernel);
+	EXPECT_EQ(2, tally_get(&self->d.r.modules, "vmlinux"));
+	EXPECT_EQ(1, tally_get(&self->d.r.modules, "aca"));
+	EXPECT_EQ(1, tally_get(&self->d.r.modules, "[kernel: no module record]"));
 	/* Unnamed: the offset from the record's start. */
-	EXPECT_EQ(1, tally_get(&self->r.functions, "vmlinux+0x1234 (vmlinux)"));
-	EXPECT_EQ(1, tally_get(&self->r.functions, "vmlinux+0x10 (vmlinux)"));
-	EXPECT_EQ(1, tally_get(&self->r.functions, "[unknown] ([kernel: no module record])"));
-	EXPECT_EQ(3, tally_get(&self->r.processes, "42 /bin/x"));
-	EXPECT_EQ(1, tally_get(&self->r.processes, "0 [swapper]"));
+	EXPECT_EQ(1, tally_get(&self->d.r.functions, "vmlinux+0x1234 (vmlinux)"));
+	EXPECT_EQ(1, tally_get(&self->d.r.functions, "vmlinux+0x10 (vmlinux)"));
+	EXPECT_EQ(1, tally_get(&self->d.r.functions, "[unknown] ([kernel: no module record])"));
+	EXPECT_EQ(3, tally_get(&self->d.r.processes, "42 /bin/x"));
+	EXPECT_EQ(1, tally_get(&self->d.r.processes, "0 [swapper]"));
 	/* Names that are not paths are never opened. */
-	EXPECT_FALSE(said(self, "vmlinux"));
+	EXPECT_FALSE(said(&self->d, "vmlinux"));
 }
 
 TEST_F(dir, records_larger_than_48_bytes_use_the_configured_size)
 {
-	synth_module(&self->modules, 7, 0x400000, 0x1000, 0, 0, LOADED, SEP_MR_EXE, "/x/big");
+	synth_module(&self->d.modules, 7, 0x400000, 0x1000, 0, 0, LOADED, SEP_MR_EXE, "/x/big");
 	for (int i = 0; i < 5; i++)
-		synth_sample(&self->cpu0, 80, 0x400000 + i, 7, 7, i, 0);
-	ASSERT_EQ(0, synth_txt(self->path, 1, 80));
-	ASSERT_EQ(0, run_report(self, NULL));
-	EXPECT_EQ(0, self->ret);
-	EXPECT_EQ(5, self->r.samples);
-	EXPECT_EQ(5, tally_get(&self->r.modules, "/x/big"));
+		synth_sample(&self->d.cpu0, 80, 0x400000 + i, 7, 7, i, 0);
+	ASSERT_EQ(0, synth_txt(self->d.path, 1, 80));
+	ASSERT_EQ(0, run_report(&self->d, NULL));
+	EXPECT_EQ(0, self->d.ret);
+	EXPECT_EQ(5, self->d.r.samples);
+	EXPECT_EQ(5, tally_get(&self->d.r.modules, "/x/big"));
 }
 
 TEST_F(dir, report_prints_three_sorted_tables_and_totals)
@@ -205,15 +205,15 @@ TEST_F(dir, report_prints_three_sorted_tables_and_totals)
 		char path[32];
 
 		snprintf(path, sizeof(path), "/x/p%d", p);
-		synth_module(&self->modules, p, 0x400000, 0x1000, 0, 0, LOADED, SEP_MR_EXE, path);
+		synth_module(&self->d.modules, p, 0x400000, 0x1000, 0, 0, LOADED, SEP_MR_EXE, path);
 		for (int i = 0; i < p * 10; i++)
-			synth_sample(&self->cpu0, SAMPLE_SIZE, 0x400000, p, p, i, 0);
+			synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0x400000, p, p, i, 0);
 	}
-	ASSERT_EQ(0, synth_txt(self->path, 1, SAMPLE_SIZE));
-	ASSERT_EQ(0, run_report(self, NULL));
+	ASSERT_EQ(0, synth_txt(self->d.path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, run_report(&self->d, NULL));
 	f = open_memstream(&out, &len);
 	ASSERT_NE(NULL, f);
-	report_print(&self->r, &o, self->path, f);
+	report_print(&self->d.r, &o, self->d.path, f);
 	fclose(f);
 	TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "samples              60"));
@@ -236,25 +236,25 @@ TEST_F(dir, pid_filter_reports_one_process)
 	FILE *f;
 
 	for (int p = 1; p <= 3; p++) {
-		synth_module(&self->modules, p, 0x400000, 0x1000, 0, 0, LOADED, SEP_MR_EXE, "/x/p");
+		synth_module(&self->d.modules, p, 0x400000, 0x1000, 0, 0, LOADED, SEP_MR_EXE, "/x/p");
 		for (int i = 0; i < p * 10; i++)
-			synth_sample(&self->cpu0, SAMPLE_SIZE, 0x400000, p, p, i, 0);
+			synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0x400000, p, p, i, 0);
 	}
-	ASSERT_EQ(0, synth_txt(self->path, 1, SAMPLE_SIZE));
-	ASSERT_EQ(0, synth_write(self->path, "cpu0.bin", self->cpu0.p, self->cpu0.len));
-	ASSERT_EQ(0, synth_write(self->path, "module.bin", self->modules.p, self->modules.len));
-	ASSERT_EQ(0, report_load(self->path, &o, &self->r));
-	EXPECT_EQ(60, self->r.all_samples);
-	EXPECT_EQ(20, self->r.samples);
-	EXPECT_EQ(20, tally_get(&self->r.processes, "2 /x/p"));
-	EXPECT_EQ(0, tally_get(&self->r.processes, "3 /x/p"));
+	ASSERT_EQ(0, synth_txt(self->d.path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, synth_write(self->d.path, "cpu0.bin", self->d.cpu0.p, self->d.cpu0.len));
+	ASSERT_EQ(0, synth_write(self->d.path, "module.bin", self->d.modules.p, self->d.modules.len));
+	ASSERT_EQ(0, report_load(self->d.path, &o, &self->d.r));
+	EXPECT_EQ(60, self->d.r.all_samples);
+	EXPECT_EQ(20, self->d.r.samples);
+	EXPECT_EQ(20, tally_get(&self->d.r.processes, "2 /x/p"));
+	EXPECT_EQ(0, tally_get(&self->d.r.processes, "3 /x/p"));
 	f = open_memstream(&out, &len);
 	ASSERT_NE(NULL, f);
-	report_print(&self->r, &o, self->path, f);
+	report_print(&self->d.r, &o, self->d.path, f);
 	fclose(f);
 	EXPECT_NE(NULL, strstr(out, "pid filter           20   33.33% of all, pid 2 alone below"));
 	EXPECT_NE(NULL, strstr(out, "        20  100.00%  p+0x0 (p)\n"));
 	free(out);
 }
 
-#endif /* ACA_HOST_TEST_UNIT */
+TEST_HARNESS_MAIN

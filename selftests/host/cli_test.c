@@ -4,12 +4,13 @@
  * --help and -h of every command on stdout with exit status 0; unknown
  * commands, options and out-of-range numbers refused with exit status 2
  * and a message on stderr that names the option and the value.
+ * Its own program, build/tests/host_cli_test.
  */
-#ifdef ACA_HOST_TEST_UNIT
+#include "host_fixture.h"
 
 static int host(FIXTURE_DATA(dir) *self, const char *const *args)
 {
-	return synth_run_host(self->path, args, &self->run);
+	return synth_run_host(self->d.path, args, &self->d.run);
 }
 
 static bool starts_with(const char *s, const char *prefix)
@@ -21,54 +22,44 @@ TEST_F(dir, version_prints_name_and_version)
 {
 	const char *args[] = { "--version", NULL };
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
 	ASSERT_EQ(0, host(self, args));
-	EXPECT_STREQ("aca-host " ACA_VERSION "\n", self->run.out);
-	EXPECT_STREQ("", self->run.err);
+	EXPECT_STREQ("aca-host " ACA_VERSION "\n", self->d.run.out);
+	EXPECT_STREQ("", self->d.run.err);
 }
 
 TEST_F(dir, short_version_option_prints_the_same)
 {
 	const char *args[] = { "-V", NULL };
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
 	ASSERT_EQ(0, host(self, args));
-	EXPECT_STREQ("aca-host " ACA_VERSION "\n", self->run.out);
+	EXPECT_STREQ("aca-host " ACA_VERSION "\n", self->d.run.out);
 }
 
 TEST_F(dir, help_without_a_command_goes_to_stdout)
 {
 	const char *args[] = { "--help", NULL };
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
 	ASSERT_EQ(0, host(self, args));
-	EXPECT_TRUE(starts_with(self->run.out, "usage: aca-host COMMAND"));
-	EXPECT_STREQ("", self->run.err);
+	EXPECT_TRUE(starts_with(self->d.run.out, "usage: aca-host COMMAND"));
+	EXPECT_STREQ("", self->d.run.err);
 }
 
 TEST_F(dir, no_command_exits_2_with_usage_on_stderr)
 {
 	const char *args[] = { NULL };
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
 	ASSERT_EQ(2, host(self, args));
-	EXPECT_STREQ("", self->run.out);
-	EXPECT_TRUE(starts_with(self->run.err, "usage: aca-host COMMAND"));
+	EXPECT_STREQ("", self->d.run.out);
+	EXPECT_TRUE(starts_with(self->d.run.err, "usage: aca-host COMMAND"));
 }
 
 TEST_F(dir, unknown_command_exits_2_with_usage_on_stderr)
 {
 	const char *args[] = { "frobnicate", "127.0.0.1", NULL };
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
 	ASSERT_EQ(2, host(self, args));
-	EXPECT_STREQ("", self->run.out);
-	EXPECT_TRUE(starts_with(self->run.err, "aca-host: unknown command 'frobnicate'\n"
+	EXPECT_STREQ("", self->d.run.out);
+	EXPECT_TRUE(starts_with(self->d.run.err, "aca-host: unknown command 'frobnicate'\n"
 				"usage: aca-host COMMAND"));
 }
 
@@ -76,18 +67,15 @@ TEST_F(dir, unknown_option_exits_2_with_usage_on_stderr)
 {
 	const char *args[] = { "hello", "--frobnicate", "127.0.0.1", NULL };
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
 	ASSERT_EQ(2, host(self, args));
-	EXPECT_STREQ("", self->run.out);
-	EXPECT_TRUE(starts_with(self->run.err, "aca-host hello: unrecognized option "
+	EXPECT_STREQ("", self->d.run.out);
+	EXPECT_TRUE(starts_with(self->d.run.err, "aca-host hello: unrecognized option "
 				"'--frobnicate'\nusage: aca-host hello "));
 }
 
 /* The same for every command, with its long and its short option. */
 FIXTURE(help) {
-	char *path;
-	struct host_run run;
+	struct host_dir d;
 };
 
 FIXTURE_VARIANT(help) {
@@ -107,16 +95,12 @@ FIXTURE_VARIANT_ADD(help, script_h) { "script", "-h" };
 
 FIXTURE_SETUP(help)
 {
-	memset(self, 0, sizeof(*self));
-	self->path = synth_tmpdir();
-	ASSERT_NE(NULL, self->path);
+	host_dir_setup(_metadata, &self->d);
 }
 
 FIXTURE_TEARDOWN(help)
 {
-	host_run_free(&self->run);
-	synth_rmdir(self->path);
-	free(self->path);
+	host_dir_free(&self->d);
 }
 
 TEST_F(help, prints_the_command_usage_on_stdout_and_exits_0)
@@ -124,12 +108,10 @@ TEST_F(help, prints_the_command_usage_on_stdout_and_exits_0)
 	const char *args[] = { variant->command, variant->option, NULL };
 	char usage[64];
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
-	ASSERT_EQ(0, synth_run_host(self->path, args, &self->run));
+	ASSERT_EQ(0, synth_run_host(self->d.path, args, &self->d.run));
 	snprintf(usage, sizeof(usage), "usage: aca-host %s ", variant->command);
-	EXPECT_TRUE(starts_with(self->run.out, usage));
-	EXPECT_STREQ("", self->run.err);
+	EXPECT_TRUE(starts_with(self->d.run.out, usage));
+	EXPECT_STREQ("", self->d.run.err);
 }
 
 /*
@@ -137,8 +119,7 @@ TEST_F(help, prints_the_command_usage_on_stdout_and_exits_0)
  * nothing listens: an option let through would end in exit status 1.
  */
 FIXTURE(bad_number) {
-	char *path;
-	struct host_run run;
+	struct host_dir d;
 };
 
 FIXTURE_VARIANT(bad_number) {
@@ -285,28 +266,22 @@ FIXTURE_VARIANT_ADD(bad_number, folded_with_a_format) {
 
 FIXTURE_SETUP(bad_number)
 {
-	memset(self, 0, sizeof(*self));
-	self->path = synth_tmpdir();
-	ASSERT_NE(NULL, self->path);
+	host_dir_setup(_metadata, &self->d);
 }
 
 FIXTURE_TEARDOWN(bad_number)
 {
-	host_run_free(&self->run);
-	synth_rmdir(self->path);
-	free(self->path);
+	host_dir_free(&self->d);
 }
 
 TEST_F(bad_number, is_refused_with_exit_status_2)
 {
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
-	EXPECT_EQ(2, synth_run_host(self->path, variant->args, &self->run));
-	ASSERT_NE(NULL, self->run.err);
-	if (!strstr(self->run.err, variant->said))
-		TH_LOG("aca-host said: %s", self->run.err);
-	EXPECT_NE(NULL, strstr(self->run.err, variant->said));
-	EXPECT_STREQ("", self->run.out);
+	EXPECT_EQ(2, synth_run_host(self->d.path, variant->args, &self->d.run));
+	ASSERT_NE(NULL, self->d.run.err);
+	if (!strstr(self->d.run.err, variant->said))
+		TH_LOG("aca-host said: %s", self->d.run.err);
+	EXPECT_NE(NULL, strstr(self->d.run.err, variant->said));
+	EXPECT_STREQ("", self->d.run.out);
 }
 
-#endif /* ACA_HOST_TEST_UNIT */
+TEST_HARNESS_MAIN

@@ -5,73 +5,22 @@
  * after flushing them, spec 13) or after it, the accounting, and the
  * failures that must end in a non-zero exit: a channel that never ends,
  * a target that goes away mid-collection.
+ * Its own program, build/tests/host_collect_test.
  */
-#ifdef ACA_HOST_TEST_UNIT
+#include "host_fixture.h"
 
 /* Far beyond what loopback sockets buffer: a host that does not read stalls. */
 #define FLOOD_SAMPLES	200000
-
-#define MAX_EXTRA_ARGS	16
-
-/*
- * Run aca-host collect against @m into @out (a directory of the test's
- * own) with @extra (NULL-terminated, at most MAX_EXTRA_ARGS) on its command
- * line; returns its exit status (or -1), what it said is in self->run.
- */
-static int run_collect_argv(FIXTURE_DATA(dir) *self, struct mock_target *m,
-			    const char *out, const char *const *extra)
-{
-	char target[32], dir[4096];
-	const char *args[8 + MAX_EXTRA_ARGS + 1] = { "collect", target, "--duration", "0.3",
-						     "--out", dir, "--eof-timeout", "2" };
-
-	for (int i = 0; extra[i]; i++) {
-		if (i == MAX_EXTRA_ARGS)
-			return -1;
-		args[8 + i] = extra[i];
-	}
-	if (!synth_host_path() || mock_start(m))
-		return -1;
-	snprintf(target, sizeof(target), "127.0.0.1:%d", m->port);
-	snprintf(dir, sizeof(dir), "%s/%s", self->path, out);
-	synth_run_host(self->path, args, &self->run);
-	mock_join(m);
-	return self->run.status;
-}
-
-/* The same with one @extra argument, or none (NULL). */
-static int run_collect_to(FIXTURE_DATA(dir) *self, struct mock_target *m,
-			  const char *out, const char *extra)
-{
-	const char *args[] = { extra, NULL };
-
-	return run_collect_argv(self, m, out, args);
-}
-
-static int run_collect(FIXTURE_DATA(dir) *self, struct mock_target *m,
-		       const char *extra)
-{
-	return run_collect_to(self, m, "c", extra);
-}
-
-static char *collection_txt(FIXTURE_DATA(dir) *self)
-{
-	char path[4200];
-	size_t len;
-
-	snprintf(path, sizeof(path), "%s/c/collection.txt", self->path);
-	return (char *)read_whole_file(path, 1 << 20, &len);
-}
 
 static void check_full_collection(struct __test_metadata *_metadata,
 				  FIXTURE_DATA(dir) *self, struct mock_target *m, int rc)
 {
 	struct report_opts o = { 0 };
-	char *txt = collection_txt(self);
+	char *txt = collection_txt(&self->d);
 	char dir[4200];
 
 	if (rc)
-		TH_LOG("collect said: %s", self->run.err ? self->run.err : "(nothing)");
+		TH_LOG("collect said: %s", self->d.run.err ? self->d.run.err : "(nothing)");
 	if (m->failed)
 		TH_LOG("target: %s", m->why);
 	EXPECT_EQ(0, rc);
@@ -93,11 +42,11 @@ static void check_full_collection(struct __test_metadata *_metadata,
 	EXPECT_EQ(SEP_CMD_SET_OSID, m->commands[0]);
 	EXPECT_EQ(0, m->data_bytes_from_host);
 	/* And what was saved is what was sent. */
-	snprintf(dir, sizeof(dir), "%s/c", self->path);
-	EXPECT_EQ(0, report_load(dir, &o, &self->r));
-	EXPECT_EQ(400000, self->r.samples);
-	EXPECT_EQ(400000, tally_get(&self->r.modules, "/mock/bin/app"));
-	EXPECT_EQ(400000, tally_get(&self->r.processes, "4321 /mock/bin/app"));
+	snprintf(dir, sizeof(dir), "%s/c", self->d.path);
+	EXPECT_EQ(0, report_load(dir, &o, &self->d.r));
+	EXPECT_EQ(400000, self->d.r.samples);
+	EXPECT_EQ(400000, tally_get(&self->d.r.modules, "/mock/bin/app"));
+	EXPECT_EQ(400000, tally_get(&self->d.r.processes, "4321 /mock/bin/app"));
 	free(txt);
 }
 
@@ -106,9 +55,7 @@ TEST_F_TIMEOUT(dir, collect_reads_while_stop_is_outstanding, 120)
 	struct mock_target m = { .mode = MOCK_DRAIN_THEN_ANSWER,
 				 .samples_per_cpu = FLOOD_SAMPLES, .dropped_per_cpu = 7 };
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
-	check_full_collection(_metadata, self, &m, run_collect(self, &m, NULL));
+	check_full_collection(_metadata, self, &m, run_collect(&self->d, &m, NULL));
 }
 
 TEST_F_TIMEOUT(dir, collect_reads_after_the_stop_answer, 120)
@@ -116,9 +63,7 @@ TEST_F_TIMEOUT(dir, collect_reads_after_the_stop_answer, 120)
 	struct mock_target m = { .mode = MOCK_ANSWER_THEN_DRAIN,
 				 .samples_per_cpu = FLOOD_SAMPLES, .dropped_per_cpu = 7 };
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
-	check_full_collection(_metadata, self, &m, run_collect(self, &m, NULL));
+	check_full_collection(_metadata, self, &m, run_collect(&self->d, &m, NULL));
 }
 
 TEST_F_TIMEOUT(dir, channel_without_eof_fails_the_collection, 120)
@@ -126,13 +71,11 @@ TEST_F_TIMEOUT(dir, channel_without_eof_fails_the_collection, 120)
 	struct mock_target m = { .mode = MOCK_KEEP_CHANNEL_OPEN, .samples_per_cpu = 10 };
 	char *txt;
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
-	EXPECT_EQ(1, run_collect(self, &m, NULL));
-	txt = collection_txt(self);
-	ASSERT_NE(NULL, self->run.err);
+	EXPECT_EQ(1, run_collect(&self->d, &m, NULL));
+	txt = collection_txt(&self->d);
+	ASSERT_NE(NULL, self->d.run.err);
 	ASSERT_NE(NULL, txt);
-	EXPECT_NE(NULL, strstr(self->run.err,
+	EXPECT_NE(NULL, strstr(self->d.run.err,
 			       "data channel module did not reach EOF within 2 s after STOP"));
 	EXPECT_NE(NULL, strstr(txt, "\nall_eof=0\n"));
 	/* The session still ended properly. */
@@ -144,11 +87,9 @@ TEST_F_TIMEOUT(dir, target_gone_mid_collection_fails, 120)
 {
 	struct mock_target m = { .mode = MOCK_DIE_AT_START, .samples_per_cpu = 10 };
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
-	EXPECT_EQ(1, run_collect(self, &m, "--event=CPU_CLK_UNHALTED.THREAD"));
-	ASSERT_NE(NULL, self->run.err);
-	EXPECT_NE(NULL, strstr(self->run.err, "ended during the collection"));
+	EXPECT_EQ(1, run_collect(&self->d, &m, "--event=CPU_CLK_UNHALTED.THREAD"));
+	ASSERT_NE(NULL, self->d.run.err);
+	EXPECT_NE(NULL, strstr(self->d.run.err, "ended during the collection"));
 }
 
 /* collection.txt says which aca-host wrote it. */
@@ -157,10 +98,8 @@ TEST_F_TIMEOUT(dir, collection_txt_names_the_tool_version, 60)
 	struct mock_target m = { .samples_per_cpu = 10 };
 	char *txt;
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
-	EXPECT_EQ(0, run_collect(self, &m, NULL));
-	txt = collection_txt(self);
+	EXPECT_EQ(0, run_collect(&self->d, &m, NULL));
+	txt = collection_txt(&self->d);
 	ASSERT_NE(NULL, txt);
 	EXPECT_NE(NULL, strstr(txt, "\nformat=1\nwritten_by=aca-host " ACA_VERSION "\n"));
 	free(txt);
@@ -177,10 +116,8 @@ TEST_F_TIMEOUT(dir, accounting_names_the_missing_drop_info, 60)
 				 .fail_status = VT_DRIVER_COMM_FAILED };
 	char *txt;
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
-	EXPECT_EQ(0, run_collect(self, &m, NULL));
-	txt = collection_txt(self);
+	EXPECT_EQ(0, run_collect(&self->d, &m, NULL));
+	txt = collection_txt(&self->d);
 	ASSERT_NE(NULL, txt);
 	EXPECT_NE(NULL, strstr(txt, "\naccounting=unknown: GET_SAMPLE_DROP_INFO "
 			       "unavailable (status 159)\n"));
@@ -197,10 +134,8 @@ TEST_F_TIMEOUT(dir, accounting_names_a_failed_get_num_samples, 60)
 				 .fail_status = VT_DRIVER_COMM_FAILED };
 	char *txt;
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
-	EXPECT_EQ(1, run_collect(self, &m, NULL));
-	txt = collection_txt(self);
+	EXPECT_EQ(1, run_collect(&self->d, &m, NULL));
+	txt = collection_txt(&self->d);
 	ASSERT_NE(NULL, txt);
 	EXPECT_NE(NULL, strstr(txt, "\naccounting=unknown: GET_NUM_SAMPLES failed\n"));
 	EXPECT_NE(NULL, strstr(txt, "\nsamples_dropped=0\n"));
@@ -213,23 +148,23 @@ TEST_F(dir, report_reads_the_version_that_wrote_the_collection)
 	static const char txt[] = "format=1\nwritten_by=aca-host 9.8.7\nnum_cpus=1\n"
 				  "sample_size=48\n";
 
-	synth_sample(&self->cpu0, SAMPLE_SIZE, 0x400001, 9, 9, 1, 0);
-	ASSERT_EQ(0, synth_write(self->path, "collection.txt", txt, strlen(txt)));
-	ASSERT_EQ(0, run_report(self, NULL));
-	EXPECT_EQ(0, self->ret);
-	EXPECT_STREQ("aca-host 9.8.7", self->r.written_by);
-	EXPECT_EQ(1, self->r.samples);
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0x400001, 9, 9, 1, 0);
+	ASSERT_EQ(0, synth_write(self->d.path, "collection.txt", txt, strlen(txt)));
+	ASSERT_EQ(0, run_report(&self->d, NULL));
+	EXPECT_EQ(0, self->d.ret);
+	EXPECT_STREQ("aca-host 9.8.7", self->d.r.written_by);
+	EXPECT_EQ(1, self->d.r.samples);
 }
 
 /* And one of an older aca-host, without the line, still reads. */
 TEST_F(dir, report_reads_collections_without_a_version)
 {
-	synth_sample(&self->cpu0, SAMPLE_SIZE, 0x400001, 9, 9, 1, 0);
-	ASSERT_EQ(0, synth_txt(self->path, 1, SAMPLE_SIZE));
-	ASSERT_EQ(0, run_report(self, NULL));
-	EXPECT_EQ(0, self->ret);
-	EXPECT_STREQ("", self->r.written_by);
-	EXPECT_EQ(1, self->r.samples);
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0x400001, 9, 9, 1, 0);
+	ASSERT_EQ(0, synth_txt(self->d.path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, run_report(&self->d, NULL));
+	EXPECT_EQ(0, self->d.ret);
+	EXPECT_STREQ("", self->d.r.written_by);
+	EXPECT_EQ(1, self->d.r.samples);
 }
 
-#endif /* ACA_HOST_TEST_UNIT */
+TEST_HARNESS_MAIN

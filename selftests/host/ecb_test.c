@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Built-in ECBs: the spec's REF_TSC vector exactly, the others by field. */
-#ifdef ACA_HOST_TEST_UNIT
+/*
+ * Built-in ECBs: the spec's REF_TSC vector exactly, the others by field.
+ * Its own program, build/tests/host_ecb_test.
+ */
+#include "host_fixture.h"
+#include "../../tools/aca-host/ecb.h"
 
 #define VECTOR_SAV	2200000ull	/* spec 6.6 */
 
@@ -301,4 +305,4 @@ TEST(counting_ecb_holds_every_software_event_and_a_fixed_one)
 	free(ecb);
 }
 
-#endif /* ACA_HOST_TEST_UNIT */
+TEST_HARNESS_MAIN

@@ -4,8 +4,12 @@
  * against the scripted target (what it configured, DIR/groups.txt from
  * GROUP_TIMES), and report's estimate of each event's count, scaled by the
  * share of the collection its group ran as perf stat scales it.
+ * Its own program, build/tests/host_groups_test.
  */
-#ifdef ACA_HOST_TEST_UNIT
+#include "host_fixture.h"
+#include "../../tools/aca-host/groups.h"
+#include "../../tools/aca-host/payload.h"
+#include "../../tools/aca-host/script.h"
 
 #define SWITCH_MS	"25"
 
@@ -19,7 +23,7 @@ static char *collection_file(FIXTURE_DATA(dir) *self, const char *name)
 	char path[4200];
 	size_t len;
 
-	snprintf(path, sizeof(path), "%s/c/%s", self->path, name);
+	snprintf(path, sizeof(path), "%s/c/%s", self->d.path, name);
 	return (char *)read_whole_file(path, 1 << 20, &len);
 }
 
@@ -36,9 +40,7 @@ TEST_F_TIMEOUT(dir, collect_sends_one_group_per_event_with_the_switch_timer, 60)
 {
 	struct mock_target m = { .samples_per_cpu = 10 };
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
-	EXPECT_EQ(0, run_collect_argv(self, &m, "c", three_events));
+	EXPECT_EQ(0, run_collect_argv(&self->d, &m, "c", three_events));
 	if (m.failed)
 		TH_LOG("target: %s", m.why);
 	EXPECT_EQ(0, m.failed);
@@ -66,9 +68,7 @@ TEST_F_TIMEOUT(dir, collect_switch_samples_asks_for_event_based_switching, 60)
 	struct mock_target m = { .samples_per_cpu = 10 };
 	char *txt;
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
-	EXPECT_EQ(0, run_collect_argv(self, &m, "c", args));
+	EXPECT_EQ(0, run_collect_argv(&self->d, &m, "c", args));
 	EXPECT_EQ(0, m.failed);
 	EXPECT_EQ(2, m.num_groups);
 	EXPECT_EQ(SEP_EM_EVENT_BASED, m.em_mode);
@@ -85,9 +85,7 @@ TEST_F_TIMEOUT(dir, collect_of_one_event_is_not_multiplexed, 60)
 {
 	struct mock_target m = { .samples_per_cpu = 10 };
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
-	EXPECT_EQ(0, run_collect(self, &m, "--switch-ms=" SWITCH_MS));
+	EXPECT_EQ(0, run_collect(&self->d, &m, "--switch-ms=" SWITCH_MS));
 	EXPECT_EQ(1, m.num_groups);
 	EXPECT_EQ(SEP_EM_DISABLED, m.em_mode);
 	ASSERT_EQ(1, m.necbs);
@@ -106,11 +104,9 @@ TEST_F_TIMEOUT(dir, collect_writes_each_group_s_windows_to_groups_txt, 60)
 	struct group_times gt;
 	char dir[4200], err[4200] = "", *txt;
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
-	ASSERT_EQ(0, run_collect_argv(self, &m, "c", three_events));
+	ASSERT_EQ(0, run_collect_argv(&self->d, &m, "c", three_events));
 	EXPECT_TRUE(m.group_times_asked);
-	snprintf(dir, sizeof(dir), "%s/c", self->path);
+	snprintf(dir, sizeof(dir), "%s/c", self->d.path);
 	ASSERT_EQ(0, groups_read(dir, &gt, err, sizeof(err))) TH_LOG("%s", err);
 	EXPECT_EQ(atoi(SWITCH_MS), gt.switch_ms);
 	EXPECT_EQ(3 * MOCK_ROUNDS - 1, gt.switches);
@@ -140,14 +136,12 @@ TEST_F_TIMEOUT(dir, target_without_group_times_leaves_no_groups_txt, 60)
 				 .fail_status = VT_DRIVER_COMM_FAILED };
 	char *txt;
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
-	EXPECT_EQ(0, run_collect_argv(self, &m, "c", three_events));
+	EXPECT_EQ(0, run_collect_argv(&self->d, &m, "c", three_events));
 	txt = collection_file(self, GROUPS_FILE);
 	EXPECT_EQ(NULL, txt);
 	free(txt);
-	ASSERT_NE(NULL, self->run.err);
-	EXPECT_NE(NULL, strstr(self->run.err, "the target keeps no group times (status 159)"));
+	ASSERT_NE(NULL, self->d.run.err);
+	EXPECT_NE(NULL, strstr(self->d.run.err, "the target keeps no group times (status 159)"));
 	txt = collection_file(self, "collection.txt");
 	ASSERT_NE(NULL, txt);
 	EXPECT_NE(NULL, strstr(txt, "\ncomplete=1\n"));
@@ -161,12 +155,10 @@ TEST_F(dir, collect_refuses_the_same_event_twice)
 			       "--event", "INST_RETIRED.ANY", "--event", "INST_RETIRED.ANY",
 			       NULL };
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
-	snprintf(out, sizeof(out), "%s/c", self->path);
-	EXPECT_EQ(2, synth_run_host(self->path, args, &self->run));
-	ASSERT_NE(NULL, self->run.err);
-	EXPECT_NE(NULL, strstr(self->run.err, "aca-host collect: --event INST_RETIRED.ANY "
+	snprintf(out, sizeof(out), "%s/c", self->d.path);
+	EXPECT_EQ(2, synth_run_host(self->d.path, args, &self->d.run));
+	ASSERT_NE(NULL, self->d.run.err);
+	EXPECT_NE(NULL, strstr(self->d.run.err, "aca-host collect: --event INST_RETIRED.ANY "
 			       "given twice: the report names each group by its event, "
 			       "and could not tell these two apart\n"));
 }
@@ -200,13 +192,13 @@ static void mux_collection_as(FIXTURE_DATA(dir) *self, int with_groups,
 	char txt[sizeof(mux_txt) + 64];
 
 	for (int i = 0; i < 40; i++) {
-		synth_sample(&self->cpu0, SAMPLE_SIZE, 0x400001, 9, 9, 1020000 + i, 0);
-		synth_set_event(&self->cpu0, SAMPLE_SIZE, i < 30 ? 0 : 1);
+		synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0x400001, 9, 9, 1020000 + i, 0);
+		synth_set_event(&self->d.cpu0, SAMPLE_SIZE, i < 30 ? 0 : 1);
 	}
 	snprintf(txt, sizeof(txt), "%ssampling=%s\n", mux_txt, sampling);
-	synth_write(self->path, "collection.txt", txt, strlen(txt));
+	synth_write(self->d.path, "collection.txt", txt, strlen(txt));
 	if (with_groups)
-		synth_write(self->path, GROUPS_FILE, mux_groups, strlen(mux_groups));
+		synth_write(self->d.path, GROUPS_FILE, mux_groups, strlen(mux_groups));
 }
 
 static char *report_text(FIXTURE_DATA(dir) *self)
@@ -218,7 +210,7 @@ static char *report_text(FIXTURE_DATA(dir) *self)
 
 	if (!f)
 		return NULL;
-	report_print(&self->r, &o, self->path, f);
+	report_print(&self->d.r, &o, self->d.path, f);
 	fclose(f);
 	return text;
 }
@@ -229,19 +221,19 @@ TEST_F(dir, report_scales_each_group_by_its_running_share)
 	char *text;
 
 	mux_collection(self, 1);
-	ASSERT_EQ(0, run_report(self, NULL));
-	EXPECT_EQ(0, self->ret);
-	ASSERT_EQ(2, self->r.groups.n);
-	EXPECT_EQ(30, self->r.group_samples[0]);
-	EXPECT_EQ(10, self->r.group_samples[1]);
+	ASSERT_EQ(0, run_report(&self->d, NULL));
+	EXPECT_EQ(0, self->d.ret);
+	ASSERT_EQ(2, self->d.r.groups.n);
+	EXPECT_EQ(30, self->d.r.group_samples[0]);
+	EXPECT_EQ(10, self->d.r.group_samples[1]);
 	/*
 	 * samples x sample_after x enabled / running, enabled the 75000 ticks
 	 * some group sampled (not stop_tsc - start_tsc, which has set-up and
 	 * drain in it).
 	 */
-	EXPECT_EQ(90000, (long)(report_group_estimate(&self->r, 0, &share) + 0.5));
+	EXPECT_EQ(90000, (long)(report_group_estimate(&self->d.r, 0, &share) + 0.5));
 	EXPECT_EQ(3333, (long)(share * 10000));
-	EXPECT_EQ(15000, (long)(report_group_estimate(&self->r, 1, &share) + 0.5));
+	EXPECT_EQ(15000, (long)(report_group_estimate(&self->d.r, 1, &share) + 0.5));
 	EXPECT_EQ(6667, (long)(share * 10000 + 0.5));
 	text = report_text(self);
 	ASSERT_NE(NULL, text);
@@ -259,13 +251,13 @@ TEST_F(dir, report_says_cpu_clock_estimates_are_of_the_rate_asked)
 	char *text;
 
 	mux_collection_as(self, 1, "cpu-clock (no PMU on the target)");
-	ASSERT_EQ(0, run_report(self, NULL));
+	ASSERT_EQ(0, run_report(&self->d, NULL));
 	text = report_text(self);
 	ASSERT_NE(NULL, text);
 	EXPECT_NE(NULL, strstr(text, note)) TH_LOG("%s", text);
 	free(text);
 	mux_collection(self, 1);
-	ASSERT_EQ(0, run_report(self, NULL));
+	ASSERT_EQ(0, run_report(&self->d, NULL));
 	text = report_text(self);
 	ASSERT_NE(NULL, text);
 	EXPECT_EQ(NULL, strstr(text, note));
@@ -277,8 +269,8 @@ TEST_F(dir, report_without_groups_txt_has_no_event_table)
 	char *text;
 
 	mux_collection(self, 0);
-	ASSERT_EQ(0, run_report(self, NULL));
-	EXPECT_EQ(0, self->r.groups.n);
+	ASSERT_EQ(0, run_report(&self->d, NULL));
+	EXPECT_EQ(0, self->d.r.groups.n);
 	text = report_text(self);
 	ASSERT_NE(NULL, text);
 	EXPECT_EQ(NULL, strstr(text, "By event"));
@@ -303,10 +295,10 @@ TEST_F(dir, script_names_each_sample_s_event_by_its_group)
 
 	mux_collection(self, 1);
 	/* run_report() writes cpu0.bin and module.bin for script to read. */
-	ASSERT_EQ(0, run_report(self, NULL));
+	ASSERT_EQ(0, run_report(&self->d, NULL));
 	f = open_memstream(&text, &len);
 	ASSERT_NE(NULL, f);
-	EXPECT_EQ(0, script_print(self->path, &o, f));
+	EXPECT_EQ(0, script_print(self->d.path, &o, f));
 	fclose(f);
 	ASSERT_NE(NULL, text);
 	EXPECT_EQ(30, count_in(text, " INST_RETIRED.ANY: \n"));
@@ -314,4 +306,4 @@ TEST_F(dir, script_names_each_sample_s_event_by_its_group)
 	free(text);
 }
 
-#endif /* ACA_HOST_TEST_UNIT */
+TEST_HARNESS_MAIN

@@ -5,15 +5,18 @@
  * DIR/kallsyms and DIR/kallsyms.size; a target that will not is said once
  * and the collection stands; report names kernel samples from them when
  * given neither --kallsyms nor --vmlinux, within each symbol's size.
+ * Its own program, build/tests/host_ksyms_test.
  */
-#ifdef ACA_HOST_TEST_UNIT
+#include "host_fixture.h"
+#include "../../tools/aca-host/kallsyms.h"
+#include "../../tools/aca-host/ksym_collect.h"
 
 static char *dir_file(FIXTURE_DATA(dir) *self, const char *sub, const char *name)
 {
 	char path[4200];
 	size_t len;
 
-	snprintf(path, sizeof(path), "%s/%s/%s", self->path, sub, name);
+	snprintf(path, sizeof(path), "%s/%s/%s", self->d.path, sub, name);
 	return (char *)read_whole_file(path, 16 << 20, &len);
 }
 
@@ -31,13 +34,11 @@ TEST_F_TIMEOUT(dir, collect_writes_kallsyms_from_the_targets_answers, 60)
 	struct mock_target m = { .samples_per_cpu = 10, .kernel_samples = 10 };
 	char *ks, *sizes, *txt;
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
-	EXPECT_EQ(0, run_collect(self, &m, NULL)) TH_LOG("%s", self->run.err);
+	EXPECT_EQ(0, run_collect(&self->d, &m, NULL)) TH_LOG("%s", self->d.run.err);
 	EXPECT_EQ(0, m.failed) TH_LOG("target: %s", m.why);
 	ks = dir_file(self, "c", "kallsyms");
 	sizes = dir_file(self, "c", "kallsyms.size");
-	txt = collection_txt(self);
+	txt = collection_txt(&self->d);
 	ASSERT_NE(NULL, ks);
 	ASSERT_NE(NULL, sizes);
 	ASSERT_NE(NULL, txt);
@@ -50,8 +51,8 @@ TEST_F_TIMEOUT(dir, collect_writes_kallsyms_from_the_targets_answers, 60)
 	EXPECT_EQ(16, m.ksym_addrs);
 	EXPECT_NE(NULL, strstr(txt, "\nkernel_symbols=2\n"));
 	EXPECT_NE(NULL, strstr(txt, "\ncomplete=1\n"));
-	EXPECT_NE(NULL, strstr(self->run.out, "2 symbols named by the target"));
-	EXPECT_EQ(NULL, strstr(self->run.err, "KERNEL_SYMBOLS")) TH_LOG("%s", self->run.err);
+	EXPECT_NE(NULL, strstr(self->d.run.out, "2 symbols named by the target"));
+	EXPECT_EQ(NULL, strstr(self->d.run.err, "KERNEL_SYMBOLS")) TH_LOG("%s", self->d.run.err);
 	/* Asked after STOP, before TERMINATE. */
 	for (int i = 0; i < m.ncommands; i++)
 		if (m.commands[i] == ACA_CMD_KERNEL_SYMBOLS) {
@@ -68,9 +69,7 @@ TEST_F_TIMEOUT(dir, collect_asks_at_most_1024_addresses_at_a_time, 60)
 				 .unknown_kernel = 2000 };
 	char *ks;
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
-	EXPECT_EQ(0, run_collect(self, &m, NULL)) TH_LOG("%s", self->run.err);
+	EXPECT_EQ(0, run_collect(&self->d, &m, NULL)) TH_LOG("%s", self->d.run.err);
 	EXPECT_EQ(0, m.failed) TH_LOG("target: %s", m.why);
 	EXPECT_EQ(2, m.ksym_requests);
 	EXPECT_EQ(ACA_KSYM_MAX_ADDRS, m.ksym_max_batch);
@@ -89,8 +88,6 @@ TEST_F_TIMEOUT(dir, refusing_target_still_gives_a_good_collection, 60)
 {
 	static const int statuses[] = { VT_NO_ADMIN_PRIVILEGE, VT_DRIVER_COMM_FAILED };
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
 	for (size_t i = 0; i < 2; i++) {
 		struct mock_target m = { .samples_per_cpu = 10, .kernel_samples = 10,
 					 .fail_command = ACA_CMD_KERNEL_SYMBOLS,
@@ -98,14 +95,14 @@ TEST_F_TIMEOUT(dir, refusing_target_still_gives_a_good_collection, 60)
 		char sub[8], want[64], path[4200], *txt;
 
 		snprintf(sub, sizeof(sub), "c%zu", i);
-		EXPECT_EQ(0, run_collect_to(self, &m, sub, NULL)) TH_LOG("%s", self->run.err);
+		EXPECT_EQ(0, run_collect_to(&self->d, &m, sub, NULL)) TH_LOG("%s", self->d.run.err);
 		EXPECT_EQ(0, m.failed) TH_LOG("target: %s", m.why);
-		ASSERT_NE(NULL, self->run.err);
+		ASSERT_NE(NULL, self->d.run.err);
 		snprintf(want, sizeof(want), "KERNEL_SYMBOLS: status %d", statuses[i]);
-		EXPECT_NE(NULL, strstr(self->run.err, want)) TH_LOG("%s", self->run.err);
-		EXPECT_EQ(1, count_of(self->run.err, "KERNEL_SYMBOLS")) TH_LOG("%s", self->run.err);
+		EXPECT_NE(NULL, strstr(self->d.run.err, want)) TH_LOG("%s", self->d.run.err);
+		EXPECT_EQ(1, count_of(self->d.run.err, "KERNEL_SYMBOLS")) TH_LOG("%s", self->d.run.err);
 		EXPECT_TRUE(m.terminate_seen);
-		snprintf(path, sizeof(path), "%s/%s/kallsyms", self->path, sub);
+		snprintf(path, sizeof(path), "%s/%s/kallsyms", self->d.path, sub);
 		EXPECT_NE(0, access(path, F_OK));
 		txt = dir_file(self, sub, "collection.txt");
 		ASSERT_NE(NULL, txt);
@@ -128,45 +125,43 @@ TEST_F_TIMEOUT(dir, report_names_kernel_samples_from_dir_kallsyms_by_default, 60
 	size_t len = 0;
 	FILE *f;
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
-	ASSERT_EQ(0, run_collect(self, &m, NULL)) TH_LOG("%s", self->run.err);
-	snprintf(dir, sizeof(dir), "%s/c", self->path);
+	ASSERT_EQ(0, run_collect(&self->d, &m, NULL)) TH_LOG("%s", self->d.run.err);
+	snprintf(dir, sizeof(dir), "%s/c", self->d.path);
 	snprintf(ks, sizeof(ks), "%s/kallsyms", dir);
-	EXPECT_EQ(0, report_load(dir, &o, &self->r));
-	EXPECT_STREQ(ks, self->r.default_kallsyms);
-	EXPECT_EQ(10, tally_get(&self->r.functions, "mock_kernel_hot (vmlinux)"));
-	EXPECT_EQ(5, tally_get(&self->r.functions, "mock_mod_fn (mock_mod)"));
-	EXPECT_EQ(5, tally_get(&self->r.functions, "vmlinux+0x100200 (vmlinux)"));
+	EXPECT_EQ(0, report_load(dir, &o, &self->d.r));
+	EXPECT_STREQ(ks, self->d.r.default_kallsyms);
+	EXPECT_EQ(10, tally_get(&self->d.r.functions, "mock_kernel_hot (vmlinux)"));
+	EXPECT_EQ(5, tally_get(&self->d.r.functions, "mock_mod_fn (mock_mod)"));
+	EXPECT_EQ(5, tally_get(&self->d.r.functions, "vmlinux+0x100200 (vmlinux)"));
 	f = open_memstream(&text, &len);
 	ASSERT_NE(NULL, f);
-	report_print(&self->r, &o, dir, f);
+	report_print(&self->d.r, &o, dir, f);
 	fclose(f);
 	EXPECT_NE(NULL, strstr(text, "kernel names")) TH_LOG("%s", text);
 	EXPECT_NE(NULL, strstr(text, ks)) TH_LOG("%s", text);
 	free(text);
 	/* Given --kallsyms (the same file here), that is used, and no default said. */
-	report_free(&self->r);
+	report_free(&self->d.r);
 	o.kallsyms = ks;
-	EXPECT_EQ(0, report_load(dir, &o, &self->r));
-	EXPECT_STREQ("", self->r.default_kallsyms);
-	EXPECT_EQ(10, tally_get(&self->r.functions, "mock_kernel_hot (vmlinux)"));
+	EXPECT_EQ(0, report_load(dir, &o, &self->d.r));
+	EXPECT_STREQ("", self->d.r.default_kallsyms);
+	EXPECT_EQ(10, tally_get(&self->d.r.functions, "mock_kernel_hot (vmlinux)"));
 	/* And without the file, kernel samples keep MODULE+0xOFFSET. */
-	report_free(&self->r);
+	report_free(&self->d.r);
 	o.kallsyms = NULL;
 	ASSERT_EQ(0, unlink(ks));
-	EXPECT_EQ(0, report_load(dir, &o, &self->r));
-	EXPECT_STREQ("", self->r.default_kallsyms);
-	EXPECT_EQ(10, tally_get(&self->r.functions, "vmlinux+0x100000 (vmlinux)") +
-		      tally_get(&self->r.functions, "vmlinux+0x100001 (vmlinux)") +
-		      tally_get(&self->r.functions, "vmlinux+0x100002 (vmlinux)") +
-		      tally_get(&self->r.functions, "vmlinux+0x100003 (vmlinux)") +
-		      tally_get(&self->r.functions, "vmlinux+0x100004 (vmlinux)") +
-		      tally_get(&self->r.functions, "vmlinux+0x100005 (vmlinux)") +
-		      tally_get(&self->r.functions, "vmlinux+0x100006 (vmlinux)") +
-		      tally_get(&self->r.functions, "vmlinux+0x100007 (vmlinux)") +
-		      tally_get(&self->r.functions, "vmlinux+0x100008 (vmlinux)") +
-		      tally_get(&self->r.functions, "vmlinux+0x100009 (vmlinux)"));
+	EXPECT_EQ(0, report_load(dir, &o, &self->d.r));
+	EXPECT_STREQ("", self->d.r.default_kallsyms);
+	EXPECT_EQ(10, tally_get(&self->d.r.functions, "vmlinux+0x100000 (vmlinux)") +
+		      tally_get(&self->d.r.functions, "vmlinux+0x100001 (vmlinux)") +
+		      tally_get(&self->d.r.functions, "vmlinux+0x100002 (vmlinux)") +
+		      tally_get(&self->d.r.functions, "vmlinux+0x100003 (vmlinux)") +
+		      tally_get(&self->d.r.functions, "vmlinux+0x100004 (vmlinux)") +
+		      tally_get(&self->d.r.functions, "vmlinux+0x100005 (vmlinux)") +
+		      tally_get(&self->d.r.functions, "vmlinux+0x100006 (vmlinux)") +
+		      tally_get(&self->d.r.functions, "vmlinux+0x100007 (vmlinux)") +
+		      tally_get(&self->d.r.functions, "vmlinux+0x100008 (vmlinux)") +
+		      tally_get(&self->d.r.functions, "vmlinux+0x100009 (vmlinux)"));
 }
 
 /* A kallsyms copy with sizes beside it: nothing past a symbol's end is its. */
@@ -181,14 +176,14 @@ TEST_F(dir, kallsyms_size_file_bounds_each_symbol)
 	char path[4200], err[256];
 	struct ksyms k;
 
-	ASSERT_EQ(0, synth_write(self->path, "ks", text, strlen(text)));
-	snprintf(path, sizeof(path), "%s/ks", self->path);
+	ASSERT_EQ(0, synth_write(self->d.path, "ks", text, strlen(text)));
+	snprintf(path, sizeof(path), "%s/ks", self->d.path);
 	/* Without the size file: the nearest symbol below. */
 	ASSERT_EQ(0, ksyms_load(path, &k, err, sizeof(err)));
 	ASSERT_NE(NULL, ksyms_at(&k, 0xffffffff81000080ull, ""));
 	EXPECT_STREQ("first", ksyms_at(&k, 0xffffffff81000080ull, "")->name);
 	ksyms_free(&k);
-	ASSERT_EQ(0, synth_write(self->path, "ks.size", sizes, strlen(sizes)));
+	ASSERT_EQ(0, synth_write(self->d.path, "ks.size", sizes, strlen(sizes)));
 	ASSERT_EQ(0, ksyms_load(path, &k, err, sizeof(err)));
 	EXPECT_EQ(1, k.malformed);
 	ASSERT_NE(NULL, ksyms_at(&k, 0xffffffff8100003full, ""));
@@ -230,14 +225,14 @@ TEST_F(dir, kernel_addresses_are_ips_and_kernel_callers_each_once)
 	char err[256];
 	struct sbuf cpu1 = { 0 };
 
-	callstack_sample(&self->cpu0, l.size, 0xffffffff81000010ull, k1, 2, 1);
-	callstack_sample(&self->cpu0, l.size, 0xffffffff81000010ull, k2, 1, 0);
-	callstack_sample(&self->cpu0, l.size, 0x400010, u1, 0, 2);
+	callstack_sample(&self->d.cpu0, l.size, 0xffffffff81000010ull, k1, 2, 1);
+	callstack_sample(&self->d.cpu0, l.size, 0xffffffff81000010ull, k2, 1, 0);
+	callstack_sample(&self->d.cpu0, l.size, 0x400010, u1, 0, 2);
 	callstack_sample(&cpu1, l.size, 0xffffffffc0000020ull, k2, 1, 0);
-	ASSERT_EQ(0, synth_write(self->path, "cpu0.bin", self->cpu0.p, self->cpu0.len));
-	ASSERT_EQ(0, synth_write(self->path, "cpu1.bin", cpu1.p, cpu1.len));
+	ASSERT_EQ(0, synth_write(self->d.path, "cpu0.bin", self->d.cpu0.p, self->d.cpu0.len));
+	ASSERT_EQ(0, synth_write(self->d.path, "cpu1.bin", cpu1.p, cpu1.len));
 	sbuf_free(&cpu1);
-	ASSERT_EQ(0, ksym_gather(self->path, 2, &l, &a, err, sizeof(err))) TH_LOG("%s", err);
+	ASSERT_EQ(0, ksym_gather(self->d.path, 2, &l, &a, err, sizeof(err))) TH_LOG("%s", err);
 	ASSERT_EQ(4, a.n);
 	EXPECT_EQ(0xffffffff81000010ull, a.v[0]);
 	EXPECT_EQ(0xffffffff81000104ull, a.v[1]);
@@ -247,7 +242,7 @@ TEST_F(dir, kernel_addresses_are_ips_and_kernel_callers_each_once)
 	/* Records of another size than asked: refused, not misread. */
 	const struct record_layout bad = { .size = 96, .callstack_offset = 44,
 					   .callstack_size = 48 };
-	EXPECT_EQ(-1, ksym_gather(self->path, 2, &bad, &a, err, sizeof(err)));
+	EXPECT_EQ(-1, ksym_gather(self->d.path, 2, &bad, &a, err, sizeof(err)));
 }
 
 /* The slots of the answer, as spec 4.6 has them, and everything else. */
@@ -301,4 +296,4 @@ TEST_F(dir, kernel_symbols_slots_are_parsed_strictly)
 	EXPECT_EQ(-1, ksym_parse_slot(slot, 0xffffffff81000010ull, &a));
 }
 
-#endif /* ACA_HOST_TEST_UNIT */
+TEST_HARNESS_MAIN

@@ -1,13 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Untrusted input: truncated, malformed and random streams and ELF files. */
-#ifdef ACA_HOST_TEST_UNIT
+/*
+ * Untrusted input: truncated, malformed and random streams and ELF files.
+ * Its own program, build/tests/host_malformed_test.
+ */
+#include <elf.h>
+
+#include "host_fixture.h"
+#include "../../tools/aca-host/records.h"
+#include "../../tools/aca-host/symbols.h"
 
 static void two_good_records(FIXTURE_DATA(dir) *self)
 {
-	synth_module(&self->modules, 9, 0x400000, 0x1000, 0, 0, LOADED, SEP_MR_EXE, "/x/one");
-	synth_module(&self->modules, 9, 0x500000, 0x1000, 0, 0, LOADED, 0, "/x/two");
-	synth_sample(&self->cpu0, SAMPLE_SIZE, 0x400001, 9, 9, 1, 0);
-	synth_sample(&self->cpu0, SAMPLE_SIZE, 0x500001, 9, 9, 1, 0);
+	synth_module(&self->d.modules, 9, 0x400000, 0x1000, 0, 0, LOADED, SEP_MR_EXE, "/x/one");
+	synth_module(&self->d.modules, 9, 0x500000, 0x1000, 0, 0, LOADED, 0, "/x/two");
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0x400001, 9, 9, 1, 0);
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0x500001, 9, 9, 1, 0);
 }
 
 /* Appends a record header with these lengths and @extra bytes after it. */
@@ -25,39 +32,39 @@ static void bad_record(FIXTURE_DATA(dir) *self, uint16_t rec_length,
 	uint8_t junk[256];
 
 	memset(junk, 'A', sizeof(junk));
-	sbuf_add(&self->modules, &r, sizeof(r));
-	sbuf_add(&self->modules, junk, extra < sizeof(junk) ? extra : sizeof(junk));
+	sbuf_add(&self->d.modules, &r, sizeof(r));
+	sbuf_add(&self->d.modules, junk, extra < sizeof(junk) ? extra : sizeof(junk));
 }
 
 static void expect_kept_two(struct __test_metadata *_metadata,
 			    FIXTURE_DATA(dir) *self, const char *message)
 {
-	if (self->warn_len)
-		TH_LOG("report said: %s", self->warn);
-	EXPECT_EQ(1, self->ret);
-	EXPECT_EQ(2, self->r.nmodules);
-	EXPECT_EQ(2, self->r.with_module);
-	EXPECT_TRUE(said(self, message));
-	EXPECT_TRUE(said(self, "module.bin"));
+	if (self->d.warn_len)
+		TH_LOG("report said: %s", self->d.warn);
+	EXPECT_EQ(1, self->d.ret);
+	EXPECT_EQ(2, self->d.r.nmodules);
+	EXPECT_EQ(2, self->d.r.with_module);
+	EXPECT_TRUE(said(&self->d, message));
+	EXPECT_TRUE(said(&self->d, "module.bin"));
 }
 
 TEST_F(dir, zero_rec_length_stops_the_module_stream)
 {
 	two_good_records(self);
 	bad_record(self, 0, 0, 64);
-	synth_module(&self->modules, 9, 0x600000, 0x1000, 0, 0, LOADED, 0, "/x/never");
-	ASSERT_EQ(0, synth_txt(self->path, 1, SAMPLE_SIZE));
-	ASSERT_EQ(0, run_report(self, NULL));
+	synth_module(&self->d.modules, 9, 0x600000, 0x1000, 0, 0, LOADED, 0, "/x/never");
+	ASSERT_EQ(0, synth_txt(self->d.path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, run_report(&self->d, NULL));
 	expect_kept_two(_metadata, self, "record 2 at offset 176: recLength 0");
-	EXPECT_EQ(0, tally_get(&self->r.modules, "/x/never"));
+	EXPECT_EQ(0, tally_get(&self->d.r.modules, "/x/never"));
 }
 
 TEST_F(dir, rec_length_below_the_fixed_part)
 {
 	two_good_records(self);
 	bad_record(self, 40, 0, 64);
-	ASSERT_EQ(0, synth_txt(self->path, 1, SAMPLE_SIZE));
-	ASSERT_EQ(0, run_report(self, NULL));
+	ASSERT_EQ(0, synth_txt(self->d.path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, run_report(&self->d, NULL));
 	expect_kept_two(_metadata, self, "recLength 40 is shorter than the 80-byte fixed part");
 }
 
@@ -65,8 +72,8 @@ TEST_F(dir, rec_length_past_the_end)
 {
 	two_good_records(self);
 	bad_record(self, 200, 10, 16);
-	ASSERT_EQ(0, synth_txt(self->path, 1, SAMPLE_SIZE));
-	ASSERT_EQ(0, run_report(self, NULL));
+	ASSERT_EQ(0, synth_txt(self->d.path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, run_report(&self->d, NULL));
 	expect_kept_two(_metadata, self, "recLength 200 but only 96 bytes left: truncated");
 }
 
@@ -74,17 +81,17 @@ TEST_F(dir, path_longer_than_its_record)
 {
 	two_good_records(self);
 	bad_record(self, 96, 17, 16);
-	ASSERT_EQ(0, synth_txt(self->path, 1, SAMPLE_SIZE));
-	ASSERT_EQ(0, run_report(self, NULL));
+	ASSERT_EQ(0, synth_txt(self->d.path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, run_report(&self->d, NULL));
 	expect_kept_two(_metadata, self, "pathLength 17 does not fit in recLength 96");
 }
 
 TEST_F(dir, half_a_record_at_the_end)
 {
 	two_good_records(self);
-	sbuf_add(&self->modules, "\x58\x00\x03\x00", 4);
-	ASSERT_EQ(0, synth_txt(self->path, 1, SAMPLE_SIZE));
-	ASSERT_EQ(0, run_report(self, NULL));
+	sbuf_add(&self->d.modules, "\x58\x00\x03\x00", 4);
+	ASSERT_EQ(0, synth_txt(self->d.path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, run_report(&self->d, NULL));
 	expect_kept_two(_metadata, self, "4 bytes left, a record needs at least 80: truncated");
 }
 
@@ -96,46 +103,46 @@ TEST_F(dir, paths_are_bounded_and_printable)
 		.load_addr64 = 0x400000, .length64 = 0x1000, .unload_tsc = LOADED,
 	};
 
-	sbuf_add(&self->modules, &r, sizeof(r));
-	sbuf_add(&self->modules, "/x/\033[2Jevil  \n\t", 16);	/* no NUL */
-	synth_sample(&self->cpu0, SAMPLE_SIZE, 0x400001, 9, 9, 1, 0);
-	ASSERT_EQ(0, synth_txt(self->path, 1, SAMPLE_SIZE));
-	ASSERT_EQ(0, run_report(self, NULL));
-	EXPECT_EQ(0, self->ret);
-	EXPECT_EQ(1, tally_get(&self->r.modules, "/x/?[2Jevil"));
+	sbuf_add(&self->d.modules, &r, sizeof(r));
+	sbuf_add(&self->d.modules, "/x/\033[2Jevil  \n\t", 16);	/* no NUL */
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0x400001, 9, 9, 1, 0);
+	ASSERT_EQ(0, synth_txt(self->d.path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, run_report(&self->d, NULL));
+	EXPECT_EQ(0, self->d.ret);
+	EXPECT_EQ(1, tally_get(&self->d.r.modules, "/x/?[2Jevil"));
 }
 
 TEST_F(dir, truncated_sample_stream_keeps_whole_records)
 {
 	two_good_records(self);
-	sbuf_add(&self->cpu0, "partial record", 14);
-	ASSERT_EQ(0, synth_txt(self->path, 1, SAMPLE_SIZE));
-	ASSERT_EQ(0, run_report(self, NULL));
-	EXPECT_EQ(1, self->ret);
-	EXPECT_EQ(2, self->r.samples);
-	EXPECT_TRUE(said(self, "cpu0.bin: 14 trailing bytes after 2 records of 48 bytes"));
+	sbuf_add(&self->d.cpu0, "partial record", 14);
+	ASSERT_EQ(0, synth_txt(self->d.path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, run_report(&self->d, NULL));
+	EXPECT_EQ(1, self->d.ret);
+	EXPECT_EQ(2, self->d.r.samples);
+	EXPECT_TRUE(said(&self->d, "cpu0.bin: 14 trailing bytes after 2 records of 48 bytes"));
 }
 
 TEST_F(dir, missing_or_bad_metadata_is_survivable)
 {
 	two_good_records(self);
 	/* No collection.txt: 48-byte samples, CPU files probed. */
-	ASSERT_EQ(0, run_report(self, NULL));
-	EXPECT_EQ(1, self->ret);
-	EXPECT_EQ(1, self->r.ncpus);
-	EXPECT_EQ(2, self->r.samples);
-	EXPECT_TRUE(said(self, "collection.txt"));
+	ASSERT_EQ(0, run_report(&self->d, NULL));
+	EXPECT_EQ(1, self->d.ret);
+	EXPECT_EQ(1, self->d.r.ncpus);
+	EXPECT_EQ(2, self->d.r.samples);
+	EXPECT_TRUE(said(&self->d, "collection.txt"));
 	/* Absurd values are refused, not used. */
-	ASSERT_EQ(0, synth_write(self->path, "collection.txt",
+	ASSERT_EQ(0, synth_write(self->d.path, "collection.txt",
 				 "num_cpus=99999999999999999999\nsample_size=8\n"
 				 "num_cpus=-1\nsample_size=1000000\n=\nnoequals\n", 86));
-	ASSERT_EQ(0, run_report(self, NULL));
-	EXPECT_EQ(1, self->ret);
-	EXPECT_EQ(1, self->r.ncpus);
-	EXPECT_EQ(48, self->r.sample_size);
-	EXPECT_EQ(2, self->r.samples);
-	EXPECT_TRUE(said(self, "num_cpus '99999999999999999999' out of range"));
-	EXPECT_TRUE(said(self, "sample_size '8' out of range"));
+	ASSERT_EQ(0, run_report(&self->d, NULL));
+	EXPECT_EQ(1, self->d.ret);
+	EXPECT_EQ(1, self->d.r.ncpus);
+	EXPECT_EQ(48, self->d.r.sample_size);
+	EXPECT_EQ(2, self->d.r.samples);
+	EXPECT_TRUE(said(&self->d, "num_cpus '99999999999999999999' out of range"));
+	EXPECT_TRUE(said(&self->d, "sample_size '8' out of range"));
 }
 
 TEST_F(dir, nothing_to_report_on)
@@ -144,7 +151,7 @@ TEST_F(dir, nothing_to_report_on)
 	struct report r;
 
 	/* An empty directory, then one that does not exist. */
-	EXPECT_EQ(2, report_load(self->path, &o, &r));
+	EXPECT_EQ(2, report_load(self->d.path, &o, &r));
 	report_free(&r);
 	EXPECT_EQ(2, report_load("/nonexistent/aca-host-test", &o, &r));
 	report_free(&r);
@@ -152,13 +159,13 @@ TEST_F(dir, nothing_to_report_on)
 
 TEST_F(dir, no_module_records_still_counts_samples)
 {
-	synth_sample(&self->cpu0, SAMPLE_SIZE, 0x400001, 9, 9, 1, 0);
-	ASSERT_EQ(0, synth_txt(self->path, 1, SAMPLE_SIZE));
-	ASSERT_EQ(0, run_report(self, NULL));	/* module.bin is empty */
-	EXPECT_EQ(0, self->ret);
-	EXPECT_EQ(1, self->r.samples);
-	EXPECT_EQ(0, self->r.with_module);
-	EXPECT_EQ(1, tally_get(&self->r.functions, "[unknown] ([no module record])"));
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0x400001, 9, 9, 1, 0);
+	ASSERT_EQ(0, synth_txt(self->d.path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, run_report(&self->d, NULL));	/* module.bin is empty */
+	EXPECT_EQ(0, self->d.ret);
+	EXPECT_EQ(1, self->d.r.samples);
+	EXPECT_EQ(0, self->d.r.with_module);
+	EXPECT_EQ(1, tally_get(&self->d.r.functions, "[unknown] ([no module record])"));
 }
 
 /* Random streams: any verdict, but no crash and no sanitizer report. */
@@ -169,25 +176,25 @@ TEST_F(dir, random_streams_never_crash)
 	for (int round = 0; round < 300; round++) {
 		size_t mlen = synth_rand(&rng) % 2048, clen = synth_rand(&rng) % 1024;
 
-		sbuf_free(&self->modules);
-		sbuf_free(&self->cpu0);
+		sbuf_free(&self->d.modules);
+		sbuf_free(&self->d.cpu0);
 		/* Half the time a valid record first, so garbage comes later. */
 		if (round % 2)
-			synth_module(&self->modules, 9, 0x400000, 0x1000, 0, 0, LOADED, 0,
+			synth_module(&self->d.modules, 9, 0x400000, 0x1000, 0, 0, LOADED, 0,
 				     "/x/ok");
 		for (size_t i = 0; i < mlen; i++) {
 			uint8_t b = synth_rand(&rng);
 
-			sbuf_add(&self->modules, &b, 1);
+			sbuf_add(&self->d.modules, &b, 1);
 		}
 		for (size_t i = 0; i < clen; i++) {
 			uint8_t b = synth_rand(&rng);
 
-			sbuf_add(&self->cpu0, &b, 1);
+			sbuf_add(&self->d.cpu0, &b, 1);
 		}
-		ASSERT_EQ(0, synth_txt(self->path, 1, 48 + 8 * (round % 3)));
-		ASSERT_EQ(0, run_report(self, NULL));
-		ASSERT_GE(1, self->ret);
+		ASSERT_EQ(0, synth_txt(self->d.path, 1, 48 + 8 * (round % 3)));
+		ASSERT_EQ(0, run_report(&self->d, NULL));
+		ASSERT_GE(1, self->d.ret);
 	}
 }
 
@@ -267,17 +274,15 @@ TEST_F(dir, symbol_reader_survives_truncation_and_corruption)
 	uint8_t *img, *copy;
 	size_t len;
 
-	if (!spin)
-		SKIP(return, "no spin binary next to this test (make build/spin)");
 	img = read_whole_file(spin, 64 << 20, &len);
 	ASSERT_NE(NULL, img);
-	snprintf(path, sizeof(path), "%s/elf", self->path);
+	snprintf(path, sizeof(path), "%s/elf", self->d.path);
 	f = sym_open(spin, "/nonexistent", err, sizeof(err));
 	ASSERT_NE(NULL, f) TH_LOG("%s", err);
 	EXPECT_LT(0, sym_count(f));
 	sym_close(f);
 	for (size_t cut = 0; cut < len; cut += 97) {
-		ASSERT_EQ(0, synth_write(self->path, "elf", img, cut));
+		ASSERT_EQ(0, synth_write(self->d.path, "elf", img, cut));
 		try_symbols(path);
 	}
 	copy = malloc(len);
@@ -297,13 +302,13 @@ TEST_F(dir, symbol_reader_survives_truncation_and_corruption)
 		if (eh->e_shoff < len)
 			copy[eh->e_shoff + synth_rand(&rng) % (len - eh->e_shoff)] =
 				synth_rand(&rng);
-		ASSERT_EQ(0, synth_write(self->path, "elf", copy, len));
+		ASSERT_EQ(0, synth_write(self->d.path, "elf", copy, len));
 		try_symbols(path);
 	}
-	ASSERT_EQ(0, synth_write(self->path, "elf", "#!/bin/sh\n", 10));
+	ASSERT_EQ(0, synth_write(self->d.path, "elf", "#!/bin/sh\n", 10));
 	EXPECT_EQ(NULL, sym_open(path, NULL, err, sizeof(err)));
 	free(copy);
 	free(img);
 }
 
-#endif /* ACA_HOST_TEST_UNIT */
+TEST_HARNESS_MAIN

@@ -4,8 +4,14 @@
  * connection refused, connect timed out, closed before the status message
  * (a relay that dropped us), busy (status 219), a peer that is no SEP
  * target, and receive timeouts said as such. All on loopback.
+ * Its own program, build/tests/host_net_test.
  */
-#ifdef ACA_HOST_TEST_UNIT
+#include <fcntl.h>
+#include <sys/socket.h>
+
+#include "host_fixture.h"
+#include "../../tools/aca-host/host.h"
+#include "../../tools/aca-host/session.h"
 
 static long now_ms(void)
 {
@@ -27,7 +33,7 @@ static int talk_to(FIXTURE_DATA(dir) *self, const char *command, int port,
 		args[2] = value;
 		args[3] = target;
 	}
-	return synth_run_host(self->path, args, &self->run);
+	return synth_run_host(self->d.path, args, &self->d.run);
 }
 
 /* aca-host @command against @m; its exit status. */
@@ -59,14 +65,12 @@ TEST_F(dir, refused_connect_asks_whether_the_relay_runs)
 	int fd, port = mock_refusing_port(&fd);
 	char target[32];
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
 	ASSERT_LT(0, port);
 	EXPECT_EQ(1, talk_to(self, "hello", port, NULL, NULL, target, sizeof(target)));
 	close(fd);
-	EXPECT_TRUE(host_said(&self->run, "aca-host: %s: connection refused: nothing "
+	EXPECT_TRUE(host_said(&self->d.run, "aca-host: %s: connection refused: nothing "
 			 "listens there\naca-host: is aca-relay running on the target", target));
-	EXPECT_TRUE(host_said(&self->run, "%s: connection refused: nothing listens "
+	EXPECT_TRUE(host_said(&self->d.run, "%s: connection refused: nothing listens "
 			      "there\naca-host: is aca-relay running on the target (systemctl "
 			      "start aca-relay), on this port (its --port, default 9321), and "
 			      "serving other hosts (without --allow or --bind it listens on "
@@ -80,15 +84,13 @@ TEST_F(dir, connect_times_out_after_timeout_seconds)
 	char target[32];
 	long t0, ms;
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
 	ASSERT_LT(0, port);
 	t0 = now_ms();
 	EXPECT_EQ(1, talk_to(self, "hello", port, "--timeout", "1", target, sizeof(target)));
 	ms = now_ms() - t0;
 	close(fds[0]);
 	close(fds[1]);
-	EXPECT_TRUE(host_said(&self->run, "aca-host: %s: connect timed out after 1 s\n", target));
+	EXPECT_TRUE(host_said(&self->d.run, "aca-host: %s: connect timed out after 1 s\n", target));
 	EXPECT_LE(900, ms);
 	EXPECT_GT(5000, ms);
 }
@@ -98,12 +100,10 @@ TEST_F(dir, closed_before_status_points_at_the_relay_journal)
 	struct mock_target m = { .hello = MOCK_HELLO_CLOSE };
 	char target[32];
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
 	EXPECT_EQ(1, talk_to_mock(self, &m, "hello", target, sizeof(target)));
-	EXPECT_TRUE(host_said(&self->run, "aca-host: %s closed the connection before the "
+	EXPECT_TRUE(host_said(&self->d.run, "aca-host: %s closed the connection before the "
 			 "status message\n", target));
-	EXPECT_TRUE(host_said(&self->run, "journalctl -u aca-relay%s", "\n"));
+	EXPECT_TRUE(host_said(&self->d.run, "journalctl -u aca-relay%s", "\n"));
 }
 
 TEST_F(dir, busy_target_says_another_session_is_active)
@@ -111,10 +111,8 @@ TEST_F(dir, busy_target_says_another_session_is_active)
 	struct mock_target m = { .hello = MOCK_HELLO_BUSY };
 	char target[32];
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
 	EXPECT_EQ(1, talk_to_mock(self, &m, "hello", target, sizeof(target)));
-	EXPECT_TRUE(host_said(&self->run, "aca-host: %s is busy: status 219 "
+	EXPECT_TRUE(host_said(&self->d.run, "aca-host: %s is busy: status 219 "
 			 "(VT_COMM_DATA_CHANNEL_UNAVAILABLE): another host's session "
 			 "is active", target));
 }
@@ -125,10 +123,8 @@ TEST_F(dir, busy_target_says_the_same_to_info)
 	struct mock_target m = { .hello = MOCK_HELLO_BUSY };
 	char target[32];
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
 	EXPECT_EQ(1, talk_to_mock(self, &m, "info", target, sizeof(target)));
-	EXPECT_TRUE(host_said(&self->run, "aca-host: %s is busy: status 219", target));
+	EXPECT_TRUE(host_said(&self->d.run, "aca-host: %s is busy: status 219", target));
 }
 
 TEST_F(dir, garbage_peer_is_not_a_sep_target)
@@ -136,12 +132,10 @@ TEST_F(dir, garbage_peer_is_not_a_sep_target)
 	struct mock_target m = { .hello = MOCK_HELLO_GARBAGE };
 	char target[32], fmt[128];
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
 	EXPECT_EQ(1, talk_to_mock(self, &m, "hello", target, sizeof(target)));
 	snprintf(fmt, sizeof(fmt), "aca-host: %%s is not a SEP remote target (got %zu "
 		 "bytes that are not a status message)\n", strlen(MOCK_GARBAGE));
-	EXPECT_TRUE(host_said(&self->run, fmt, target));
+	EXPECT_TRUE(host_said(&self->d.run, fmt, target));
 }
 
 TEST_F(dir, wrong_msg_size_is_not_a_sep_target)
@@ -149,11 +143,9 @@ TEST_F(dir, wrong_msg_size_is_not_a_sep_target)
 	struct mock_target m = { .hello = MOCK_HELLO_WRONG_SIZE };
 	char target[32];
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
 	EXPECT_EQ(1, talk_to_mock(self, &m, "info", target, sizeof(target)));
-	EXPECT_TRUE(host_said(&self->run, "aca-host: %s is not a SEP remote target (got ", target));
-	EXPECT_TRUE(host_said(&self->run, "%s bytes that are not a status message)\n", ""));
+	EXPECT_TRUE(host_said(&self->d.run, "aca-host: %s is not a SEP remote target (got ", target));
+	EXPECT_TRUE(host_said(&self->d.run, "%s bytes that are not a status message)\n", ""));
 }
 
 /* stderr into @path until stderr_back(); returns the stderr to restore. */
@@ -201,7 +193,7 @@ TEST_F(dir, status_receive_timeout_is_said_as_a_timeout)
 	int sv[2], saved, ret;
 
 	ASSERT_EQ(0, silent_peer(sv));
-	snprintf(path, sizeof(path), "%s/stderr", self->path);
+	snprintf(path, sizeof(path), "%s/stderr", self->d.path);
 	saved = stderr_to(path);
 	ret = host_hello(sv[0], "127.0.0.1:9", &st);
 	text = stderr_back(saved, path);
@@ -224,7 +216,7 @@ TEST_F(dir, answer_receive_timeout_is_said_as_a_timeout)
 	ASSERT_NE(NULL, s);
 	ASSERT_EQ(0, silent_peer(sv));
 	s->ctl = sv[0];
-	snprintf(path, sizeof(path), "%s/stderr", self->path);
+	snprintf(path, sizeof(path), "%s/stderr", self->d.path);
 	saved = stderr_to(path);
 	ret = host_command(s, SEP_CMD_VERSION, NULL, 0, NULL, 0);
 	text = stderr_back(saved, path);
@@ -237,4 +229,4 @@ TEST_F(dir, answer_receive_timeout_is_said_as_a_timeout)
 	free(text);
 }
 
-#endif /* ACA_HOST_TEST_UNIT */
+TEST_HARNESS_MAIN

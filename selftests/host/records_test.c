@@ -2,8 +2,10 @@
 /*
  * Sample records with a callstack area ([ACA-EXT], struct aca_callstack_head);
  * module records with a build-id ([ACA-EXT], struct aca_mr_build_id).
+ * Its own program, build/tests/host_records_test.
  */
-#ifdef ACA_HOST_TEST_UNIT
+#include "host_fixture.h"
+#include "../../tools/aca-host/records.h"
 
 #define CS_DEPTH	4
 #define CS_RECORD	(48 + 8 + 8 * CS_DEPTH)
@@ -176,4 +178,4 @@ TEST(malformed_build_ids_end_the_module_stream)
 	}
 }
 
-#endif /* ACA_HOST_TEST_UNIT */
+TEST_HARNESS_MAIN

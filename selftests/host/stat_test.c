@@ -2,8 +2,11 @@
 /*
  * aca-host stat without a target: its event names (perf's, aliases,
  * duplicates, limits) and its lines, from synthetic READ_AND_RESET replies.
+ * Its own program, build/tests/host_stat_test.
  */
-#ifdef ACA_HOST_TEST_UNIT
+#include "host_fixture.h"
+#include "../../tools/aca-host/stat_events.h"
+#include "../../tools/aca-host/stat_out.h"
 
 static int add_events(struct stat_events *s, const char *list, char *err, size_t len)
 {
@@ -339,9 +342,9 @@ static int run_stat(FIXTURE_DATA(dir) *self, struct mock_target *m,
 	if (!synth_host_path() || mock_start(m))
 		return -1;
 	snprintf(target, sizeof(target), "127.0.0.1:%d", m->port);
-	synth_run_host(self->path, args, &self->run);
+	synth_run_host(self->d.path, args, &self->d.run);
 	mock_join(m);
-	return self->run.status;
+	return self->d.run.status;
 }
 
 /* Lines of @out that start with @prefix. */
@@ -361,7 +364,7 @@ TEST_F(dir, stat_asks_for_counting_mode_and_reads_every_interval)
 	struct mock_target m = { .mode = MOCK_DRAIN_THEN_ANSWER };
 	char want[128];
 
-	ASSERT_EQ(0, run_stat(self, &m, args)) TH_LOG("stderr: %s", self->run.err);
+	ASSERT_EQ(0, run_stat(self, &m, args)) TH_LOG("stderr: %s", self->d.run.err);
 	EXPECT_EQ(0, m.failed) TH_LOG("%s", m.why);
 	EXPECT_TRUE(m.collection_config & SEP_DRV_CFG_COUNTING_MODE);
 	EXPECT_TRUE(m.stop_seen);
@@ -369,13 +372,13 @@ TEST_F(dir, stat_asks_for_counting_mode_and_reads_every_interval)
 	/* At 0.1, 0.2 and 0.3 s, and at the end: 0.35 s. */
 	EXPECT_EQ(4, m.reads);
 	/* The target's TSC says when, not the host's clock. */
-	EXPECT_EQ(1, stat_lines(self->run.out, "0.100000000,2000001,,cs\n"));
-	EXPECT_EQ(1, stat_lines(self->run.out, "0.100000000,4.00,msec,task-clock\n"));
-	EXPECT_EQ(1, stat_lines(self->run.out, "0.400000000,2000001,,cs\n"));
+	EXPECT_EQ(1, stat_lines(self->d.run.out, "0.100000000,2000001,,cs\n"));
+	EXPECT_EQ(1, stat_lines(self->d.run.out, "0.100000000,4.00,msec,task-clock\n"));
+	EXPECT_EQ(1, stat_lines(self->d.run.out, "0.400000000,2000001,,cs\n"));
 	snprintf(want, sizeof(want), "total,%d,,cs\n", 4 * 2000001);
-	EXPECT_EQ(1, stat_lines(self->run.out, want)) TH_LOG("stdout: %s", self->run.out);
-	EXPECT_EQ(1, stat_lines(self->run.out, "total,16.00,msec,task-clock\n"));
-	EXPECT_EQ(10, stat_lines(self->run.out, ""));
+	EXPECT_EQ(1, stat_lines(self->d.run.out, want)) TH_LOG("stdout: %s", self->d.run.out);
+	EXPECT_EQ(1, stat_lines(self->d.run.out, "total,16.00,msec,task-clock\n"));
+	EXPECT_EQ(10, stat_lines(self->d.run.out, ""));
 }
 
 TEST_F(dir, stat_without_interval_prints_the_totals_alone)
@@ -383,13 +386,13 @@ TEST_F(dir, stat_without_interval_prints_the_totals_alone)
 	static const char *const args[] = { "-e", "faults", "--duration", "0.1", "-A", NULL };
 	struct mock_target m = { .mode = MOCK_DRAIN_THEN_ANSWER };
 
-	ASSERT_EQ(0, run_stat(self, &m, args)) TH_LOG("stderr: %s", self->run.err);
+	ASSERT_EQ(0, run_stat(self, &m, args)) TH_LOG("stderr: %s", self->d.run.err);
 	EXPECT_EQ(1, m.reads);
 	EXPECT_STREQ("#           time CPU                 counts unit events\n"
 		     "# total\n"
 		     "     0.100000000 CPU0             1,000,000      faults\n"
 		     "     0.100000000 CPU1             1,000,001      faults\n",
-		     self->run.out);
+		     self->d.run.out);
 }
 
 TEST_F(dir, stat_says_a_target_without_counting_mode)
@@ -399,10 +402,10 @@ TEST_F(dir, stat_says_a_target_without_counting_mode)
 				 .fail_status = VT_DRIVER_COMM_FAILED };
 
 	EXPECT_EQ(1, run_stat(self, &m, args));
-	EXPECT_NE(NULL, strstr(self->run.err, "does not support counting mode"))
-		TH_LOG("stderr: %s", self->run.err);
+	EXPECT_NE(NULL, strstr(self->d.run.err, "does not support counting mode"))
+		TH_LOG("stderr: %s", self->d.run.err);
 	EXPECT_TRUE(m.terminate_seen);
-	EXPECT_STREQ("", self->run.out);
+	EXPECT_STREQ("", self->d.run.out);
 }
 
 TEST_F(dir, stat_says_a_hardware_event_needs_a_pmu)
@@ -412,8 +415,8 @@ TEST_F(dir, stat_says_a_hardware_event_needs_a_pmu)
 				 .fail_status = VT_DRIVER_COMM_FAILED };
 
 	EXPECT_EQ(1, run_stat(self, &m, args));
-	EXPECT_NE(NULL, strstr(self->run.err, "START refused: a hardware event needs a PMU"))
-		TH_LOG("stderr: %s", self->run.err);
+	EXPECT_NE(NULL, strstr(self->d.run.err, "START refused: a hardware event needs a PMU"))
+		TH_LOG("stderr: %s", self->d.run.err);
 	EXPECT_EQ(0, m.reads);
 }
 
@@ -424,11 +427,11 @@ TEST_F(dir, stat_refuses_bad_event_lists_before_connecting)
 	static const char *const unknown[] = { "stat", "127.0.0.1:1", "-e", "cache-misses",
 					       NULL };
 
-	EXPECT_EQ(2, synth_run_host(self->path, twice, &self->run));
-	EXPECT_NE(NULL, strstr(self->run.err, "given twice")) TH_LOG("%s", self->run.err);
-	host_run_free(&self->run);
-	EXPECT_EQ(2, synth_run_host(self->path, unknown, &self->run));
-	EXPECT_NE(NULL, strstr(self->run.err, "unknown event 'cache-misses'"));
+	EXPECT_EQ(2, synth_run_host(self->d.path, twice, &self->d.run));
+	EXPECT_NE(NULL, strstr(self->d.run.err, "given twice")) TH_LOG("%s", self->d.run.err);
+	host_run_free(&self->d.run);
+	EXPECT_EQ(2, synth_run_host(self->d.path, unknown, &self->d.run));
+	EXPECT_NE(NULL, strstr(self->d.run.err, "unknown event 'cache-misses'"));
 }
 
-#endif /* ACA_HOST_TEST_UNIT */
+TEST_HARNESS_MAIN

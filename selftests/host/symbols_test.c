@@ -3,8 +3,13 @@
  * Names through libdwfl and kallsyms: stripped binaries with a build-id
  * debug file, libc through libc6-dbg, kernel functions from a kallsyms
  * copy or a vmlinux, and files that are not the ones that ran.
+ * Its own program, build/tests/host_symbols_test.
  */
-#ifdef ACA_HOST_TEST_UNIT
+#include <dlfcn.h>
+#include <libgen.h>
+
+#include "host_fixture.h"
+#include "../../tools/aca-host/kallsyms.h"
 
 #define KTEXT		0xffffffff81000000ull
 
@@ -37,13 +42,13 @@ static char *spin_sampled(FIXTURE_DATA(dir) *self, uint64_t *hot)
 	if (!real)
 		return NULL;
 	pid = synth_spin("1", "0.2", hot);
-	if (pid <= 0 || synth_maps(&self->modules, pid, pid, real) < 1 ||
+	if (pid <= 0 || synth_maps(&self->d.modules, pid, pid, real) < 1 ||
 	    waitpid(pid, &status, 0) != pid) {
 		free(real);
 		return NULL;
 	}
-	synth_sample(&self->cpu0, SAMPLE_SIZE, *hot, pid, pid, 1, 0);
-	return synth_txt(self->path, 1, SAMPLE_SIZE) ? NULL : real;
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, *hot, pid, pid, 1, 0);
+	return synth_txt(self->d.path, 1, SAMPLE_SIZE) ? NULL : real;
 }
 
 /*
@@ -60,7 +65,7 @@ TEST_F(dir, stripped_binary_is_named_from_its_build_id_debug_file)
 	ASSERT_NE(NULL, spin);
 	snprintf(dir, sizeof(dir), "%s", spin);
 	dirname(dir);
-	snprintf(root, sizeof(root), "%s/root", self->path);
+	snprintf(root, sizeof(root), "%s/root", self->d.path);
 	/* readelf -n prints "Build ID: HEX". */
 	p = popen("readelf -n build/spin 2>/dev/null | sed -n 's/.*Build ID: //p'", "r");
 	ASSERT_NE(NULL, p);
@@ -74,13 +79,13 @@ TEST_F(dir, stripped_binary_is_named_from_its_build_id_debug_file)
 			   spin, root, id, id + 2, root, spin, spin));
 	/* Stripped indeed: without the debug file, no name. */
 	ASSERT_EQ(0, shell("mv '%s/usr/lib/debug' '%s/hidden'", root, root));
-	ASSERT_EQ(0, run_report(self, root));
-	EXPECT_EQ(0, self->r.with_function);
+	ASSERT_EQ(0, run_report(&self->d, root));
+	EXPECT_EQ(0, self->d.r.with_function);
 	ASSERT_EQ(0, shell("mv '%s/hidden' '%s/usr/lib/debug'", root, root));
-	ASSERT_EQ(0, run_report(self, root));
-	if (self->warn_len)
-		TH_LOG("report said: %s", self->warn);
-	EXPECT_EQ(1, tally_get(&self->r.functions, "aca_hot_spin (spin)"));
+	ASSERT_EQ(0, run_report(&self->d, root));
+	if (self->d.warn_len)
+		TH_LOG("report said: %s", self->d.warn);
+	EXPECT_EQ(1, tally_get(&self->d.r.functions, "aca_hot_spin (spin)"));
 	free(spin);
 }
 
@@ -101,7 +106,7 @@ TEST_F(dir, libc_local_function_is_named_through_libc6_dbg)
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	ASSERT_LT(0, n);
 	exe[n] = 0;
-	ASSERT_LE(2, synth_maps(&self->modules, me, me, exe));
+	ASSERT_LE(2, synth_maps(&self->d.modules, me, me, exe));
 	snprintf(cmd, sizeof(cmd),
 		 "id=$(readelf -n '%s' | sed -n 's/.*Build ID: //p'); "
 		 "nm \"/usr/lib/debug/.build-id/${id%%${id#??}}/${id#??}.debug\" | "
@@ -110,12 +115,12 @@ TEST_F(dir, libc_local_function_is_named_through_libc6_dbg)
 	ASSERT_NE(NULL, p);
 	ASSERT_NE(NULL, fgets(val, sizeof(val), p)) TH_LOG("no libc6-dbg? (make deps)");
 	pclose(p);
-	synth_sample(&self->cpu0, SAMPLE_SIZE,
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE,
 		     (uintptr_t)info.dli_fbase + strtoull(val, NULL, 16) + 1, me, me, 1, 0);
-	ASSERT_EQ(0, synth_txt(self->path, 1, SAMPLE_SIZE));
-	ASSERT_EQ(0, run_report(self, NULL));
-	EXPECT_EQ(1, self->r.with_function) TH_LOG("report said: %s", self->warn);
-	EXPECT_EQ(1, tally_get(&self->r.functions, "_int_malloc (libc.so.6)"));
+	ASSERT_EQ(0, synth_txt(self->d.path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, run_report(&self->d, NULL));
+	EXPECT_EQ(1, self->d.r.with_function) TH_LOG("report said: %s", self->d.warn);
+	EXPECT_EQ(1, tally_get(&self->d.r.functions, "_int_malloc (libc.so.6)"));
 }
 
 /*
@@ -131,14 +136,14 @@ TEST_F(dir, sysroot_file_of_another_build_is_reported_not_used)
 	ASSERT_NE(NULL, spin);
 	real = realpath(spin, NULL);
 	ASSERT_NE(NULL, real);
-	synth_module(&self->modules, 5, 0x500000, 0x1000, 0x100000, 0, LOADED, SEP_MR_EXE, real);
-	synth_sample(&self->cpu0, SAMPLE_SIZE, 0x500010, 5, 5, 1, 0);
-	ASSERT_EQ(0, synth_txt(self->path, 1, SAMPLE_SIZE));
-	ASSERT_EQ(0, run_report(self, "/"));
-	EXPECT_EQ(1, self->ret);
-	EXPECT_EQ(0, self->r.with_function);
-	EXPECT_TRUE(said(self, "is not the file that ran")) TH_LOG("%s", self->warn);
-	EXPECT_EQ(1, tally_get(&self->r.functions, "spin+0x100010 (spin)"));
+	synth_module(&self->d.modules, 5, 0x500000, 0x1000, 0x100000, 0, LOADED, SEP_MR_EXE, real);
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0x500010, 5, 5, 1, 0);
+	ASSERT_EQ(0, synth_txt(self->d.path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, run_report(&self->d, "/"));
+	EXPECT_EQ(1, self->d.ret);
+	EXPECT_EQ(0, self->d.r.with_function);
+	EXPECT_TRUE(said(&self->d, "is not the file that ran")) TH_LOG("%s", self->d.warn);
+	EXPECT_EQ(1, tally_get(&self->d.r.functions, "spin+0x100010 (spin)"));
 	free(real);
 }
 
@@ -178,12 +183,12 @@ TEST_F(dir, sysroot_file_with_the_target_build_id_is_used)
 	ASSERT_NE(NULL, spin);
 	n = readelf_build_id(spin, id, sizeof(id));
 	ASSERT_LT(0, n) TH_LOG("no build-id in %s", spin);
-	ASSERT_LE(1, synth_add_build_id(&self->modules, spin, id, n));
-	ASSERT_EQ(0, run_report(self, "/"));
-	EXPECT_EQ(0, self->ret) TH_LOG("%s", self->warn ? self->warn : "");
-	EXPECT_EQ(1, self->r.with_function);
-	EXPECT_EQ(1, tally_get(&self->r.functions, "aca_hot_spin (spin)"));
-	EXPECT_FALSE(said(self, "not the file that ran"));
+	ASSERT_LE(1, synth_add_build_id(&self->d.modules, spin, id, n));
+	ASSERT_EQ(0, run_report(&self->d, "/"));
+	EXPECT_EQ(0, self->d.ret) TH_LOG("%s", self->d.warn ? self->d.warn : "");
+	EXPECT_EQ(1, self->d.r.with_function);
+	EXPECT_EQ(1, tally_get(&self->d.r.functions, "aca_hot_spin (spin)"));
+	EXPECT_FALSE(said(&self->d, "not the file that ran"));
 	free(spin);
 }
 
@@ -200,11 +205,11 @@ TEST_F(dir, sysroot_file_with_another_build_id_is_reported_not_used)
 	ASSERT_LT(0, n);
 	for (size_t i = 0; i < sizeof(other); i++)
 		other[i] = 0xa0 + i;
-	ASSERT_LE(1, synth_add_build_id(&self->modules, spin, other, sizeof(other)));
-	ASSERT_EQ(0, run_report(self, "/"));
-	EXPECT_EQ(1, self->ret);
-	EXPECT_EQ(0, self->r.with_function);
-	EXPECT_EQ(0, tally_get(&self->r.functions, "aca_hot_spin (spin)"));
+	ASSERT_LE(1, synth_add_build_id(&self->d.modules, spin, other, sizeof(other)));
+	ASSERT_EQ(0, run_report(&self->d, "/"));
+	EXPECT_EQ(1, self->d.ret);
+	EXPECT_EQ(0, self->d.r.with_function);
+	EXPECT_EQ(0, tally_get(&self->d.r.functions, "aca_hot_spin (spin)"));
 	for (size_t i = 0; i < n; i++)
 		sprintf(ours + 2 * i, "%02x", id[i]);
 	for (size_t i = 0; i < sizeof(other); i++)
@@ -212,7 +217,7 @@ TEST_F(dir, sysroot_file_with_another_build_id_is_reported_not_used)
 	snprintf(msg, sizeof(msg),
 		 "%s is not the file that ran: its build-id is %s, the target's %s; its samples are left unnamed",
 		 spin, ours, theirs);
-	EXPECT_TRUE(said(self, msg)) TH_LOG("want: %s\nsaid: %s", msg, self->warn);
+	EXPECT_TRUE(said(&self->d, msg)) TH_LOG("want: %s\nsaid: %s", msg, self->d.warn);
 	free(spin);
 }
 
@@ -228,17 +233,17 @@ TEST_F(dir, sysroot_file_without_a_build_id_is_reported_not_used)
 	ASSERT_NE(NULL, spin);
 	n = readelf_build_id(spin, id, sizeof(id));
 	ASSERT_LT(0, n);
-	ASSERT_LE(1, synth_add_build_id(&self->modules, spin, id, n));
+	ASSERT_LE(1, synth_add_build_id(&self->d.modules, spin, id, n));
 	snprintf(dir, sizeof(dir), "%s", spin);
 	dirname(dir);
-	snprintf(root, sizeof(root), "%s/root", self->path);
+	snprintf(root, sizeof(root), "%s/root", self->d.path);
 	ASSERT_EQ(0, shell("mkdir -p '%s%s' && objcopy --remove-section .note.gnu.build-id '%s' '%s%s'",
 			   root, dir, spin, root, spin));
-	ASSERT_EQ(0, run_report(self, root));
-	EXPECT_EQ(1, self->ret);
-	EXPECT_EQ(0, self->r.with_function);
-	EXPECT_TRUE(said(self, "is not the file that ran: it has no build-id, the target's is "))
-		TH_LOG("%s", self->warn);
+	ASSERT_EQ(0, run_report(&self->d, root));
+	EXPECT_EQ(1, self->d.ret);
+	EXPECT_EQ(0, self->d.r.with_function);
+	EXPECT_TRUE(said(&self->d, "is not the file that ran: it has no build-id, the target's is "))
+		TH_LOG("%s", self->d.warn);
 	free(spin);
 }
 
@@ -249,9 +254,9 @@ TEST_F(dir, sysroot_without_any_of_the_files_is_an_error)
 	char *spin = spin_sampled(self, &hot);
 
 	ASSERT_NE(NULL, spin);
-	ASSERT_EQ(0, run_report(self, self->path));
-	EXPECT_EQ(1, self->ret);
-	EXPECT_TRUE(said(self, "none of the")) TH_LOG("%s", self->warn);
+	ASSERT_EQ(0, run_report(&self->d, self->d.path));
+	EXPECT_EQ(1, self->d.ret);
+	EXPECT_TRUE(said(&self->d, "none of the")) TH_LOG("%s", self->d.warn);
 	free(spin);
 }
 
@@ -284,14 +289,14 @@ static int write_kallsyms(const char *dir, uint64_t stext, int zero, char *path,
 
 static void kernel_samples(FIXTURE_DATA(dir) *self)
 {
-	synth_module(&self->modules, 0, KTEXT, 0x2000000, 0, 0, LOADED,
+	synth_module(&self->d.modules, 0, KTEXT, 0x2000000, 0, 0, LOADED,
 		     SEP_MR_EXE | SEP_MR_GLOBAL_MODULE, "vmlinux");
-	synth_module(&self->modules, 0, 0xffffffffc0000000ull, 0x1000, 0, 0, LOADED,
+	synth_module(&self->d.modules, 0, 0xffffffffc0000000ull, 0x1000, 0, 0, LOADED,
 		     SEP_MR_GLOBAL_MODULE, "aca");
-	synth_sample(&self->cpu0, SAMPLE_SIZE, KTEXT + 0x104, 42, 42, 1, 0);
-	synth_sample(&self->cpu0, SAMPLE_SIZE, KTEXT + 0x210, 0, 0, 2, 0);
-	synth_sample(&self->cpu0, SAMPLE_SIZE, 0xffffffffc0000410ull, 42, 42, 3, 0);
-	synth_sample(&self->cpu0, SAMPLE_SIZE, 0xffffffffc0000010ull, 42, 42, 4, 0);
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, KTEXT + 0x104, 42, 42, 1, 0);
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, KTEXT + 0x210, 0, 0, 2, 0);
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0xffffffffc0000410ull, 42, 42, 3, 0);
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0xffffffffc0000010ull, 42, 42, 4, 0);
 }
 
 static int report_kernel(FIXTURE_DATA(dir) *self, const char *kallsyms,
@@ -299,7 +304,7 @@ static int report_kernel(FIXTURE_DATA(dir) *self, const char *kallsyms,
 {
 	struct report_opts o = { .kallsyms = kallsyms, .vmlinux = vmlinux };
 
-	return synth_txt(self->path, 1, SAMPLE_SIZE) ? -1 : run_report_opts(self, &o);
+	return synth_txt(self->d.path, 1, SAMPLE_SIZE) ? -1 : run_report_opts(&self->d, &o);
 }
 
 TEST_F(dir, kallsyms_names_kernel_and_module_functions)
@@ -307,19 +312,19 @@ TEST_F(dir, kallsyms_names_kernel_and_module_functions)
 	char ks[PATH_MAX];
 
 	kernel_samples(self);
-	ASSERT_EQ(0, write_kallsyms(self->path, KTEXT, 0, ks, sizeof(ks)));
+	ASSERT_EQ(0, write_kallsyms(self->d.path, KTEXT, 0, ks, sizeof(ks)));
 	/* Without it: MODULE+0xOFFSET, the offset from the record's start. */
 	ASSERT_EQ(0, report_kernel(self, NULL, NULL));
-	EXPECT_EQ(1, tally_get(&self->r.functions, "vmlinux+0x104 (vmlinux)"));
-	EXPECT_EQ(1, tally_get(&self->r.functions, "aca+0x410 (aca)"));
+	EXPECT_EQ(1, tally_get(&self->d.r.functions, "vmlinux+0x104 (vmlinux)"));
+	EXPECT_EQ(1, tally_get(&self->d.r.functions, "aca+0x410 (aca)"));
 	ASSERT_EQ(0, report_kernel(self, ks, NULL));
-	EXPECT_EQ(0, self->ret);
-	EXPECT_TRUE(said(self, "1 malformed lines skipped")) TH_LOG("%s", self->warn);
-	EXPECT_EQ(4, self->r.with_function);
-	EXPECT_EQ(1, tally_get(&self->r.functions, "native_write_msr (vmlinux)"));
-	EXPECT_EQ(1, tally_get(&self->r.functions, "do_idle (vmlinux)"));
-	EXPECT_EQ(1, tally_get(&self->r.functions, "aca_ring_write (aca)"));
-	EXPECT_EQ(1, tally_get(&self->r.functions, "aca_sample (aca)"));
+	EXPECT_EQ(0, self->d.ret);
+	EXPECT_TRUE(said(&self->d, "1 malformed lines skipped")) TH_LOG("%s", self->d.warn);
+	EXPECT_EQ(4, self->d.r.with_function);
+	EXPECT_EQ(1, tally_get(&self->d.r.functions, "native_write_msr (vmlinux)"));
+	EXPECT_EQ(1, tally_get(&self->d.r.functions, "do_idle (vmlinux)"));
+	EXPECT_EQ(1, tally_get(&self->d.r.functions, "aca_ring_write (aca)"));
+	EXPECT_EQ(1, tally_get(&self->d.r.functions, "aca_sample (aca)"));
 }
 
 /*
@@ -332,11 +337,11 @@ TEST_F(dir, kallsyms_of_another_boot_is_moved_and_said)
 	char ks[PATH_MAX];
 
 	kernel_samples(self);
-	ASSERT_EQ(0, write_kallsyms(self->path, KTEXT + 0x4000000, 0, ks, sizeof(ks)));
+	ASSERT_EQ(0, write_kallsyms(self->d.path, KTEXT + 0x4000000, 0, ks, sizeof(ks)));
 	ASSERT_EQ(0, report_kernel(self, ks, NULL));
-	EXPECT_TRUE(said(self, "is of another boot")) TH_LOG("%s", self->warn);
-	EXPECT_EQ(1, tally_get(&self->r.functions, "native_write_msr (vmlinux)"));
-	EXPECT_EQ(1, tally_get(&self->r.functions, "aca+0x410 (aca)"));
+	EXPECT_TRUE(said(&self->d, "is of another boot")) TH_LOG("%s", self->d.warn);
+	EXPECT_EQ(1, tally_get(&self->d.r.functions, "native_write_msr (vmlinux)"));
+	EXPECT_EQ(1, tally_get(&self->d.r.functions, "aca+0x410 (aca)"));
 }
 
 /* Read without privilege, every address is 0: refused, with what to do. */
@@ -345,11 +350,11 @@ TEST_F(dir, kallsyms_with_hidden_addresses_is_refused)
 	char ks[PATH_MAX];
 
 	kernel_samples(self);
-	ASSERT_EQ(0, write_kallsyms(self->path, KTEXT, 1, ks, sizeof(ks)));
+	ASSERT_EQ(0, write_kallsyms(self->d.path, KTEXT, 1, ks, sizeof(ks)));
 	ASSERT_EQ(0, report_kernel(self, ks, NULL));
-	EXPECT_EQ(1, self->ret);
-	EXPECT_TRUE(said(self, "copy /proc/kallsyms as root")) TH_LOG("%s", self->warn);
-	EXPECT_EQ(0, self->r.with_function);
+	EXPECT_EQ(1, self->d.ret);
+	EXPECT_TRUE(said(&self->d, "copy /proc/kallsyms as root")) TH_LOG("%s", self->d.warn);
+	EXPECT_EQ(0, self->d.r.with_function);
 }
 
 /*
@@ -370,10 +375,10 @@ TEST_F(dir, vmlinux_is_placed_where_the_kernel_ran)
 	char vm[PATH_MAX], cmd[PATH_MAX + 64], val[64] = "";
 	FILE *p;
 
-	ASSERT_EQ(0, synth_write(self->path, "vmlinux.S", src, strlen(src)));
-	snprintf(vm, sizeof(vm), "%s/vmlinux", self->path);
+	ASSERT_EQ(0, synth_write(self->d.path, "vmlinux.S", src, strlen(src)));
+	snprintf(vm, sizeof(vm), "%s/vmlinux", self->d.path);
 	ASSERT_EQ(0, shell("cc -nostdlib -static -no-pie -Wl,-Ttext=0x%llx -Wl,-e,_stext "
-			   "-o '%s' '%s/vmlinux.S'", KTEXT, vm, self->path));
+			   "-o '%s' '%s/vmlinux.S'", KTEXT, vm, self->d.path));
 	/* The record spans [_stext, _end); the linker places _end (nm). */
 	snprintf(cmd, sizeof(cmd), "nm '%s' | sed -n 's/ [A-Za-z] _end$//p'", vm);
 	p = popen(cmd, "r");
@@ -381,22 +386,22 @@ TEST_F(dir, vmlinux_is_placed_where_the_kernel_ran)
 	ASSERT_NE(NULL, fgets(val, sizeof(val), p));
 	pclose(p);
 	len = strtoull(val, NULL, 16) - KTEXT;
-	synth_module(&self->modules, 0, slid, len, 0, 0, LOADED,
+	synth_module(&self->d.modules, 0, slid, len, 0, 0, LOADED,
 		     SEP_MR_EXE | SEP_MR_GLOBAL_MODULE, "vmlinux");
-	synth_sample(&self->cpu0, SAMPLE_SIZE, slid + 0x104, 42, 42, 1, 0);
-	synth_sample(&self->cpu0, SAMPLE_SIZE, slid + 0x2ff, 0, 0, 2, 0);
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, slid + 0x104, 42, 42, 1, 0);
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, slid + 0x2ff, 0, 0, 2, 0);
 	ASSERT_EQ(0, report_kernel(self, NULL, vm));
-	EXPECT_EQ(0, self->ret) TH_LOG("%s", self->warn);
-	EXPECT_EQ(1, tally_get(&self->r.functions, "native_write_msr (vmlinux)"));
-	EXPECT_EQ(1, tally_get(&self->r.functions, "do_idle (vmlinux)"));
+	EXPECT_EQ(0, self->d.ret) TH_LOG("%s", self->d.warn);
+	EXPECT_EQ(1, tally_get(&self->d.r.functions, "native_write_msr (vmlinux)"));
+	EXPECT_EQ(1, tally_get(&self->d.r.functions, "do_idle (vmlinux)"));
 
-	sbuf_free(&self->modules);
-	synth_module(&self->modules, 0, slid, 0x2000000, 0, 0, LOADED,
+	sbuf_free(&self->d.modules);
+	synth_module(&self->d.modules, 0, slid, 0x2000000, 0, 0, LOADED,
 		     SEP_MR_EXE | SEP_MR_GLOBAL_MODULE, "vmlinux");
 	ASSERT_EQ(0, report_kernel(self, NULL, vm));
-	EXPECT_EQ(1, self->ret);
-	EXPECT_TRUE(said(self, "is not the kernel that ran")) TH_LOG("%s", self->warn);
-	EXPECT_EQ(0, self->r.with_function);
+	EXPECT_EQ(1, self->d.ret);
+	EXPECT_TRUE(said(&self->d, "is not the kernel that ran")) TH_LOG("%s", self->d.warn);
+	EXPECT_EQ(0, self->d.r.with_function);
 }
 
 /* kallsyms lines of every malformed kind: skipped, counted, never fatal. */
@@ -425,8 +430,8 @@ TEST_F(dir, kallsyms_parser_bounds_every_line)
 		sbuf_add(&b, &c, 1);
 	}
 	free(big);
-	ASSERT_EQ(0, synth_write(self->path, "ks", b.p, b.len));
-	snprintf(path, sizeof(path), "%s/ks", self->path);
+	ASSERT_EQ(0, synth_write(self->d.path, "ks", b.p, b.len));
+	snprintf(path, sizeof(path), "%s/ks", self->d.path);
 	ASSERT_EQ(0, ksyms_load(path, &k, err, sizeof(err))) TH_LOG("%s", err);
 	EXPECT_EQ(0xffffffff81000000ull, k.stext);
 	EXPECT_LE(4, k.malformed);
@@ -436,4 +441,4 @@ TEST_F(dir, kallsyms_parser_bounds_every_line)
 	EXPECT_EQ(-1, ksyms_load("/nonexistent/kallsyms", &k, err, sizeof(err)));
 }
 
-#endif /* ACA_HOST_TEST_UNIT */
+TEST_HARNESS_MAIN

@@ -270,7 +270,7 @@ int synth_txt_chain(const char *dir, uint32_t ncpus, uint32_t sample_size,
 	return synth_write(dir, "collection.txt", txt, n);
 }
 
-/* <repo>/build/tests/host_test -> <repo>/build */
+/* <repo>/build/tests/host_TOPIC_test -> <repo>/build */
 static int build_dir(char *out, size_t len)
 {
 	char exe[PATH_MAX];

@@ -4,16 +4,19 @@
  * --dsos and --tid filters, CSV and JSON, the callers table, folded stacks
  * (and their equality with perf script text folded by stackcollapse-perf.pl's
  * rules), `aca-host script`, and the flame graph, drawn by Chromium.
+ * Its own program, build/tests/host_views_test.
  */
-#ifdef ACA_HOST_TEST_UNIT
-
 #include <ctype.h>
 #include <math.h>
 
+#include "host_fixture.h"
 #include "png.h"
 #include "stackcollapse.h"
+#include "../../tools/aca-host/filter.h"
 #include "../../tools/aca-host/flamegraph.h"
+#include "../../tools/aca-host/sortkey.h"
 #include "../../tools/aca-host/stack.h"
+#include "../../tools/aca-host/symbols.h"
 #include "../../tools/aca-host/textesc.h"
 
 #define VIEW_PID	4242
@@ -67,7 +70,7 @@ static void chain(FIXTURE_DATA(dir) *self, uint64_t ip, uint32_t pid, uint32_t t
 		  uint64_t tsc, uint16_t cpu, uint16_t nk, uint16_t nu, uint32_t flags,
 		  const uint64_t *addrs)
 {
-	synth_sample_chain(&self->cpu0, CHAIN_SIZE, ip, pid, tid, tsc, cpu, nk, nu, flags,
+	synth_sample_chain(&self->d.cpu0, CHAIN_SIZE, ip, pid, tid, tsc, cpu, nk, nu, flags,
 			   addrs);
 }
 
@@ -97,11 +100,11 @@ static int chains_collection(FIXTURE_DATA(dir) *self, struct spin_map *m,
 	const uint64_t f[] = { VIEW_KTEXT + 0x900 };
 	const uint64_t g[] = { m->hot + 4 };
 
-	synth_module(&self->modules, VIEW_PID, VIEW_LOAD, 0x1000, 0x1000, 0, LOADED,
+	synth_module(&self->d.modules, VIEW_PID, VIEW_LOAD, 0x1000, 0x1000, 0, LOADED,
 		     SEP_MR_EXE, m->path);
-	synth_module(&self->modules, 77, 0x400000, 0x1000, 0, 0, LOADED, SEP_MR_EXE,
+	synth_module(&self->d.modules, 77, 0x400000, 0x1000, 0, 0, LOADED, SEP_MR_EXE,
 		     "/x/my prog");
-	synth_module(&self->modules, 0, VIEW_KTEXT, 0x2000000, 0, 0, LOADED,
+	synth_module(&self->d.modules, 0, VIEW_KTEXT, 0x2000000, 0, 0, LOADED,
 		     SEP_MR_EXE | SEP_MR_GLOBAL_MODULE, "vmlinux");
 	for (int i = 0; i < 6; i++)
 		chain(self, m->hot + 4, VIEW_PID, VIEW_TID, 1000 + i, 1, 0, 2, 0, a);
@@ -114,14 +117,14 @@ static int chains_collection(FIXTURE_DATA(dir) *self, struct spin_map *m,
 	chain(self, 0x400010, 77, 77, 5000, 0, 0, 0, 0, NULL);
 	chain(self, VIEW_KTEXT + 0x210, 0, 0, 6000, 1, 1, 0, 0, f);
 	chain(self, 0x1000, VIEW_PID, VIEW_PID, 7000, 0, 0, 1, 0, g);
-	snprintf(ks, kslen, "%s/ksyms", self->path);
+	snprintf(ks, kslen, "%s/ksyms", self->d.path);
 	n = snprintf(text, sizeof(text), "%016llx T _stext\n%016llx T native_write_msr\n"
 		     "%016llx t do_idle\n", VIEW_KTEXT, VIEW_KTEXT + 0x100, VIEW_KTEXT + 0x200);
-	if (synth_write(self->path, "ksyms", text, n) ||
-	    synth_write(self->path, "cpu0.bin", self->cpu0.p, self->cpu0.len) ||
-	    synth_write(self->path, "module.bin", self->modules.p, self->modules.len))
+	if (synth_write(self->d.path, "ksyms", text, n) ||
+	    synth_write(self->d.path, "cpu0.bin", self->d.cpu0.p, self->d.cpu0.len) ||
+	    synth_write(self->d.path, "module.bin", self->d.modules.p, self->d.modules.len))
 		return -1;
-	return synth_txt_chain(self->path, 1, CHAIN_SIZE, "cpu-clock", 1000000000);
+	return synth_txt_chain(self->d.path, 1, CHAIN_SIZE, "cpu-clock", 1000000000);
 }
 
 /* report_load() with @o and the kallsyms copy, then report_print() into @out. */
@@ -132,12 +135,12 @@ static int view(FIXTURE_DATA(dir) *self, struct report_opts *o, const char *ks,
 	FILE *f;
 
 	o->kallsyms = ks;
-	if (run_report_opts(self, o))
+	if (run_report_opts(&self->d, o))
 		return -1;
 	f = open_memstream(out, &len);
 	if (!f)
 		return -1;
-	report_print(&self->r, o, self->path, f);
+	report_print(&self->d.r, o, self->d.path, f);
 	return fclose(f);
 }
 
@@ -148,7 +151,7 @@ static uint64_t sorted(FIXTURE_DATA(dir) *self, const char *a, const char *b,
 	char key[1024];
 
 	snprintf(key, sizeof(key), "%s\x1f%s\x1f%s", a, b, c);
-	return tally_get(&self->r.sorted, key);
+	return tally_get(&self->d.r.sorted, key);
 }
 
 /* Occurrences of @what in @s, none overlapping. */
@@ -170,15 +173,15 @@ TEST_F(dir, sort_keys_group_samples_by_the_key_tuple)
 	ASSERT_EQ(0, chains_collection(self, &m, ks, sizeof(ks)));
 	ASSERT_EQ(0, sort_keys_parse(&o.sort, "comm,dso,sym", "test"));
 	ASSERT_EQ(0, view(self, &o, ks, &out));
-	TH_LOG("%s%s", out, self->warn ? self->warn : "");
-	EXPECT_EQ(15, self->r.samples);
+	TH_LOG("%s%s", out, self->d.warn ? self->d.warn : "");
+	EXPECT_EQ(15, self->d.r.samples);
 	EXPECT_EQ(9, sorted(self, "spin", "spin", "aca_hot_spin"));
 	EXPECT_EQ(2, sorted(self, "spin", "[kernel.kallsyms]", "native_write_msr"));
 	EXPECT_EQ(1, sorted(self, "spin", "spin", "aca_mix_a"));
 	EXPECT_EQ(1, sorted(self, "spin", "[unknown]", "[unknown]"));
 	EXPECT_EQ(1, sorted(self, "my prog", "my prog", "my prog+0x10"));
 	EXPECT_EQ(1, sorted(self, "swapper", "[kernel.kallsyms]", "do_idle"));
-	EXPECT_EQ(6, self->r.sorted.n);
+	EXPECT_EQ(6, self->d.r.sorted.n);
 	/* One table, most first, columns aligned; not the three tables. */
 	EXPECT_NE(NULL, strstr(out, "\nBy comm,dso,sym\n   samples        %  comm     "
 			       "dso                sym\n"
@@ -199,10 +202,10 @@ TEST_F(dir, sort_tid_gives_one_row_per_thread)
 	ASSERT_EQ(0, chains_collection(self, &m, ks, sizeof(ks)));
 	ASSERT_EQ(0, sort_keys_parse(&o.sort, "tid", "test"));
 	ASSERT_EQ(0, view(self, &o, ks, &out));
-	EXPECT_EQ(8, tally_get(&self->r.sorted, "4243"));
-	EXPECT_EQ(5, tally_get(&self->r.sorted, "4242"));
-	EXPECT_EQ(1, tally_get(&self->r.sorted, "77"));
-	EXPECT_EQ(1, tally_get(&self->r.sorted, "0"));
+	EXPECT_EQ(8, tally_get(&self->d.r.sorted, "4243"));
+	EXPECT_EQ(5, tally_get(&self->d.r.sorted, "4242"));
+	EXPECT_EQ(1, tally_get(&self->d.r.sorted, "77"));
+	EXPECT_EQ(1, tally_get(&self->d.r.sorted, "0"));
 	EXPECT_NE(NULL, strstr(out, "         8   53.33%  4243\n         5   33.33%  4242\n"));
 	free(out);
 	spin_map_free(&m);
@@ -246,8 +249,8 @@ TEST_F(dir, sort_srcline_gives_file_and_line_or_unknown)
 	ASSERT_EQ(0, view(self, &o, ks, &out));
 	TH_LOG("%s", out);
 	/* build/spin has DWARF: its samples are on lines of aca_hot_spin(). */
-	for (size_t i = 0; i < self->r.sorted.cap; i++) {
-		const struct tally_entry *e = &self->r.sorted.slots[i];
+	for (size_t i = 0; i < self->d.r.sorted.cap; i++) {
+		const struct tally_entry *e = &self->d.r.sorted.slots[i];
 
 		if (e->key && !strncmp(e->key, "aca_hot_spin\x1fspin.c:", 20)) {
 			line = atoi(e->key + 20);
@@ -258,8 +261,8 @@ TEST_F(dir, sort_srcline_gives_file_and_line_or_unknown)
 	EXPECT_LE(first, line);
 	EXPECT_GE(last, line);
 	/* Neither a kallsyms copy nor a missing file has lines: perf's ??:0. */
-	EXPECT_EQ(2, tally_get(&self->r.sorted, "native_write_msr\x1f??:0"));
-	EXPECT_EQ(1, tally_get(&self->r.sorted, "my prog+0x10\x1f??:0"));
+	EXPECT_EQ(2, tally_get(&self->d.r.sorted, "native_write_msr\x1f??:0"));
+	EXPECT_EQ(1, tally_get(&self->d.r.sorted, "my prog+0x10\x1f??:0"));
 	free(out);
 	spin_map_free(&m);
 }
@@ -274,10 +277,10 @@ TEST_F(dir, comms_filter_keeps_the_listed_processes)
 	ASSERT_EQ(0, name_list_parse(&o.comms, "my prog,swapper", "test"));
 	ASSERT_EQ(0, view(self, &o, ks, &out));
 	name_list_free(&o.comms);
-	EXPECT_EQ(15, self->r.all_samples);
-	EXPECT_EQ(2, self->r.samples);
-	EXPECT_EQ(1, tally_get(&self->r.functions, "do_idle (vmlinux)"));
-	EXPECT_EQ(0, tally_get(&self->r.functions, "aca_hot_spin (spin)"));
+	EXPECT_EQ(15, self->d.r.all_samples);
+	EXPECT_EQ(2, self->d.r.samples);
+	EXPECT_EQ(1, tally_get(&self->d.r.functions, "do_idle (vmlinux)"));
+	EXPECT_EQ(0, tally_get(&self->d.r.functions, "aca_hot_spin (spin)"));
 	EXPECT_NE(NULL, strstr(out, "filtered              2   13.33% of all, alone below: "
 			       "comms my prog,swapper\n"));
 	free(out);
@@ -289,23 +292,23 @@ TEST_F(dir, comms_filter_matches_the_comm_and_the_whole_name)
 {
 	struct report_opts o = { .top = 0 };
 
-	synth_module(&self->modules, 5, 0x400000, 0x1000, 0, 0, LOADED, SEP_MR_EXE,
+	synth_module(&self->d.modules, 5, 0x400000, 0x1000, 0, 0, LOADED, SEP_MR_EXE,
 		     "/x/a-very-long-program-name");
-	synth_sample(&self->cpu0, SAMPLE_SIZE, 0x400000, 5, 5, 1, 0);
-	synth_sample(&self->cpu0, SAMPLE_SIZE, 0x400000, 6, 6, 2, 0);
-	ASSERT_EQ(0, synth_txt(self->path, 1, SAMPLE_SIZE));
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0x400000, 5, 5, 1, 0);
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0x400000, 6, 6, 2, 0);
+	ASSERT_EQ(0, synth_txt(self->d.path, 1, SAMPLE_SIZE));
 	ASSERT_EQ(0, sort_keys_parse(&o.sort, "comm", "test"));
 	ASSERT_EQ(0, name_list_parse(&o.comms, "a-very-long-pro", "test"));
-	ASSERT_EQ(0, run_report_opts(self, &o));
-	EXPECT_EQ(1, self->r.samples);
-	EXPECT_EQ(1, tally_get(&self->r.sorted, "a-very-long-pro"));
+	ASSERT_EQ(0, run_report_opts(&self->d, &o));
+	EXPECT_EQ(1, self->d.r.samples);
+	EXPECT_EQ(1, tally_get(&self->d.r.sorted, "a-very-long-pro"));
 	ASSERT_EQ(0, name_list_parse(&o.comms, "a-very-long-program-name", "test"));
-	ASSERT_EQ(0, run_report_opts(self, &o));
-	EXPECT_EQ(1, self->r.samples);
+	ASSERT_EQ(0, run_report_opts(&self->d, &o));
+	EXPECT_EQ(1, self->d.r.samples);
 	/* No record: perf's ":PID". */
 	ASSERT_EQ(0, name_list_parse(&o.comms, ":6", "test"));
-	ASSERT_EQ(0, run_report_opts(self, &o));
-	EXPECT_EQ(1, tally_get(&self->r.sorted, ":6"));
+	ASSERT_EQ(0, run_report_opts(&self->d, &o));
+	EXPECT_EQ(1, tally_get(&self->d.r.sorted, ":6"));
 	name_list_free(&o.comms);
 }
 
@@ -318,18 +321,18 @@ TEST_F(dir, dsos_filter_keeps_samples_in_the_listed_dsos)
 	ASSERT_EQ(0, chains_collection(self, &m, ks, sizeof(ks)));
 	ASSERT_EQ(0, name_list_parse(&o.dsos, "[kernel.kallsyms]", "test"));
 	ASSERT_EQ(0, view(self, &o, ks, &out));
-	EXPECT_EQ(3, self->r.samples);
-	EXPECT_EQ(3, self->r.kernel);
+	EXPECT_EQ(3, self->d.r.samples);
+	EXPECT_EQ(3, self->d.r.kernel);
 	free(out);
 	/* A user dso by its short name or its path. */
 	ASSERT_EQ(0, name_list_parse(&o.dsos, "spin", "test"));
 	ASSERT_EQ(0, view(self, &o, ks, &out));
-	EXPECT_EQ(10, self->r.samples);
+	EXPECT_EQ(10, self->d.r.samples);
 	free(out);
 	ASSERT_EQ(0, name_list_parse(&o.dsos, m.path, "test"));
 	ASSERT_EQ(0, view(self, &o, ks, &out));
-	EXPECT_EQ(10, self->r.samples);
-	EXPECT_EQ(9, tally_get(&self->r.functions, "aca_hot_spin (spin)"));
+	EXPECT_EQ(10, self->d.r.samples);
+	EXPECT_EQ(9, tally_get(&self->d.r.functions, "aca_hot_spin (spin)"));
 	name_list_free(&o.dsos);
 	free(out);
 	spin_map_free(&m);
@@ -343,9 +346,9 @@ TEST_F(dir, tid_filter_keeps_one_thread)
 
 	ASSERT_EQ(0, chains_collection(self, &m, ks, sizeof(ks)));
 	ASSERT_EQ(0, view(self, &o, ks, &out));
-	EXPECT_EQ(8, self->r.samples);
-	EXPECT_EQ(6, tally_get(&self->r.functions, "aca_hot_spin (spin)"));
-	EXPECT_EQ(2, tally_get(&self->r.functions, "native_write_msr (vmlinux)"));
+	EXPECT_EQ(8, self->d.r.samples);
+	EXPECT_EQ(6, tally_get(&self->d.r.functions, "aca_hot_spin (spin)"));
+	EXPECT_EQ(2, tally_get(&self->d.r.functions, "native_write_msr (vmlinux)"));
 	EXPECT_NE(NULL, strstr(out, "alone below: tid 4243\n"));
 	free(out);
 	spin_map_free(&m);
@@ -361,18 +364,18 @@ static int quoting_collection(FIXTURE_DATA(dir) *self, enum report_format format
 	FILE *f;
 
 	for (uint32_t i = 0; i < 4; i++) {
-		synth_module(&self->modules, 10 + i, 0x400000, 0x1000, 0, 0, LOADED,
+		synth_module(&self->d.modules, 10 + i, 0x400000, 0x1000, 0, 0, LOADED,
 			     SEP_MR_EXE, names[i]);
 		for (uint32_t j = 0; j <= i; j++)
-			synth_sample(&self->cpu0, SAMPLE_SIZE, 0x400000, 10 + i, 10 + i, j, 0);
+			synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0x400000, 10 + i, 10 + i, j, 0);
 	}
-	if (synth_txt(self->path, 1, SAMPLE_SIZE) ||
-	    sort_keys_parse(&o.sort, "comm,pid", "test") || run_report_opts(self, &o))
+	if (synth_txt(self->d.path, 1, SAMPLE_SIZE) ||
+	    sort_keys_parse(&o.sort, "comm,pid", "test") || run_report_opts(&self->d, &o))
 		return -1;
 	f = open_memstream(out, &len);
 	if (!f)
 		return -1;
-	report_print(&self->r, &o, self->path, f);
+	report_print(&self->d.r, &o, self->d.path, f);
 	return fclose(f);
 }
 
@@ -599,13 +602,13 @@ TEST_F(dir, callers_table_needs_callers_in_the_records)
 	size_t len;
 	FILE *f;
 
-	synth_module(&self->modules, 7, 0x400000, 0x1000, 0, 0, LOADED, SEP_MR_EXE, "/x/t");
-	synth_sample(&self->cpu0, SAMPLE_SIZE, 0x400000, 7, 7, 1, 0);
-	ASSERT_EQ(0, synth_txt(self->path, 1, SAMPLE_SIZE));
-	ASSERT_EQ(0, run_report_opts(self, &o));
+	synth_module(&self->d.modules, 7, 0x400000, 0x1000, 0, 0, LOADED, SEP_MR_EXE, "/x/t");
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0x400000, 7, 7, 1, 0);
+	ASSERT_EQ(0, synth_txt(self->d.path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, run_report_opts(&self->d, &o));
 	f = open_memstream(&out, &len);
 	ASSERT_NE(NULL, f);
-	report_print(&self->r, &o, self->path, f);
+	report_print(&self->d.r, &o, self->d.path, f);
 	fclose(f);
 	EXPECT_EQ(NULL, strstr(out, "Callers"));
 	EXPECT_EQ(NULL, strstr(out, "Callees"));
@@ -615,9 +618,9 @@ TEST_F(dir, callers_table_needs_callers_in_the_records)
 static int host_view(FIXTURE_DATA(dir) *self, const char *cmd, const char *ks,
 		     const char *opt)
 {
-	const char *args[] = { cmd, self->path, "--kallsyms", ks, opt, NULL };
+	const char *args[] = { cmd, self->d.path, "--kallsyms", ks, opt, NULL };
 
-	return synth_run_host(self->path, args, &self->run);
+	return synth_run_host(self->d.path, args, &self->d.run);
 }
 
 TEST_F(dir, folded_stacks_are_comm_then_frames_outermost_first)
@@ -625,8 +628,6 @@ TEST_F(dir, folded_stacks_are_comm_then_frames_outermost_first)
 	struct spin_map m;
 	char ks[PATH_MAX];
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
 	ASSERT_EQ(0, chains_collection(self, &m, ks, sizeof(ks)));
 	ASSERT_EQ(0, host_view(self, "report", ks, "--folded"));
 	/*
@@ -640,7 +641,7 @@ TEST_F(dir, folded_stacks_are_comm_then_frames_outermost_first)
 		     "spin;aca_mix_a 1\n"
 		     "spin;main;aca_hot_spin 3\n"
 		     "spin;thread;aca_hot_spin;do_idle;native_write_msr 2\n"
-		     "swapper;do_idle;do_idle 1\n", self->run.out);
+		     "swapper;do_idle;do_idle 1\n", self->d.run.out);
 	spin_map_free(&m);
 }
 
@@ -650,8 +651,6 @@ TEST_F(dir, script_prints_perf_script_text_oldest_first)
 	char ks[PATH_MAX], want[4096];
 	const char *first, *kernel;
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
 	ASSERT_EQ(0, chains_collection(self, &m, ks, sizeof(ks)));
 	ASSERT_EQ(0, host_view(self, "script", ks, NULL));
 	/* Time: TSC / tsc_hz, so 1000 ticks at 1 GHz are 0.000001 s. */
@@ -662,7 +661,7 @@ TEST_F(dir, script_prints_perf_script_text_oldest_first)
 		 "\t    7f0000001000 [unknown] ([unknown])\n\n",
 		 (unsigned long long)m.hot + 4, m.path, (unsigned long long)m.thread + 8,
 		 m.path);
-	first = self->run.out;
+	first = self->d.run.out;
 	EXPECT_EQ(0, strncmp(first, want, strlen(want)));
 	/*
 	 * A kernel sample: the return address named at its call, offset of
@@ -676,62 +675,58 @@ TEST_F(dir, script_prints_perf_script_text_oldest_first)
 		 "\t%16llx thread+0x8 (%s)\n\n",
 		 (unsigned long long)m.hot + 2, m.path, (unsigned long long)m.thread + 8,
 		 m.path);
-	kernel = strstr(self->run.out, want);
+	kernel = strstr(self->d.run.out, want);
 	EXPECT_NE(NULL, kernel);
-	EXPECT_NE(NULL, strstr(self->run.out, "swapper       0/0       [001]     0.000006:"
+	EXPECT_NE(NULL, strstr(self->d.run.out, "swapper       0/0       [001]     0.000006:"
 			       "          1 cpu-clock: \n"
 			       "\tffffffff81000210 do_idle+0x10 ([kernel.kallsyms])\n"
 			       "\tffffffff81000900 do_idle+0x700 ([kernel.kallsyms])\n\n"));
-	EXPECT_NE(NULL, strstr(self->run.out, "my prog      77/77      [000]     0.000005:"
+	EXPECT_NE(NULL, strstr(self->d.run.out, "my prog      77/77      [000]     0.000005:"
 			       "          1 cpu-clock: \n"
 			       "\t          400010 [unknown] (/x/my prog)\n\n"));
 	/* 15 samples, each ending with an empty line. */
-	EXPECT_EQ(15, occurrences(self->run.out, "\n\n"));
+	EXPECT_EQ(15, occurrences(self->d.run.out, "\n\n"));
 	spin_map_free(&m);
 }
 
 /* perf script is in time order: the CPUs' streams merged by TSC. */
 TEST_F(dir, script_orders_samples_by_time_across_cpus)
 {
-	const char *args[] = { "script", self->path, NULL };
+	const char *args[] = { "script", self->d.path, NULL };
 	struct sbuf cpu1 = { 0 };
 	const char *t10, *t20, *t30;
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
-	synth_module(&self->modules, 5, 0x400000, 0x1000, 0, 0, LOADED, SEP_MR_EXE, "/x/t");
-	synth_sample(&self->cpu0, SAMPLE_SIZE, 0x400000, 5, 5, 30, 0);
-	synth_sample(&self->cpu0, SAMPLE_SIZE, 0x400000, 5, 5, 10, 0);
+	synth_module(&self->d.modules, 5, 0x400000, 0x1000, 0, 0, LOADED, SEP_MR_EXE, "/x/t");
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0x400000, 5, 5, 30, 0);
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0x400000, 5, 5, 10, 0);
 	synth_sample(&cpu1, SAMPLE_SIZE, 0x400000, 5, 6, 20, 1);
-	ASSERT_EQ(0, synth_write(self->path, "cpu1.bin", cpu1.p, cpu1.len));
+	ASSERT_EQ(0, synth_write(self->d.path, "cpu1.bin", cpu1.p, cpu1.len));
 	sbuf_free(&cpu1);
-	ASSERT_EQ(0, synth_write(self->path, "cpu0.bin", self->cpu0.p, self->cpu0.len));
-	ASSERT_EQ(0, synth_write(self->path, "module.bin", self->modules.p, self->modules.len));
-	ASSERT_EQ(0, synth_txt(self->path, 2, SAMPLE_SIZE));
-	ASSERT_EQ(0, synth_run_host(self->path, args, &self->run));
+	ASSERT_EQ(0, synth_write(self->d.path, "cpu0.bin", self->d.cpu0.p, self->d.cpu0.len));
+	ASSERT_EQ(0, synth_write(self->d.path, "module.bin", self->d.modules.p, self->d.modules.len));
+	ASSERT_EQ(0, synth_txt(self->d.path, 2, SAMPLE_SIZE));
+	ASSERT_EQ(0, synth_run_host(self->d.path, args, &self->d.run));
 	/* No tsc_hz: the TSC itself; no event name: perf's [unknown]. */
-	t10 = strstr(self->run.out, "t       5/5       [000]           10:          1 [unknown]: \n");
-	t20 = strstr(self->run.out, "t       5/6       [001]           20:");
-	t30 = strstr(self->run.out, "t       5/5       [000]           30:");
+	t10 = strstr(self->d.run.out, "t       5/5       [000]           10:          1 [unknown]: \n");
+	t20 = strstr(self->d.run.out, "t       5/6       [001]           20:");
+	t30 = strstr(self->d.run.out, "t       5/5       [000]           30:");
 	EXPECT_TRUE(t10 && t20 && t30 && t10 < t20 && t20 < t30);
-	EXPECT_EQ(3, occurrences(self->run.out, "\n\n"));
+	EXPECT_EQ(3, occurrences(self->d.run.out, "\n\n"));
 }
 
 TEST_F(dir, script_keeps_only_the_filtered_samples)
 {
 	struct spin_map m;
 	char ks[PATH_MAX];
-	const char *args[] = { "script", self->path, "--kallsyms", ks, "--tid", "4242",
+	const char *args[] = { "script", self->d.path, "--kallsyms", ks, "--tid", "4242",
 			       "--comms", "spin,swapper", "--dsos", "spin,[unknown]", NULL };
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
 	ASSERT_EQ(0, chains_collection(self, &m, ks, sizeof(ks)));
-	ASSERT_EQ(0, synth_run_host(self->path, args, &self->run));
+	ASSERT_EQ(0, synth_run_host(self->d.path, args, &self->d.run));
 	/* Thread 4242 of spin: 3 in aca_hot_spin, aca_mix_a, the unmapped one. */
-	EXPECT_EQ(5, occurrences(self->run.out, "\n\n"));
-	EXPECT_EQ(5, occurrences(self->run.out, "spin    4242/4242    [000]"));
-	EXPECT_EQ(0, occurrences(self->run.out, "4243"));
+	EXPECT_EQ(5, occurrences(self->d.run.out, "\n\n"));
+	EXPECT_EQ(5, occurrences(self->d.run.out, "spin    4242/4242    [000]"));
+	EXPECT_EQ(0, occurrences(self->d.run.out, "4243"));
 	spin_map_free(&m);
 }
 
@@ -741,13 +736,11 @@ TEST_F(dir, script_folded_by_stackcollapse_rules_is_report_folded)
 	struct spin_map m;
 	char ks[PATH_MAX], *folded, *script;
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
 	ASSERT_EQ(0, chains_collection(self, &m, ks, sizeof(ks)));
 	ASSERT_EQ(0, host_view(self, "report", ks, "--folded"));
-	folded = strdup(self->run.out);
+	folded = strdup(self->d.run.out);
 	ASSERT_EQ(0, host_view(self, "script", ks, NULL));
-	script = stackcollapse_perf(self->run.out);
+	script = stackcollapse_perf(self->d.run.out);
 	ASSERT_NE(NULL, script);
 	TH_LOG("stackcollapse:\n%s", script);
 	EXPECT_STREQ(folded, script);
@@ -798,18 +791,18 @@ TEST_F(dir, stacks_are_cut_at_perfs_default_max_stack)
 	uint64_t callers[CHAIN_ROOM * 16];
 	char *line = NULL;
 
-	synth_module(&self->modules, 9, 0x400000, 0x100000, 0, 0, LOADED, SEP_MR_EXE, "/x/deep");
+	synth_module(&self->d.modules, 9, 0x400000, 0x100000, 0, 0, LOADED, SEP_MR_EXE, "/x/deep");
 	for (size_t i = 0; i < CHAIN_ROOM * 16; i++)
 		callers[i] = 0x400000 + 16 * i + 1;
-	synth_sample_chain(&self->cpu0, SYNTH_CALLSTACK_OFFSET + SYNTH_CALLSTACK_HEAD +
+	synth_sample_chain(&self->d.cpu0, SYNTH_CALLSTACK_OFFSET + SYNTH_CALLSTACK_HEAD +
 			   8 * 256, 0x400000, 9, 9, 1, 0, 0, 256, 0, callers);
-	ASSERT_EQ(0, synth_write(self->path, "collection.txt", txt, strlen(txt)));
-	ASSERT_EQ(0, run_report_opts(self, &o));
-	EXPECT_EQ(0, self->ret);
-	ASSERT_EQ(1, self->r.stacks.n);
-	for (size_t i = 0; i < self->r.stacks.cap; i++)
-		if (self->r.stacks.slots[i].key)
-			line = self->r.stacks.slots[i].key;
+	ASSERT_EQ(0, synth_write(self->d.path, "collection.txt", txt, strlen(txt)));
+	ASSERT_EQ(0, run_report_opts(&self->d, &o));
+	EXPECT_EQ(0, self->d.ret);
+	ASSERT_EQ(1, self->d.r.stacks.n);
+	for (size_t i = 0; i < self->d.r.stacks.cap; i++)
+		if (self->d.r.stacks.slots[i].key)
+			line = self->d.r.stacks.slots[i].key;
 	/* deep, then 128 frames: the IP and 127 of the 256 callers. */
 	EXPECT_EQ(STACK_MAX_FRAMES, occurrences(line, ";"));
 }
@@ -818,14 +811,15 @@ TEST_F(dir, stacks_are_cut_at_perfs_default_max_stack)
 TEST_F(dir, random_callers_never_crash_the_views)
 {
 	struct report_opts o = { .folded = 1, .stacks = 1, .top = 0 };
+	const char *script[] = { "script", self->d.path, NULL };
 	uint64_t seed = 0x5eed, addrs[CHAIN_ROOM];
 	char *svg = NULL;
 	size_t len;
 	FILE *f;
 
 	ASSERT_EQ(0, sort_keys_parse(&o.sort, "comm,pid,tid,dso,sym,srcline", "test"));
-	synth_module(&self->modules, 3, 0x400000, 0x1000, 0, 0, LOADED, SEP_MR_EXE, "/x/r");
-	synth_module(&self->modules, 0, VIEW_KTEXT, 0x1000, 0, 0, LOADED, 0, "vmlinux");
+	synth_module(&self->d.modules, 3, 0x400000, 0x1000, 0, 0, LOADED, SEP_MR_EXE, "/x/r");
+	synth_module(&self->d.modules, 0, VIEW_KTEXT, 0x1000, 0, 0, LOADED, 0, "vmlinux");
 	for (int i = 0; i < 600; i++) {
 		uint16_t nk = synth_rand(&seed) % (CHAIN_ROOM + 1);
 		uint16_t nu = synth_rand(&seed) % (CHAIN_ROOM + 1 - nk);
@@ -836,26 +830,22 @@ TEST_F(dir, random_callers_never_crash_the_views)
 			addrs[j] = r & 1 ? r : r & 2 ? VIEW_KTEXT + (r >> 52) :
 				   0x400000 + (r >> 53);
 		}
-		synth_sample_chain(&self->cpu0, CHAIN_SIZE, synth_rand(&seed) & 4 ?
+		synth_sample_chain(&self->d.cpu0, CHAIN_SIZE, synth_rand(&seed) & 4 ?
 				   0x400000 + i : VIEW_KTEXT + i, 1 + i % 4, i % 7, i, 0, nk,
 				   nu, (uint32_t)synth_rand(&seed), addrs);
 	}
-	ASSERT_EQ(0, synth_txt_chain(self->path, 1, CHAIN_SIZE, "x y\n", 0));
-	ASSERT_EQ(0, run_report_opts(self, &o));
-	EXPECT_EQ(600, self->r.samples);
-	EXPECT_LT(0, self->r.stacks.n);
+	ASSERT_EQ(0, synth_txt_chain(self->d.path, 1, CHAIN_SIZE, "x y\n", 0));
+	ASSERT_EQ(0, run_report_opts(&self->d, &o));
+	EXPECT_EQ(600, self->d.r.samples);
+	EXPECT_LT(0, self->d.r.stacks.n);
 	f = open_memstream(&svg, &len);
 	ASSERT_NE(NULL, f);
-	EXPECT_EQ(0, flamegraph_write(&self->r.stacks, "t", f));
+	EXPECT_EQ(0, flamegraph_write(&self->d.r.stacks, "t", f));
 	fclose(f);
 	EXPECT_NE(NULL, strstr(svg, "</svg>\n"));
 	free(svg);
-	if (synth_host_path()) {
-		const char *args[] = { "script", self->path, NULL };
-
-		EXPECT_EQ(0, synth_run_host(self->path, args, &self->run));
-		EXPECT_EQ(600, occurrences(self->run.out, "\n\n"));
-	}
+	EXPECT_EQ(0, synth_run_host(self->d.path, script, &self->d.run));
+	EXPECT_EQ(600, occurrences(self->d.run.out, "\n\n"));
 }
 
 /* x, y, width, height and fill of the frame titled @name in @svg. */
@@ -878,19 +868,17 @@ TEST_F(dir, flamegraph_frames_are_as_wide_as_their_samples)
 {
 	struct spin_map m;
 	char ks[PATH_MAX], svg_path[PATH_MAX + 16], *svg;
-	const char *args[] = { "report", self->path, "--kallsyms", ks, "--flamegraph",
+	const char *args[] = { "report", self->d.path, "--kallsyms", ks, "--flamegraph",
 			       svg_path, NULL };
 	double x, y, w, h, x2, y2, w2, h2;
 	unsigned int rgb[3], rgb2[3];
 	size_t len;
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
 	ASSERT_EQ(0, chains_collection(self, &m, ks, sizeof(ks)));
-	snprintf(svg_path, sizeof(svg_path), "%s/flame.svg", self->path);
-	ASSERT_EQ(0, synth_run_host(self->path, args, &self->run));
+	snprintf(svg_path, sizeof(svg_path), "%s/flame.svg", self->d.path);
+	ASSERT_EQ(0, synth_run_host(self->d.path, args, &self->d.run));
 	/* The report is printed as ever. */
-	EXPECT_NE(NULL, strstr(self->run.out, "\nBy function\n"));
+	EXPECT_NE(NULL, strstr(self->d.run.out, "\nBy function\n"));
 	svg = (char *)read_whole_file(svg_path, 1 << 20, &len);
 	ASSERT_NE(NULL, svg);
 	EXPECT_EQ(0, strncmp(svg, "<?xml version=\"1.0\" standalone=\"no\"?>\n<svg ", 43));
@@ -951,7 +939,7 @@ TEST_F_TIMEOUT(dir, flamegraph_draws_the_hot_frame_in_chromium, 180)
 {
 	struct spin_map m;
 	char ks[PATH_MAX], svg_path[PATH_MAX + 16], png_path[PATH_MAX + 16], err[256];
-	const char *args[] = { "report", self->path, "--kallsyms", ks, "--flamegraph",
+	const char *args[] = { "report", self->d.path, "--kallsyms", ks, "--flamegraph",
 			       svg_path, NULL };
 	double x, y, w, h;
 	unsigned int rgb[3], width, height;
@@ -962,12 +950,10 @@ TEST_F_TIMEOUT(dir, flamegraph_draws_the_hot_frame_in_chromium, 180)
 	uint32_t got, want;
 	int status;
 
-	if (!synth_host_path())
-		SKIP(return, "no aca-host next to this test (make host)");
 	ASSERT_EQ(0, chains_collection(self, &m, ks, sizeof(ks)));
-	snprintf(svg_path, sizeof(svg_path), "%s/flame.svg", self->path);
-	snprintf(png_path, sizeof(png_path), "%s/flame.png", self->path);
-	ASSERT_EQ(0, synth_run_host(self->path, args, &self->run));
+	snprintf(svg_path, sizeof(svg_path), "%s/flame.svg", self->d.path);
+	snprintf(png_path, sizeof(png_path), "%s/flame.png", self->d.path);
+	ASSERT_EQ(0, synth_run_host(self->d.path, args, &self->d.run));
 	svg = (char *)read_whole_file(svg_path, 1 << 20, &len);
 	ASSERT_NE(NULL, svg);
 	ASSERT_EQ(2, sscanf(svg, "<?xml version=\"1.0\" standalone=\"no\"?>\n<svg version=\"1.1\" "
@@ -981,12 +967,12 @@ TEST_F_TIMEOUT(dir, flamegraph_draws_the_hot_frame_in_chromium, 180)
 	 * Headless Chromium's page is shorter than a small window: leave it
 	 * room below the graph.
 	 */
-	status = chromium_screenshot(self->path, svg_path, png_path, width, height + 200);
+	status = chromium_screenshot(self->d.path, svg_path, png_path, width, height + 200);
 	ASSERT_EQ(0, status) {
 		char log[PATH_MAX + 16];
 		char *text;
 
-		snprintf(log, sizeof(log), "%s/chromium.log", self->path);
+		snprintf(log, sizeof(log), "%s/chromium.log", self->d.path);
 		text = (char *)read_whole_file(log, 1 << 20, &len);
 		TH_LOG("chromium exited %d%s: %s", status,
 		       status == 127 ? " (not installed: make deps)" : "", text ? text : "");
@@ -1008,4 +994,4 @@ TEST_F_TIMEOUT(dir, flamegraph_draws_the_hot_frame_in_chromium, 180)
 	spin_map_free(&m);
 }
 
-#endif /* ACA_HOST_TEST_UNIT */
+TEST_HARNESS_MAIN
