@@ -14,122 +14,405 @@
 			 (1ull << SEP_SETUP_DRV_TYPE_SHIFT))
 
 /*
- * Every command the dispatch table knows succeeds, in a state it is meant
- * for, with the framing of spec 4.1; and no command of the table is left out.
- * The exceptions are always refused: WRITE_MSR (196, msr.c) and, on the
- * fixture's target, which has no uncore, the uncore configuration,
- * INIT_UNC, EM_GROUPS_UNC, EM_CONFIG_NEXT_UNC (183, spec 5.5).
+ * Every command of the dispatch table, one test each, in a state it is
+ * meant for: a usual collection as a host sends it (spec 5.1). First the
+ * queries and the commands allowed in any state, without a reservation;
+ * then RESERVE to TERMINATE. A test's setup sends, in order, the steps
+ * before its own that SET what later ones need (the sys config's size,
+ * the devices, the reservation, the configuration, the collection's
+ * state); each must be answered as the table says. The steps that only
+ * ASK are sent by their own test alone, so a wrong answer fails one test.
+ * Then the test sends its step: the status the table gives, with the
+ * framing of spec 4.1 (a payload exactly as long as asked on success,
+ * none otherwise).
+ *
+ * The refusals are always refused: WRITE_MSR (196: aca writes no register
+ * for a host, spec 4.5) and, on the fixture's target, which has no uncore,
+ * INIT_UNC, EM_GROUPS_UNC and EM_CONFIG_NEXT_UNC (183, spec 5.5). This
+ * collection samples, so counting mode's READ_AND_RESET and
+ * READ_SWITCH_GROUP are 159 (state_test.c counts).
+ *
+ * Each step is a row of steps[] (command, payload, reply asked, reply
+ * asked per CPU, status, SETS or ASKS) and a variant of the command
+ * fixture of the same name, in the same order.
  */
-TEST_F(core, every_command_succeeds_with_exact_framing)
-{
-	static u8 seen[128];
-	bool pax_seen = false;
-	u32 n = FAKE_NCPUS, size, four = 4, two = 2;
-	struct sep_drv_log_control log = { .command = SEP_DRV_LOG_CMD_ADJUST_VERBOSITY };
-	struct sep_event_reg wr = { .event_reg_id.reg_id = 0x186, .reg_value = 0x43003c };
-	struct sep_drv_topology_info topo[FAKE_NCPUS];
-	struct sep_event_desc desc = { .sample_size = 48 };
-	struct sep_dev_config dev = { .dispatch_id = 2, .results_offset = 48, .max_gp_counters = 4,
-				      .enable_bits = SEP_DEV_CFG_COLLECT_LBRS };
-	struct {
-		struct sep_lbr_info_head h;
-		struct sep_lbr_entry e[3];
-	} lbr = { { sizeof(lbr), 3 }, { { SEP_LBR_TOS, 0, 0x1c9 }, { SEP_LBR_FROM, 0, 0x680 },
-					{ SEP_LBR_TO, 0, 0x6c0 } } };
-	struct sep_dev_unc_config unc = { .dispatch_id = 120, .results_offset = 32, .device_type = 1 };
-	struct sep_event_config ec, ecu;
+#define SYS_CONFIG_SIZE	(~0ull)	/* the reply COLLECT_SYS_CONFIG announced */
+#define LOG_CONTROL	sizeof(struct sep_drv_log_control)
+#define GROUP_TIMES	sizeof(struct aca_group_times_head)
+#define OK		VT_SUCCESS
+
+enum step_payload {
+	IN_NONE, IN_FOUR, IN_TWO, IN_KADDR, IN_LOG, IN_MSR, IN_WRITE_MSR,
+	IN_DEV, IN_SCAN, IN_DRV_CONFIG, IN_TOPOLOGY, IN_DESC, IN_EVENTS,
+	IN_CORE_ECB, IN_LBR, IN_UNC, IN_UNC_EVENTS, IN_UNCORE_ECB,
+};
+
+enum step_kind { ASKS, SETS };
+
+enum step_index {
+	STEP_VERSION,
+	STEP_GET_DRV_SETUP_INFO,
+	STEP_NUM_CORES,
+	STEP_GET_NORMALIZED_TSC,
+	STEP_GET_NORMALIZED_TSC_STANDALONE,
+	STEP_TSC_SKEW_INFO,
+	STEP_GET_PLATFORM_INFO,
+	STEP_COLLECT_SYS_CONFIG,
+	STEP_GET_SYS_CONFIG,
+	STEP_KERNEL_CS,
+	STEP_GET_NUM_CORE_CTRS,
+	STEP_GET_PERF_CAPAB,
+	STEP_GET_NUM_SAMPLES,
+	STEP_GET_SAMPLE_DROP_INFO,
+	STEP_GET_THREAD_COUNT,
+	STEP_SET_OSID,
+	STEP_KERNEL_SYMBOLS,
+	STEP_GROUP_TIMES,
+	STEP_PAX_INFO,
+	STEP_CONTROL_DRIVER_LOG,
+	STEP_GET_DRIVER_LOG,
+	STEP_READ_MSR,
+	STEP_WRITE_MSR,
+	STEP_INIT_NUM_DEV,
+	STEP_SET_DEVICE_NUM_UNITS,
+	STEP_INIT,
+	STEP_SET_SCAN_UNCORE_TOPOLOGY_INFO,
+	STEP_GET_DRIVER_STATE,
+	STEP_PAUSE_UNRESERVED,
+	STEP_RESUME_UNRESERVED,
+	STEP_RESERVE,
+	STEP_INIT_DRIVER,
+	STEP_SET_CPU_TOPOLOGY,
+	STEP_NUM_DESCRIPTOR,
+	STEP_DESC_NEXT_FIRST,
+	STEP_DESC_NEXT_SECOND,
+	STEP_EM_GROUPS,
+	STEP_EM_CONFIG_NEXT,
+	STEP_INIT_PMU,
+	STEP_LBR_INFO,
+	STEP_INIT_UNC,
+	STEP_EM_GROUPS_UNC,
+	STEP_EM_CONFIG_NEXT_UNC,
+	STEP_START,
+	STEP_PAUSE_RUNNING,
+	STEP_RESUME_PAUSED,
+	STEP_SWITCH_GROUP,
+	STEP_READ_AND_RESET,
+	STEP_READ_SWITCH_GROUP,
+	STEP_STOP,
+	STEP_TERMINATE,
+	NSTEPS
+};
+
+struct step {
+	u32 id;
+	enum step_payload in;
+	u64 out, out_per_cpu;		/* the reply asked for */
+	s32 status;
+	enum step_kind kind;
+};
+
+static const struct step steps[NSTEPS] = {
+	[STEP_VERSION] = { SEP_CMD_VERSION, IN_NONE, 4, 0, OK, ASKS },
+	[STEP_GET_DRV_SETUP_INFO] = { SEP_CMD_GET_DRV_SETUP_INFO, IN_NONE, 32, 0, OK, ASKS },
+	[STEP_NUM_CORES] = { SEP_CMD_NUM_CORES, IN_NONE, 4, 0, OK, ASKS },
+	[STEP_GET_NORMALIZED_TSC] = { SEP_CMD_GET_NORMALIZED_TSC, IN_NONE, 8, 0, OK, ASKS },
+	[STEP_GET_NORMALIZED_TSC_STANDALONE] = {
+		SEP_CMD_GET_NORMALIZED_TSC_STANDALONE, IN_NONE, 8, 0, OK, ASKS },
+	[STEP_TSC_SKEW_INFO] = { SEP_CMD_TSC_SKEW_INFO, IN_NONE, 32, 0, OK, ASKS },
+	[STEP_GET_PLATFORM_INFO] = { SEP_CMD_GET_PLATFORM_INFO, IN_NONE, 15440, 0, OK, ASKS },
+	[STEP_COLLECT_SYS_CONFIG] = { SEP_CMD_COLLECT_SYS_CONFIG, IN_NONE, 4, 0, OK, SETS },
+	[STEP_GET_SYS_CONFIG] = { SEP_CMD_GET_SYS_CONFIG, IN_NONE, SYS_CONFIG_SIZE, 0, OK, ASKS },
+	[STEP_KERNEL_CS] = { SEP_CMD_KERNEL_CS, IN_NONE, 4, 0, OK, ASKS },
+	[STEP_GET_NUM_CORE_CTRS] = { SEP_CMD_GET_NUM_CORE_CTRS, IN_NONE, 4, 0, OK, ASKS },
+	[STEP_GET_PERF_CAPAB] = { SEP_CMD_GET_PERF_CAPAB, IN_NONE, 0, 8, OK, ASKS },
+	[STEP_GET_NUM_SAMPLES] = { SEP_CMD_GET_NUM_SAMPLES, IN_NONE, 8, 0, OK, ASKS },
+	[STEP_GET_SAMPLE_DROP_INFO] = { SEP_CMD_GET_SAMPLE_DROP_INFO, IN_NONE, 324, 0, OK, ASKS },
+	[STEP_GET_THREAD_COUNT] = { SEP_CMD_GET_THREAD_COUNT, IN_NONE, 4, 0, OK, ASKS },
+	[STEP_SET_OSID] = { SEP_CMD_SET_OSID, IN_FOUR, 0, 0, OK, ASKS },
+	[STEP_KERNEL_SYMBOLS] = {
+		ACA_CMD_KERNEL_SYMBOLS, IN_KADDR, ACA_KSYM_SLOT_SIZE, 0, OK, ASKS },
+	[STEP_GROUP_TIMES] = { ACA_CMD_GROUP_TIMES, IN_NONE, GROUP_TIMES, 0, OK, ASKS },
+	[STEP_PAX_INFO] = { SEP_CMD_PAX_INFO, IN_NONE, 32, 0, OK, ASKS },
+	[STEP_CONTROL_DRIVER_LOG] = {
+		SEP_CMD_CONTROL_DRIVER_LOG, IN_LOG, LOG_CONTROL, 0, OK, ASKS },
+	[STEP_GET_DRIVER_LOG] = { SEP_CMD_GET_DRIVER_LOG, IN_NONE, 64, 0, OK, ASKS },
+	[STEP_READ_MSR] = { SEP_CMD_READ_MSR, IN_MSR, 0, 8, OK, ASKS },
+	[STEP_WRITE_MSR] = { SEP_CMD_WRITE_MSR, IN_WRITE_MSR, 0, 0, VT_MSR_ACCESS_ERROR, ASKS },
+	[STEP_INIT_NUM_DEV] = { SEP_CMD_INIT_NUM_DEV, IN_FOUR, 0, 0, OK, SETS },
+	[STEP_SET_DEVICE_NUM_UNITS] = { SEP_CMD_SET_DEVICE_NUM_UNITS, IN_FOUR, 0, 0, OK, SETS },
+	[STEP_INIT] = { SEP_CMD_INIT, IN_DEV, 0, 0, OK, SETS },
+	[STEP_SET_SCAN_UNCORE_TOPOLOGY_INFO] = {
+		SEP_CMD_SET_SCAN_UNCORE_TOPOLOGY_INFO, IN_SCAN, 0, 0, OK, ASKS },
+	[STEP_GET_DRIVER_STATE] = { SEP_CMD_GET_DRIVER_STATE, IN_NONE, 4, 0, OK, ASKS },
+	[STEP_PAUSE_UNRESERVED] = { SEP_CMD_PAUSE, IN_NONE, 0, 0, OK, ASKS },
+	[STEP_RESUME_UNRESERVED] = { SEP_CMD_RESUME, IN_NONE, 0, 0, OK, ASKS },
+	[STEP_RESERVE] = { SEP_CMD_RESERVE, IN_NONE, 4, 0, OK, SETS },
+	[STEP_INIT_DRIVER] = { SEP_CMD_INIT_DRIVER, IN_DRV_CONFIG, 0, 0, OK, SETS },
+	[STEP_SET_CPU_TOPOLOGY] = { SEP_CMD_SET_CPU_TOPOLOGY, IN_TOPOLOGY, 0, 0, OK, SETS },
+	[STEP_NUM_DESCRIPTOR] = { SEP_CMD_NUM_DESCRIPTOR, IN_TWO, 0, 0, OK, SETS },
+	[STEP_DESC_NEXT_FIRST] = { SEP_CMD_DESC_NEXT, IN_DESC, 0, 0, OK, SETS },
+	[STEP_DESC_NEXT_SECOND] = { SEP_CMD_DESC_NEXT, IN_DESC, 0, 0, OK, SETS },
+	[STEP_EM_GROUPS] = { SEP_CMD_EM_GROUPS, IN_EVENTS, 0, 0, OK, SETS },
+	[STEP_EM_CONFIG_NEXT] = { SEP_CMD_EM_CONFIG_NEXT, IN_CORE_ECB, 48, 0, OK, SETS },
+	[STEP_INIT_PMU] = { SEP_CMD_INIT_PMU, IN_FOUR, 0, 0, OK, SETS },
+	[STEP_LBR_INFO] = { SEP_CMD_LBR_INFO, IN_LBR, 0, 0, OK, SETS },
+	[STEP_INIT_UNC] = { SEP_CMD_INIT_UNC, IN_UNC, 0, 0, VT_INVALID_DEVICE, ASKS },
+	[STEP_EM_GROUPS_UNC] = {
+		SEP_CMD_EM_GROUPS_UNC, IN_UNC_EVENTS, 0, 0, VT_INVALID_DEVICE, ASKS },
+	[STEP_EM_CONFIG_NEXT_UNC] = {
+		SEP_CMD_EM_CONFIG_NEXT_UNC, IN_UNCORE_ECB, 48, 0, VT_INVALID_DEVICE, ASKS },
+	[STEP_START] = { SEP_CMD_START, IN_NONE, 0, 0, OK, SETS },
+	[STEP_PAUSE_RUNNING] = { SEP_CMD_PAUSE, IN_NONE, 0, 0, OK, SETS },
+	[STEP_RESUME_PAUSED] = { SEP_CMD_RESUME, IN_NONE, 0, 0, OK, SETS },
+	[STEP_SWITCH_GROUP] = { SEP_CMD_SWITCH_GROUP, IN_NONE, 0, 0, OK, ASKS },
+	[STEP_READ_AND_RESET] = {
+		SEP_CMD_READ_AND_RESET, IN_NONE, 0, 16, VT_DRIVER_COMM_FAILED, ASKS },
+	[STEP_READ_SWITCH_GROUP] = {
+		SEP_CMD_READ_SWITCH_GROUP, IN_NONE, 0, 16, VT_DRIVER_COMM_FAILED, ASKS },
+	[STEP_STOP] = { SEP_CMD_STOP, IN_NONE, 0, 0, OK, SETS },
+	[STEP_TERMINATE] = { SEP_CMD_TERMINATE, IN_NONE, 0, 0, OK, ASKS },
+};
+
+/* The constant payloads; the others are made in step_payload(). */
+static const u32 step_four = 4, step_two = 2, step_msr_global_ctrl = 0x38f;
+static const u64 step_kernel_text = 0xffffffff81000000ull;
+static const u8 step_scan[16];
+
+static const struct sep_drv_log_control step_log_verbosity = {
+	.command = SEP_DRV_LOG_CMD_ADJUST_VERBOSITY,
+};
+
+static const struct sep_event_reg step_perfevtsel0 = {
+	.event_reg_id.reg_id = 0x186, .reg_value = 0x43003c,
+};
+
+static const struct sep_event_desc step_desc = { .sample_size = 48 };
+
+static const struct sep_dev_config step_dev = {
+	.dispatch_id = 2, .results_offset = 48, .max_gp_counters = 4,
+	.enable_bits = SEP_DEV_CFG_COLLECT_LBRS,
+};
+
+static const struct {
+	struct sep_lbr_info_head h;
+	struct sep_lbr_entry e[3];
+} step_lbr = {
+	{ sizeof(step_lbr), 3 },
+	{ { SEP_LBR_TOS, 0, 0x1c9 }, { SEP_LBR_FROM, 0, 0x680 }, { SEP_LBR_TO, 0, 0x6c0 } },
+};
+
+static const struct sep_dev_unc_config step_unc = {
+	.dispatch_id = 120, .results_offset = 32, .device_type = 1,
+};
+
+FIXTURE(command) {
+	FIXTURE_DATA(core) core;
+	u32 sys_config_size;		/* what COLLECT_SYS_CONFIG answered */
 	struct sep_drv_config dc;
-	u32 msr = 0x38f;
-	u8 scan[16] = { 0 };
-	u64 kaddr = 0xffffffff81000000ull;
+	struct sep_drv_topology_info topo[FAKE_NCPUS];
+	struct sep_event_config ec, ecu;
+};
 
-	tc_topology(topo, n);
-	tc_event_config(&ec, false);
-	tc_event_config(&ecu, true);
-	tc_drv_config(&dc, 0);
-	open_session(_metadata, self);
+FIXTURE_VARIANT(command) {
+	unsigned int step;		/* the step tested; those before, its setup */
+};
 
-#define RUN(id, in, in_len, out_len) do { \
-		EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, id, in, in_len, out_len)) \
-			TH_LOG("command %u", (u32)(id)); \
-		if ((id) < sizeof(seen)) \
-			seen[id] = 1; \
-		else \
-			pax_seen = (id) == SEP_CMD_PAX_INFO; \
-	} while (0)
+FIXTURE_VARIANT_ADD(command, version) { .step = STEP_VERSION };
+FIXTURE_VARIANT_ADD(command, get_drv_setup_info) { .step = STEP_GET_DRV_SETUP_INFO };
+FIXTURE_VARIANT_ADD(command, num_cores) { .step = STEP_NUM_CORES };
+FIXTURE_VARIANT_ADD(command, get_normalized_tsc) { .step = STEP_GET_NORMALIZED_TSC };
+FIXTURE_VARIANT_ADD(command, get_normalized_tsc_standalone) {
+	.step = STEP_GET_NORMALIZED_TSC_STANDALONE,
+};
 
-	/* Queries and commands allowed in any state, here without a reservation. */
-	RUN(SEP_CMD_VERSION, NULL, 0, 4);
-	RUN(SEP_CMD_GET_DRV_SETUP_INFO, NULL, 0, 32);
-	RUN(SEP_CMD_NUM_CORES, NULL, 0, 4);
-	RUN(SEP_CMD_GET_NORMALIZED_TSC, NULL, 0, 8);
-	RUN(SEP_CMD_GET_NORMALIZED_TSC_STANDALONE, NULL, 0, 8);
-	RUN(SEP_CMD_TSC_SKEW_INFO, NULL, 0, 32);
-	RUN(SEP_CMD_GET_PLATFORM_INFO, NULL, 0, 15440);
-	RUN(SEP_CMD_COLLECT_SYS_CONFIG, NULL, 0, 4);
-	size = resp_u32(self, 0);
-	RUN(SEP_CMD_GET_SYS_CONFIG, NULL, 0, size);
-	RUN(SEP_CMD_KERNEL_CS, NULL, 0, 4);
-	RUN(SEP_CMD_GET_NUM_CORE_CTRS, NULL, 0, 4);
-	RUN(SEP_CMD_GET_PERF_CAPAB, NULL, 0, 8 * n);
-	RUN(SEP_CMD_GET_NUM_SAMPLES, NULL, 0, 8);
-	RUN(SEP_CMD_GET_SAMPLE_DROP_INFO, NULL, 0, 324);
-	RUN(SEP_CMD_GET_THREAD_COUNT, NULL, 0, 4);
-	RUN(SEP_CMD_SET_OSID, &four, 4, 0);
-	/* Ids above 127 (seen[] ends there) before PAX_INFO, the last of them. */
-	RUN(ACA_CMD_KERNEL_SYMBOLS, &kaddr, 8, ACA_KSYM_SLOT_SIZE);
-	RUN(ACA_CMD_GROUP_TIMES, NULL, 0, sizeof(struct aca_group_times_head));
-	RUN(SEP_CMD_PAX_INFO, NULL, 0, 32);
-	RUN(SEP_CMD_CONTROL_DRIVER_LOG, &log, sizeof(log), sizeof(log));
-	RUN(SEP_CMD_GET_DRIVER_LOG, NULL, 0, 64);
-	RUN(SEP_CMD_READ_MSR, &msr, 4, 8 * n);
-	EXPECT_EQ(VT_MSR_ACCESS_ERROR, cmd(_metadata, self, SEP_CMD_WRITE_MSR, &wr, sizeof(wr), 0));
-	seen[SEP_CMD_WRITE_MSR] = 1;
-	RUN(SEP_CMD_INIT_NUM_DEV, &four, 4, 0);
-	RUN(SEP_CMD_SET_DEVICE_NUM_UNITS, &four, 4, 0);
-	RUN(SEP_CMD_INIT, &dev, sizeof(dev), 0);
-	RUN(SEP_CMD_SET_SCAN_UNCORE_TOPOLOGY_INFO, scan, sizeof(scan), 0);
-	RUN(SEP_CMD_GET_DRIVER_STATE, NULL, 0, 4);
-	RUN(SEP_CMD_PAUSE, NULL, 0, 0);
-	RUN(SEP_CMD_RESUME, NULL, 0, 0);
-	/* The collection. */
-	RUN(SEP_CMD_RESERVE, NULL, 0, 4);
-	RUN(SEP_CMD_INIT_DRIVER, &dc, sizeof(dc), 0);
-	RUN(SEP_CMD_SET_CPU_TOPOLOGY, topo, sizeof(topo), 0);
-	RUN(SEP_CMD_NUM_DESCRIPTOR, &two, 4, 0);
-	RUN(SEP_CMD_DESC_NEXT, &desc, sizeof(desc), 0);
-	RUN(SEP_CMD_DESC_NEXT, &desc, sizeof(desc), 0);
-	RUN(SEP_CMD_EM_GROUPS, &ec, sizeof(ec), 0);
-	RUN(SEP_CMD_EM_CONFIG_NEXT, core_ecb(_metadata, self), 4720, 48);
-	RUN(SEP_CMD_INIT_PMU, &four, 4, 0);
-	RUN(SEP_CMD_LBR_INFO, &lbr, sizeof(lbr), 0);
-	/* Uncore is refused (183, spec 5.5): framed as a failure, no payload. */
-	EXPECT_EQ(VT_INVALID_DEVICE, cmd(_metadata, self, SEP_CMD_INIT_UNC, &unc, sizeof(unc), 0));
-	EXPECT_EQ(VT_INVALID_DEVICE, cmd(_metadata, self, SEP_CMD_EM_GROUPS_UNC, &ecu, sizeof(ecu), 0));
-	EXPECT_EQ(VT_INVALID_DEVICE, cmd(_metadata, self, SEP_CMD_EM_CONFIG_NEXT_UNC,
-					 uncore_ecb(_metadata, self), 2680, 48));
-	seen[SEP_CMD_INIT_UNC] = 1;
-	seen[SEP_CMD_EM_GROUPS_UNC] = 1;
-	seen[SEP_CMD_EM_CONFIG_NEXT_UNC] = 1;
-	RUN(SEP_CMD_START, NULL, 0, 0);
-	RUN(SEP_CMD_PAUSE, NULL, 0, 0);
-	RUN(SEP_CMD_RESUME, NULL, 0, 0);
-	RUN(SEP_CMD_SWITCH_GROUP, NULL, 0, 0);
-	/* Counting mode's reads; this collection samples (state_test.c counts). */
-	EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, SEP_CMD_READ_AND_RESET, NULL, 0, 16 * n));
-	EXPECT_EQ(VT_DRIVER_COMM_FAILED, cmd(_metadata, self, SEP_CMD_READ_SWITCH_GROUP, NULL, 0, 16 * n));
-	seen[SEP_CMD_READ_AND_RESET] = 1;
-	seen[SEP_CMD_READ_SWITCH_GROUP] = 1;
-	RUN(SEP_CMD_STOP, NULL, 0, 0);
-	RUN(SEP_CMD_TERMINATE, NULL, 0, 0);
-#undef RUN
-	expect_eof(_metadata, self, self->ctl);
+FIXTURE_VARIANT_ADD(command, tsc_skew_info) { .step = STEP_TSC_SKEW_INFO };
+FIXTURE_VARIANT_ADD(command, get_platform_info) { .step = STEP_GET_PLATFORM_INFO };
+FIXTURE_VARIANT_ADD(command, collect_sys_config) { .step = STEP_COLLECT_SYS_CONFIG };
+FIXTURE_VARIANT_ADD(command, get_sys_config) { .step = STEP_GET_SYS_CONFIG };
+FIXTURE_VARIANT_ADD(command, kernel_cs) { .step = STEP_KERNEL_CS };
+FIXTURE_VARIANT_ADD(command, get_num_core_ctrs) { .step = STEP_GET_NUM_CORE_CTRS };
+FIXTURE_VARIANT_ADD(command, get_perf_capab) { .step = STEP_GET_PERF_CAPAB };
+FIXTURE_VARIANT_ADD(command, get_num_samples) { .step = STEP_GET_NUM_SAMPLES };
+FIXTURE_VARIANT_ADD(command, get_sample_drop_info) { .step = STEP_GET_SAMPLE_DROP_INFO };
+FIXTURE_VARIANT_ADD(command, get_thread_count) { .step = STEP_GET_THREAD_COUNT };
+FIXTURE_VARIANT_ADD(command, set_osid) { .step = STEP_SET_OSID };
+FIXTURE_VARIANT_ADD(command, kernel_symbols) { .step = STEP_KERNEL_SYMBOLS };
+FIXTURE_VARIANT_ADD(command, group_times) { .step = STEP_GROUP_TIMES };
+FIXTURE_VARIANT_ADD(command, pax_info) { .step = STEP_PAX_INFO };
+FIXTURE_VARIANT_ADD(command, control_driver_log) { .step = STEP_CONTROL_DRIVER_LOG };
+FIXTURE_VARIANT_ADD(command, get_driver_log) { .step = STEP_GET_DRIVER_LOG };
+FIXTURE_VARIANT_ADD(command, read_msr) { .step = STEP_READ_MSR };
+FIXTURE_VARIANT_ADD(command, write_msr) { .step = STEP_WRITE_MSR };
+FIXTURE_VARIANT_ADD(command, init_num_dev) { .step = STEP_INIT_NUM_DEV };
+FIXTURE_VARIANT_ADD(command, set_device_num_units) { .step = STEP_SET_DEVICE_NUM_UNITS };
+FIXTURE_VARIANT_ADD(command, init) { .step = STEP_INIT };
+FIXTURE_VARIANT_ADD(command, set_scan_uncore_topology_info) {
+	.step = STEP_SET_SCAN_UNCORE_TOPOLOGY_INFO,
+};
 
-	for (u32 id = 0; id < sizeof(seen); id++)
-		if (acp_find_command(id)) {
-			EXPECT_TRUE(seen[id]) TH_LOG("command %u is not covered", id);
-		}
-	EXPECT_TRUE(pax_seen);
+FIXTURE_VARIANT_ADD(command, get_driver_state) { .step = STEP_GET_DRIVER_STATE };
+FIXTURE_VARIANT_ADD(command, pause_unreserved) { .step = STEP_PAUSE_UNRESERVED };
+FIXTURE_VARIANT_ADD(command, resume_unreserved) { .step = STEP_RESUME_UNRESERVED };
+FIXTURE_VARIANT_ADD(command, reserve) { .step = STEP_RESERVE };
+FIXTURE_VARIANT_ADD(command, init_driver) { .step = STEP_INIT_DRIVER };
+FIXTURE_VARIANT_ADD(command, set_cpu_topology) { .step = STEP_SET_CPU_TOPOLOGY };
+FIXTURE_VARIANT_ADD(command, num_descriptor) { .step = STEP_NUM_DESCRIPTOR };
+FIXTURE_VARIANT_ADD(command, desc_next_first) { .step = STEP_DESC_NEXT_FIRST };
+FIXTURE_VARIANT_ADD(command, desc_next_second) { .step = STEP_DESC_NEXT_SECOND };
+FIXTURE_VARIANT_ADD(command, em_groups) { .step = STEP_EM_GROUPS };
+FIXTURE_VARIANT_ADD(command, em_config_next) { .step = STEP_EM_CONFIG_NEXT };
+FIXTURE_VARIANT_ADD(command, init_pmu) { .step = STEP_INIT_PMU };
+FIXTURE_VARIANT_ADD(command, lbr_info) { .step = STEP_LBR_INFO };
+FIXTURE_VARIANT_ADD(command, init_unc) { .step = STEP_INIT_UNC };
+FIXTURE_VARIANT_ADD(command, em_groups_unc) { .step = STEP_EM_GROUPS_UNC };
+FIXTURE_VARIANT_ADD(command, em_config_next_unc) { .step = STEP_EM_CONFIG_NEXT_UNC };
+FIXTURE_VARIANT_ADD(command, start) { .step = STEP_START };
+FIXTURE_VARIANT_ADD(command, pause_running) { .step = STEP_PAUSE_RUNNING };
+FIXTURE_VARIANT_ADD(command, resume_paused) { .step = STEP_RESUME_PAUSED };
+FIXTURE_VARIANT_ADD(command, switch_group) { .step = STEP_SWITCH_GROUP };
+FIXTURE_VARIANT_ADD(command, read_and_reset) { .step = STEP_READ_AND_RESET };
+FIXTURE_VARIANT_ADD(command, read_switch_group) { .step = STEP_READ_SWITCH_GROUP };
+FIXTURE_VARIANT_ADD(command, stop) { .step = STEP_STOP };
+FIXTURE_VARIANT_ADD(command, terminate) { .step = STEP_TERMINATE };
+
+/* Step @s's request payload in *@in, its length returned. */
+static u64 step_payload(struct __test_metadata *_metadata,
+			FIXTURE_DATA(command) *self, const struct step *s,
+			const void **in)
+{
+	switch (s->in) {
+	case IN_NONE:
+		*in = NULL;
+		return 0;
+	case IN_FOUR:
+		*in = &step_four;
+		return sizeof(step_four);
+	case IN_TWO:
+		*in = &step_two;
+		return sizeof(step_two);
+	case IN_KADDR:
+		*in = &step_kernel_text;
+		return sizeof(step_kernel_text);
+	case IN_LOG:
+		*in = &step_log_verbosity;
+		return sizeof(step_log_verbosity);
+	case IN_MSR:
+		*in = &step_msr_global_ctrl;
+		return sizeof(step_msr_global_ctrl);
+	case IN_WRITE_MSR:
+		*in = &step_perfevtsel0;
+		return sizeof(step_perfevtsel0);
+	case IN_DEV:
+		*in = &step_dev;
+		return sizeof(step_dev);
+	case IN_SCAN:
+		*in = step_scan;
+		return sizeof(step_scan);
+	case IN_DRV_CONFIG:
+		*in = &self->dc;
+		return sizeof(self->dc);
+	case IN_TOPOLOGY:
+		*in = self->topo;
+		return sizeof(self->topo);
+	case IN_DESC:
+		*in = &step_desc;
+		return sizeof(step_desc);
+	case IN_EVENTS:
+		*in = &self->ec;
+		return sizeof(self->ec);
+	case IN_CORE_ECB:
+		*in = core_ecb(_metadata, &self->core);
+		return 4720;
+	case IN_LBR:
+		*in = &step_lbr;
+		return sizeof(step_lbr);
+	case IN_UNC:
+		*in = &step_unc;
+		return sizeof(step_unc);
+	case IN_UNC_EVENTS:
+		*in = &self->ecu;
+		return sizeof(self->ecu);
+	case IN_UNCORE_ECB:
+		*in = uncore_ecb(_metadata, &self->core);
+		return 2680;
+	}
+	*in = NULL;
+	return 0;
+}
+
+/* Send step @s; its status (the framing is checked by cmd()). */
+static s32 send_step(struct __test_metadata *_metadata,
+		     FIXTURE_DATA(command) *self, const struct step *s)
+{
+	u64 out = s->out + s->out_per_cpu * FAKE_NCPUS;
+	const void *in;
+	u64 in_len;
+	s32 status;
+
+	in_len = step_payload(_metadata, self, s, &in);
+	if (s->out == SYS_CONFIG_SIZE)
+		out = self->sys_config_size;
+	status = cmd(_metadata, &self->core, s->id, in, in_len, out);
+	if (s->id == SEP_CMD_COLLECT_SYS_CONFIG && status == VT_SUCCESS)
+		self->sys_config_size = resp_u32(&self->core, 0);
+	return status;
+}
+
+FIXTURE_SETUP(command)
+{
+	core_setup(_metadata, &self->core, NULL);
+	tc_drv_config(&self->dc, 0);
+	tc_topology(self->topo, FAKE_NCPUS);
+	tc_event_config(&self->ec, false);
+	tc_event_config(&self->ecu, true);
+	open_session(_metadata, &self->core);
+	for (unsigned int i = 0; i < variant->step; i++) {
+		if (steps[i].kind != SETS)
+			continue;
+		ASSERT_EQ(steps[i].status, send_step(_metadata, self, &steps[i]))
+			TH_LOG("step %u (command %u), before the one tested", i, steps[i].id);
+	}
+}
+
+FIXTURE_TEARDOWN(command)
+{
+	core_teardown(_metadata, &self->core, NULL);
+}
+
+TEST_F(command, answers_with_exact_framing)
+{
+	const struct step *s = &steps[variant->step];
+
+	EXPECT_EQ(s->status, send_step(_metadata, self, s));
+	/* TERMINATE's answer is the session's last word. */
+	if (s->id == SEP_CMD_TERMINATE)
+		expect_eof(_metadata, &self->core, self->core.ctl);
+}
+
+/*
+ * No command the dispatch table knows is left out of the steps, and every
+ * step has its row (command 0, never answered, is no step's).
+ */
+TEST(every_dispatched_command_is_a_step)
+{
+	bool pax = false;
+
+	for (unsigned int i = 0; i < NSTEPS; i++) {
+		EXPECT_NE(SEP_CMD_NONE, steps[i].id) TH_LOG("step %u has no row", i);
+	}
+	for (u32 id = 0; id < 128; id++) {
+		bool stepped = false;
+
+		if (!acp_find_command(id))
+			continue;
+		for (unsigned int i = 0; i < NSTEPS; i++)
+			stepped |= steps[i].id == id;
+		EXPECT_TRUE(stepped) TH_LOG("command %u is not covered", id);
+	}
+	for (unsigned int i = 0; i < NSTEPS; i++)
+		pax |= steps[i].id == SEP_CMD_PAX_INFO;
+	EXPECT_TRUE(pax);
 	EXPECT_NE(NULL, acp_find_command(SEP_CMD_PAX_INFO));
 	EXPECT_NE(NULL, acp_find_command(ACA_CMD_KERNEL_SYMBOLS));
 }
