@@ -281,39 +281,61 @@ static inline s32 send_ecb(struct __test_metadata *_metadata,
 	return cmd(_metadata, self, SEP_CMD_EM_CONFIG_NEXT, ecb, len, out_len);
 }
 
-/* From a fresh session (IDLE) to @state, checked with GET_DRIVER_STATE. */
+/*
+ * GET_DRIVER_STATE's values, written out from Documentation/protocol.md
+ * 8.1 (the reference's states, aca's mapped onto them), not taken from the
+ * product: the tests' oracle for where a session is.
+ */
+#define SPEC_STATE_UNINITIALIZED	0	/* no reservation */
+#define SPEC_STATE_RESERVED		1	/* RESERVE done */
+#define SPEC_STATE_IDLE			2	/* configured: after INIT_DRIVER */
+#define SPEC_STATE_PAUSED		3
+#define SPEC_STATE_STOPPED		4	/* stopped, flushed */
+#define SPEC_STATE_RUNNING		5	/* collecting */
+
+/* The names the tests use (sep_cmd.h) are the spec's values. */
+_Static_assert(SEP_STATE_UNINITIALIZED == SPEC_STATE_UNINITIALIZED, "spec 8.1");
+_Static_assert(SEP_STATE_RESERVED == SPEC_STATE_RESERVED, "spec 8.1");
+_Static_assert(SEP_STATE_IDLE == SPEC_STATE_IDLE, "spec 8.1");
+_Static_assert(SEP_STATE_PAUSED == SPEC_STATE_PAUSED, "spec 8.1");
+_Static_assert(SEP_STATE_STOPPED == SPEC_STATE_STOPPED, "spec 8.1");
+_Static_assert(SEP_STATE_RUNNING == SPEC_STATE_RUNNING, "spec 8.1");
+
+/*
+ * From a fresh session (no reservation) as far as @state says, by the
+ * commands of spec 8.2, each step's state as spec 8.1 names it; checked
+ * with GET_DRIVER_STATE.
+ */
 static inline void goto_state(struct __test_metadata *_metadata,
 			      FIXTURE_DATA(core) *self, enum acp_state state)
 {
-	static const u32 wire[] = {
-		[ACP_IDLE] = SEP_STATE_UNINITIALIZED,
-		[ACP_RESERVED] = SEP_STATE_RESERVED,
-		[ACP_CONFIGURED] = SEP_STATE_IDLE,
-		[ACP_RUNNING] = SEP_STATE_RUNNING,
-		[ACP_PAUSED] = SEP_STATE_PAUSED,
-		[ACP_STOPPED] = SEP_STATE_STOPPED,
-	};
+	u32 want = SPEC_STATE_UNINITIALIZED;
 
 	if (state >= ACP_RESERVED) {
 		ASSERT_EQ(SEP_RESERVE_OK, reserve(_metadata, self));
+		want = SPEC_STATE_RESERVED;
 	}
 	if (state >= ACP_CONFIGURED) {
 		ASSERT_EQ(VT_SUCCESS, init_driver(_metadata, self, 0));
 		/* Its wake-ups of the data channels: data_test.c's. */
 		self->f.nwoken = 0;
+		want = SPEC_STATE_IDLE;
 	}
 	if (state >= ACP_RUNNING) {
 		ASSERT_EQ(VT_SUCCESS, em_groups(_metadata, self, 1));
 		ASSERT_EQ(VT_SUCCESS, send_ecb(_metadata, self, core_ecb(_metadata, self), 4720, 0));
 		ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+		want = SPEC_STATE_RUNNING;
 	}
 	if (state == ACP_PAUSED) {
 		ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_PAUSE, NULL, 0, 0));
+		want = SPEC_STATE_PAUSED;
 	}
 	if (state == ACP_STOPPED) {
 		ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_STOP, NULL, 0, 0));
+		want = SPEC_STATE_STOPPED;
 	}
-	ASSERT_EQ(wire[state], driver_state(_metadata, self));
+	ASSERT_EQ(want, driver_state(_metadata, self));
 }
 
 /* Every byte the connection still has, then it must be over. */
@@ -325,7 +347,10 @@ static inline void expect_eof(struct __test_metadata *_metadata,
 	EXPECT_TRUE(acp_conn_eof(c));
 }
 
-/* RAPL energy status counters: 0x611 package, 0x619 DRAM, 0x639/0x641 PP0/1. */
+/*
+ * The RAPL energy status counters, from protocol.md 4.5 (READ_MSR): 0x611
+ * package, 0x619 DRAM, 0x639/0x641 PP0/PP1, 0x64d platform.
+ */
 static const u32 rapl_energy[] = { 0x611, 0x619, 0x639, 0x641, 0x64d };
 
 /* ---- doctoring the core vector's ECB (spec 6.1, 6.4) ---- */
