@@ -466,107 +466,6 @@ static const char *collection_counts(struct cpu_counts *cc, int n)
 	return kind;
 }
 
-TEST(collection_samples_every_cpu_then_eof)
-{
-	static struct channel ch[MAX_CPUS + 2];
-	struct cpu_counts cc[MAX_CPUS];
-	struct sep_sample_drop_info drops;
-	uint64_t tsc0, tsc1, total = 0, nsamples = 0;
-	pid_t spinners[MAX_CPUS];
-	struct timespec t0, t1;
-	const char *kind;
-	struct coll c;
-
-	coll_open(_metadata, &c);
-	coll_configure(_metadata, &c);
-	for (int i = 0; i < c.n + 2; i++) {
-		ch[i] = (struct channel){ .fd = c.data[i] };
-		ASSERT_EQ(0, pthread_create(&ch[i].thread, NULL, drain, &ch[i]));
-	}
-	tsc0 = coll_tsc(&c);
-	ASSERT_NE(0, tsc0);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_START, NULL, 0, NULL, 0));
-	spin_all(spinners, c.n, 1000);
-	EXPECT_EQ(0, wait_all(spinners, c.n));
-	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_STOP, NULL, 0, NULL, 0));
-	tsc1 = coll_tsc(&c);
-	/* Every channel reaches EOF, after all its samples. */
-	for (int i = 0; i < c.n + 2; i++) {
-		ASSERT_EQ(0, pthread_join(ch[i].thread, NULL));
-		EXPECT_EQ(0, ch[i].err);
-	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-
-	for (int cpu = 0; cpu < c.n; cpu++) {
-		const struct sep_sample_record_pc *r = (const void *)ch[cpu].buf;
-		size_t nrec = ch[cpu].len / sizeof(*r), mine = 0;
-		uint64_t last = tsc0;
-
-		EXPECT_EQ(0, ch[cpu].len % sizeof(*r));
-		EXPECT_LT(0, nrec);
-		for (size_t k = 0; k < nrec; k++, r++) {
-			bool user = (r->ipsr >> 32) == 3;
-
-			ASSERT_EQ(cpu, r->cpu_and_os & SEP_SAMPLE_CPU_NUM_MASK);
-			ASSERT_EQ(0, r->descriptor_id);
-			ASSERT_EQ(0, r->osid);
-			ASSERT_LE(last, r->tsc);	/* one CPU: in order */
-			ASSERT_GE(tsc1, r->tsc);
-			last = r->tsc;
-			ASSERT_EQ(SEP_SAMPLE_TID_IS_RAW | SEP_SAMPLE_IA64PC |
-				  SEP_SAMPLE_PID_REC_INDEX_RAW, r->bit_fields2);
-			ASSERT_EQ(3u << SEP_SAMPLE_CODE_MODE_SHIFT,
-				  r->cpu_and_os & SEP_SAMPLE_CODE_MODE_MASK);
-			ASSERT_EQ(user ? 0x33 : 0x10, r->cs);
-			ASSERT_NE(0, r->iip);
-			if (r->pid_rec_index == (uint32_t)spinners[cpu]) {
-				ASSERT_EQ(r->tid, r->pid_rec_index);
-				mine++;
-			}
-		}
-		/* The spinner pinned here ran most of the time. */
-		EXPECT_LT(0, mine);
-		total += nrec;
-		TH_LOG("cpu %d: %zu samples, %zu of its spinner", cpu, nrec, mine);
-	}
-	EXPECT_EQ(0, ch[c.n].len);	/* uncore: nothing in part A */
-	EXPECT_LT(0, ch[c.n + 1].len);	/* module records (modrec_test) */
-
-	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_GET_NUM_SAMPLES, NULL, 0, &nsamples, 8));
-	EXPECT_EQ(total, nsamples);
-	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_GET_SAMPLE_DROP_INFO, NULL, 0,
-				&drops, sizeof(drops)));
-	kind = collection_counts(cc, c.n);
-	ASSERT_NE(NULL, kind);
-	TH_LOG("event %s, %llu samples in %.2f s", kind,
-	       (unsigned long long)total,
-	       (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
-	EXPECT_EQ(c.n < SEP_MAX_SAMPLE_DROP_NODES ? c.n : SEP_MAX_SAMPLE_DROP_NODES,
-		  drops.size);
-	for (int cpu = 0; cpu < c.n; cpu++) {
-		size_t got = ch[cpu].len / sizeof(struct sep_sample_record_pc);
-
-		if (cpu < SEP_MAX_SAMPLE_DROP_NODES) {
-			EXPECT_EQ(cc[cpu].generated, drops.drop_info[cpu].sampled);
-			EXPECT_EQ(0, drops.drop_info[cpu].dropped);
-		}
-		/* Received + dropped == generated, exactly. */
-		EXPECT_EQ(got, cc[cpu].written);
-		EXPECT_EQ(0, cc[cpu].dropped);
-		EXPECT_EQ(got + cc[cpu].dropped, cc[cpu].generated);
-	}
-
-	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_TERMINATE, NULL, 0, NULL, 0));
-	for (int i = 0; i < c.n + 2; i++) {
-		free(ch[i].buf);
-		close(c.data[i]);
-	}
-	close(c.ctl);
-	kind = collection_counts(cc, c.n);
-	EXPECT_STREQ("none", kind);	/* the session's rings are gone */
-}
-
 /* @text into sysfs file @path; 0 or -1. */
 static int write_sysfs(const char *path, const char *text)
 {
@@ -615,6 +514,181 @@ static void coll_end(struct __test_metadata *_metadata, struct coll *c,
 		close(c->data[i]);
 	}
 	close(c->ctl);
+}
+
+/*
+ * One collection of a second with a spinner pinned to every CPU, each data
+ * channel drained by a thread to its end, STOP answered once they all are:
+ * the tests of the fixture each check one behaviour of what it gave. The
+ * session stays open after STOP so the tests may ask it.
+ */
+FIXTURE(sampled) {
+	struct coll c;
+	struct channel ch[MAX_CPUS + 2];
+	struct cpu_counts cc[MAX_CPUS];	/* /sys/module/aca/collection after STOP */
+	pid_t spinners[MAX_CPUS];
+	uint64_t tsc0, tsc1;		/* before START, after STOP */
+	bool ended;			/* the test ended the session itself */
+};
+
+FIXTURE_SETUP(sampled)
+{
+	struct timespec t0, t1;
+	const char *kind;
+
+	coll_open(_metadata, &self->c);
+	coll_configure(_metadata, &self->c);
+	coll_drain(_metadata, &self->c, self->ch);
+	self->tsc0 = coll_tsc(&self->c);
+	ASSERT_NE(0, self->tsc0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ASSERT_EQ(0, command_io(self->c.ctl, SEP_CMD_START, NULL, 0, NULL, 0));
+	spin_all(self->spinners, self->c.n, 1000);
+	ASSERT_EQ(0, wait_all(self->spinners, self->c.n));
+	ASSERT_EQ(0, command_io(self->c.ctl, SEP_CMD_STOP, NULL, 0, NULL, 0));
+	self->tsc1 = coll_tsc(&self->c);
+	for (int i = 0; i < self->c.n + 2; i++) {
+		ASSERT_EQ(0, pthread_join(self->ch[i].thread, NULL));
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	kind = collection_counts(self->cc, self->c.n);
+	ASSERT_NE(NULL, kind);
+	TH_LOG("event %s, STOP %.2f s after START", kind,
+	       (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+}
+
+FIXTURE_TEARDOWN(sampled)
+{
+	if (!self->ended)
+		coll_end(_metadata, &self->c, self->ch);
+}
+
+/* Every channel reaches EOF, after all its bytes, without a read error. */
+TEST_F(sampled, every_channel_ends_without_error)
+{
+	for (int i = 0; i < self->c.n + 2; i++) {
+		EXPECT_EQ(0, self->ch[i].err) TH_LOG("channel %d", i);
+	}
+}
+
+/*
+ * Each CPU channel: whole SampleRecordPC records of that CPU, in TSC order
+ * within START..STOP, with the fields of spec 6.12 (raw pid and tid, a
+ * 64-bit IP, no descriptor or OS id, the CS of the mode sampled).
+ */
+TEST_F(sampled, cpu_records_are_well_formed_and_in_order)
+{
+	for (int cpu = 0; cpu < self->c.n; cpu++) {
+		const struct sep_sample_record_pc *r = (const void *)self->ch[cpu].buf;
+		size_t nrec = self->ch[cpu].len / sizeof(*r);
+		uint64_t last = self->tsc0;
+
+		EXPECT_EQ(0, self->ch[cpu].len % sizeof(*r));
+		EXPECT_LT(0, nrec);
+		for (size_t k = 0; k < nrec; k++, r++) {
+			bool user = (r->ipsr >> 32) == 3;
+
+			ASSERT_EQ(cpu, r->cpu_and_os & SEP_SAMPLE_CPU_NUM_MASK);
+			ASSERT_EQ(0, r->descriptor_id);
+			ASSERT_EQ(0, r->osid);
+			ASSERT_LE(last, r->tsc);	/* one CPU: in order */
+			ASSERT_GE(self->tsc1, r->tsc);
+			last = r->tsc;
+			ASSERT_EQ(SEP_SAMPLE_TID_IS_RAW | SEP_SAMPLE_IA64PC |
+				  SEP_SAMPLE_PID_REC_INDEX_RAW, r->bit_fields2);
+			ASSERT_EQ(3u << SEP_SAMPLE_CODE_MODE_SHIFT,
+				  r->cpu_and_os & SEP_SAMPLE_CODE_MODE_MASK);
+			ASSERT_EQ(user ? 0x33 : 0x10, r->cs);
+			ASSERT_NE(0, r->iip);
+		}
+	}
+}
+
+/* The spinner pinned to a CPU ran most of the time: its samples are there. */
+TEST_F(sampled, each_cpus_spinner_is_sampled_there)
+{
+	for (int cpu = 0; cpu < self->c.n; cpu++) {
+		const struct sep_sample_record_pc *r = (const void *)self->ch[cpu].buf;
+		size_t nrec = self->ch[cpu].len / sizeof(*r), mine = 0;
+
+		for (size_t k = 0; k < nrec; k++, r++) {
+			if (r->pid_rec_index != (uint32_t)self->spinners[cpu])
+				continue;
+			/* One thread: its tid is its pid. */
+			ASSERT_EQ(r->tid, r->pid_rec_index);
+			mine++;
+		}
+		EXPECT_LT(0, mine) TH_LOG("cpu %d", cpu);
+		TH_LOG("cpu %d: %zu samples, %zu of its spinner", cpu, nrec, mine);
+	}
+}
+
+/* No uncore event was asked for: the uncore channel ends empty. */
+TEST_F(sampled, uncore_channel_ends_empty)
+{
+	EXPECT_EQ(0, self->ch[self->c.n].len);
+}
+
+/* The module channel has records (their content: modrec_test). */
+TEST_F(sampled, module_channel_has_records)
+{
+	EXPECT_LT(0, self->ch[self->c.n + 1].len);
+}
+
+/* GET_NUM_SAMPLES: the records every CPU channel gave. */
+TEST_F(sampled, num_samples_is_the_records_received)
+{
+	uint64_t total = 0, nsamples = 0;
+
+	for (int cpu = 0; cpu < self->c.n; cpu++)
+		total += self->ch[cpu].len / sizeof(struct sep_sample_record_pc);
+	ASSERT_EQ(0, command_io(self->c.ctl, SEP_CMD_GET_NUM_SAMPLES, NULL, 0, &nsamples, 8));
+	EXPECT_EQ(total, nsamples);
+}
+
+/*
+ * GET_SAMPLE_DROP_INFO: one entry per CPU, as many as it holds; each CPU's
+ * samples taken as the module counts them, none dropped.
+ */
+TEST_F(sampled, drop_info_counts_what_each_cpu_sampled)
+{
+	struct sep_sample_drop_info drops;
+	int n = self->c.n;
+
+	ASSERT_EQ(0, command_io(self->c.ctl, SEP_CMD_GET_SAMPLE_DROP_INFO, NULL, 0,
+				&drops, sizeof(drops)));
+	EXPECT_EQ(n < SEP_MAX_SAMPLE_DROP_NODES ? n : SEP_MAX_SAMPLE_DROP_NODES, drops.size);
+	for (int cpu = 0; cpu < n && cpu < SEP_MAX_SAMPLE_DROP_NODES; cpu++) {
+		EXPECT_EQ(self->cc[cpu].generated, drops.drop_info[cpu].sampled);
+		EXPECT_EQ(0, drops.drop_info[cpu].dropped);
+	}
+}
+
+/* Per CPU, received + dropped == generated, exactly; nothing dropped. */
+TEST_F(sampled, every_sample_generated_is_received)
+{
+	for (int cpu = 0; cpu < self->c.n; cpu++) {
+		size_t got = self->ch[cpu].len / sizeof(struct sep_sample_record_pc);
+
+		EXPECT_EQ(got, self->cc[cpu].written) TH_LOG("cpu %d", cpu);
+		EXPECT_EQ(0, self->cc[cpu].dropped);
+		EXPECT_EQ(got + self->cc[cpu].dropped, self->cc[cpu].generated);
+	}
+}
+
+/* TERMINATE and every file closed: the session's rings are gone. */
+TEST_F(sampled, session_end_frees_its_rings)
+{
+	struct cpu_counts cc[MAX_CPUS];
+
+	self->ended = true;
+	ASSERT_EQ(0, command_io(self->c.ctl, SEP_CMD_TERMINATE, NULL, 0, NULL, 0));
+	for (int i = 0; i < self->c.n + 2; i++) {
+		free(self->ch[i].buf);
+		close(self->c.data[i]);
+	}
+	close(self->c.ctl);
+	EXPECT_STREQ("none", collection_counts(cc, self->c.n));
 }
 
 static void collect_with_offline(struct __test_metadata *_metadata, int off,
