@@ -10,7 +10,10 @@
 #   make modules        aca.ko for every supported kernel
 #   make host           aca-host alone (no kernel headers needed)
 #   make deps           install every Debian package the project needs
-#   make check          everything CI runs; prints "N passed, N failed"
+#   make check          everything CI runs; prints a stage table and
+#                       "N passed, N failed" (about 25 min warm, tools/check)
+#   make check-fast     every test that needs no VM (about 3 min warm):
+#                       the inner loop
 #   make bench          aca's cost to a profiled workload beside perf's, in
 #                       VMs (figures, never pass/fail; bench/README.md)
 # Compiler warnings fail only make check (W=1 on the module, -Werror on
@@ -52,7 +55,7 @@ TESTS := $(CORE_TESTS) $(B)/tests/device_test $(B)/tests/local_test \
 	 $(B)/tests/modrec_test \
 	 $(B)/tests/remote_test
 
-.PHONY: all module modules relay host tests demo deps check checkpatch uapi-check vm-test soak bench clean
+.PHONY: all module modules relay host tests demo deps check check-fast checkpatch uapi-check vm-test soak bench clean
 .DELETE_ON_ERROR:
 
 all: module relay host tests
@@ -243,6 +246,9 @@ demo: deps
 
 check: deps
 	@tools/check
+
+check-fast: deps
+	@tools/check --fast
 
 # Figures, never pass/fail, never part of make check: make bench
 # [BENCH_ARGS="--kernel 6.1 --kvm ..."] (tools/bench --help).
