@@ -307,16 +307,27 @@ static int report_kernel(FIXTURE_DATA(dir) *self, const char *kallsyms,
 	return synth_txt(self->d.path, 1, SAMPLE_SIZE) ? -1 : run_report_opts(&self->d, &o);
 }
 
+/*
+ * Without --kallsyms (a copy in the directory is not one):
+ * MODULE+0xOFFSET, the offset from the record's start.
+ */
+TEST_F(dir, kernel_code_without_kallsyms_is_module_plus_offset)
+{
+	char ks[PATH_MAX];
+
+	kernel_samples(self);
+	ASSERT_EQ(0, write_kallsyms(self->d.path, KTEXT, 0, ks, sizeof(ks)));
+	ASSERT_EQ(0, report_kernel(self, NULL, NULL));
+	EXPECT_EQ(1, tally_get(&self->d.r.functions, "vmlinux+0x104 (vmlinux)"));
+	EXPECT_EQ(1, tally_get(&self->d.r.functions, "aca+0x410 (aca)"));
+}
+
 TEST_F(dir, kallsyms_names_kernel_and_module_functions)
 {
 	char ks[PATH_MAX];
 
 	kernel_samples(self);
 	ASSERT_EQ(0, write_kallsyms(self->d.path, KTEXT, 0, ks, sizeof(ks)));
-	/* Without it: MODULE+0xOFFSET, the offset from the record's start. */
-	ASSERT_EQ(0, report_kernel(self, NULL, NULL));
-	EXPECT_EQ(1, tally_get(&self->d.r.functions, "vmlinux+0x104 (vmlinux)"));
-	EXPECT_EQ(1, tally_get(&self->d.r.functions, "aca+0x410 (aca)"));
 	ASSERT_EQ(0, report_kernel(self, ks, NULL));
 	EXPECT_EQ(0, self->d.ret);
 	EXPECT_TRUE(said(&self->d, "1 malformed lines skipped")) TH_LOG("%s", self->d.warn);

@@ -287,54 +287,92 @@ TEST_F(dir, comms_filter_keeps_the_listed_processes)
 	spin_map_free(&m);
 }
 
-/* A comm is cut to 15 bytes as the kernel's; the whole base name matches too. */
-TEST_F(dir, comms_filter_matches_the_comm_and_the_whole_name)
+/*
+ * Sorted by comm with --comms @comms: a sample of pid 5, whose record is
+ * /x/a-very-long-program-name, and one of pid 6, without a record.
+ */
+static int long_name_collection(FIXTURE_DATA(dir) *self, const char *comms)
 {
 	struct report_opts o = { .top = 0 };
+	int ret;
 
 	synth_module(&self->d.modules, 5, 0x400000, 0x1000, 0, 0, LOADED, SEP_MR_EXE,
 		     "/x/a-very-long-program-name");
 	synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0x400000, 5, 5, 1, 0);
 	synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0x400000, 6, 6, 2, 0);
-	ASSERT_EQ(0, synth_txt(self->d.path, 1, SAMPLE_SIZE));
-	ASSERT_EQ(0, sort_keys_parse(&o.sort, "comm", "test"));
-	ASSERT_EQ(0, name_list_parse(&o.comms, "a-very-long-pro", "test"));
-	ASSERT_EQ(0, run_report_opts(&self->d, &o));
-	EXPECT_EQ(1, self->d.r.samples);
-	EXPECT_EQ(1, tally_get(&self->d.r.sorted, "a-very-long-pro"));
-	ASSERT_EQ(0, name_list_parse(&o.comms, "a-very-long-program-name", "test"));
-	ASSERT_EQ(0, run_report_opts(&self->d, &o));
-	EXPECT_EQ(1, self->d.r.samples);
-	/* No record: perf's ":PID". */
-	ASSERT_EQ(0, name_list_parse(&o.comms, ":6", "test"));
-	ASSERT_EQ(0, run_report_opts(&self->d, &o));
-	EXPECT_EQ(1, tally_get(&self->d.r.sorted, ":6"));
+	if (synth_txt(self->d.path, 1, SAMPLE_SIZE) ||
+	    sort_keys_parse(&o.sort, "comm", "test") ||
+	    name_list_parse(&o.comms, comms, "test"))
+		return -1;
+	ret = run_report_opts(&self->d, &o);
 	name_list_free(&o.comms);
+	return ret;
 }
 
-TEST_F(dir, dsos_filter_keeps_samples_in_the_listed_dsos)
+/* A comm is cut to 15 bytes as the kernel's. */
+TEST_F(dir, comms_filter_matches_the_comm_cut_to_15_bytes)
+{
+	ASSERT_EQ(0, long_name_collection(self, "a-very-long-pro"));
+	EXPECT_EQ(1, self->d.r.samples);
+	EXPECT_EQ(1, tally_get(&self->d.r.sorted, "a-very-long-pro"));
+}
+
+/* The whole base name matches too. */
+TEST_F(dir, comms_filter_matches_the_whole_name)
+{
+	ASSERT_EQ(0, long_name_collection(self, "a-very-long-program-name"));
+	EXPECT_EQ(1, self->d.r.samples);
+}
+
+/* No record: perf's ":PID". */
+TEST_F(dir, comms_filter_matches_a_pid_without_record_as_colon_pid)
+{
+	ASSERT_EQ(0, long_name_collection(self, ":6"));
+	EXPECT_EQ(1, tally_get(&self->d.r.sorted, ":6"));
+}
+
+/* chains_collection() reported with --dsos @dsos (NULL: spin's path). */
+static int dsos_view(FIXTURE_DATA(dir) *self, struct spin_map *m, const char *dsos)
 {
 	struct report_opts o = { .top = 0 };
-	struct spin_map m;
 	char ks[PATH_MAX], *out = NULL;
+	int ret;
 
-	ASSERT_EQ(0, chains_collection(self, &m, ks, sizeof(ks)));
-	ASSERT_EQ(0, name_list_parse(&o.dsos, "[kernel.kallsyms]", "test"));
-	ASSERT_EQ(0, view(self, &o, ks, &out));
-	EXPECT_EQ(3, self->d.r.samples);
-	EXPECT_EQ(3, self->d.r.kernel);
-	free(out);
-	/* A user dso by its short name or its path. */
-	ASSERT_EQ(0, name_list_parse(&o.dsos, "spin", "test"));
-	ASSERT_EQ(0, view(self, &o, ks, &out));
-	EXPECT_EQ(10, self->d.r.samples);
-	free(out);
-	ASSERT_EQ(0, name_list_parse(&o.dsos, m.path, "test"));
-	ASSERT_EQ(0, view(self, &o, ks, &out));
-	EXPECT_EQ(10, self->d.r.samples);
-	EXPECT_EQ(9, tally_get(&self->d.r.functions, "aca_hot_spin (spin)"));
+	if (chains_collection(self, m, ks, sizeof(ks)) ||
+	    name_list_parse(&o.dsos, dsos ? dsos : m->path, "test"))
+		return -1;
+	ret = view(self, &o, ks, &out);
 	name_list_free(&o.dsos);
 	free(out);
+	return ret;
+}
+
+TEST_F(dir, dsos_filter_keeps_samples_in_the_kernel)
+{
+	struct spin_map m;
+
+	ASSERT_EQ(0, dsos_view(self, &m, "[kernel.kallsyms]"));
+	EXPECT_EQ(3, self->d.r.samples);
+	EXPECT_EQ(3, self->d.r.kernel);
+	spin_map_free(&m);
+}
+
+TEST_F(dir, dsos_filter_keeps_a_user_dso_by_its_short_name)
+{
+	struct spin_map m;
+
+	ASSERT_EQ(0, dsos_view(self, &m, "spin"));
+	EXPECT_EQ(10, self->d.r.samples);
+	spin_map_free(&m);
+}
+
+TEST_F(dir, dsos_filter_keeps_a_user_dso_by_its_path)
+{
+	struct spin_map m;
+
+	ASSERT_EQ(0, dsos_view(self, &m, NULL));
+	EXPECT_EQ(10, self->d.r.samples);
+	EXPECT_EQ(9, tally_get(&self->d.r.functions, "aca_hot_spin (spin)"));
 	spin_map_free(&m);
 }
 
@@ -512,31 +550,56 @@ TEST_F(dir, json_format_is_valid_with_escaped_strings)
 	/* Valid UTF-8 kept, a stray byte as '?'. */
 	EXPECT_NE(NULL, strstr(out, "\"comm\": \"\xc3\xa9t\xc3\xa9\""));
 	EXPECT_NE(NULL, strstr(out, "\"comm\": \"new?\""));
-	/* The checker itself refuses what is not JSON. */
-	EXPECT_FALSE(json_valid("{\"a\": \"\x01\"}"));
-	EXPECT_FALSE(json_valid("{\"a\": 1,}"));
-	EXPECT_FALSE(json_valid("{\"a\": \"\xff\"}"));
 	free(out);
 }
 
-TEST(escaping_bounds_untrusted_bytes)
+/* The checker itself refuses what is not JSON. */
+TEST(json_checker_refuses_what_is_not_json)
+{
+	EXPECT_FALSE(json_valid("{\"a\": \"\x01\"}"));
+	EXPECT_FALSE(json_valid("{\"a\": 1,}"));
+	EXPECT_FALSE(json_valid("{\"a\": \"\xff\"}"));
+}
+
+/* What @escape (textesc.h) writes for untrusted @s; free() it. */
+static char *escaped(void (*escape)(FILE *f, const char *s), const char *s)
 {
 	char *out = NULL;
 	size_t len;
 	FILE *f = open_memstream(&out, &len);
 
-	ASSERT_NE(NULL, f);
-	csv_field(f, "plain");
-	fputc('|', f);
-	csv_field(f, "line\nbreak");
-	fputc('|', f);
-	json_string(f, "tab\there\x01\x7f\xe2\x82");
-	fputc('|', f);
-	/* An overlong '/' and a surrogate are not UTF-8 either. */
-	xml_text(f, "<a href='x'>&\"\xc0\xaf\xed\xa0\x80\x02");
+	if (!f)
+		return NULL;
+	escape(f, s);
 	fclose(f);
-	EXPECT_STREQ("plain|\"line\nbreak\"|\"tab\\there\\u0001\\u007f??\"|"
-		     "&lt;a href=&apos;x&apos;&gt;&amp;&quot;??????", out);
+	return out;
+}
+
+TEST(csv_field_quotes_only_what_needs_it)
+{
+	char *plain = escaped(csv_field, "plain");
+	char *line = escaped(csv_field, "line\nbreak");
+
+	EXPECT_STREQ("plain", plain);
+	EXPECT_STREQ("\"line\nbreak\"", line);
+	free(plain);
+	free(line);
+}
+
+TEST(json_string_escapes_controls_and_bad_utf8)
+{
+	char *out = escaped(json_string, "tab\there\x01\x7f\xe2\x82");
+
+	EXPECT_STREQ("\"tab\\there\\u0001\\u007f??\"", out);
+	free(out);
+}
+
+/* An overlong '/' and a surrogate are not UTF-8 either. */
+TEST(xml_text_escapes_markup_and_bad_utf8)
+{
+	char *out = escaped(xml_text, "<a href='x'>&\"\xc0\xaf\xed\xa0\x80\x02");
+
+	EXPECT_STREQ("&lt;a href=&apos;x&apos;&gt;&amp;&quot;??????", out);
 	free(out);
 }
 
