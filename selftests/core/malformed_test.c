@@ -207,18 +207,32 @@ TEST_F(core, payload_out_of_bounds_is_refused_and_changes_nothing)
 	EXPECT_LT(0, fake_log_count(&self->f, "payload of"));
 }
 
-/* A reply buffer too small for the answer: 159, and the command not run. */
+/*
+ * A reply buffer too small for the answer: 159, and the command not run.
+ * Each command's smallest answer as protocol.md 4.4's table types it: a
+ * U32 or S32 is 4 bytes, a U64 8, DRV_SETUP_INFO 32, DRV_PLATFORM_INFO
+ * 15440, SAMPLE_DROP_INFO 324; TSC_SKEW_INFO and GET_PERF_CAPAB answer 8
+ * bytes a CPU for as many CPUs as the buffer holds, so one CPU's 8 at least.
+ */
 TEST_F(core, reply_buffer_too_small_is_refused_and_builds_nothing)
 {
 	static const struct { u32 id, min; } cmds[] = {
-		{ SEP_CMD_VERSION, 4 }, { SEP_CMD_GET_DRV_SETUP_INFO, 32 },
-		{ SEP_CMD_NUM_CORES, 4 }, { SEP_CMD_GET_NORMALIZED_TSC, 8 },
-		{ SEP_CMD_GET_NORMALIZED_TSC_STANDALONE, 8 }, { SEP_CMD_TSC_SKEW_INFO, 8 },
-		{ SEP_CMD_GET_PLATFORM_INFO, 15440 }, { SEP_CMD_COLLECT_SYS_CONFIG, 4 },
-		{ SEP_CMD_KERNEL_CS, 4 }, { SEP_CMD_GET_NUM_CORE_CTRS, 4 },
-		{ SEP_CMD_GET_PERF_CAPAB, 8 }, { SEP_CMD_GET_NUM_SAMPLES, 8 },
-		{ SEP_CMD_GET_SAMPLE_DROP_INFO, 324 }, { SEP_CMD_GET_THREAD_COUNT, 4 },
-		{ SEP_CMD_GET_DRIVER_STATE, 4 }, { SEP_CMD_RESERVE, 4 },
+		{ SEP_CMD_VERSION, 4 },				/* U32 */
+		{ SEP_CMD_GET_DRV_SETUP_INFO, 32 },		/* DRV_SETUP_INFO */
+		{ SEP_CMD_NUM_CORES, 4 },			/* S32 */
+		{ SEP_CMD_GET_NORMALIZED_TSC, 8 },		/* U64 */
+		{ SEP_CMD_GET_NORMALIZED_TSC_STANDALONE, 8 },	/* U64 */
+		{ SEP_CMD_TSC_SKEW_INFO, 8 },			/* S64 of one CPU */
+		{ SEP_CMD_GET_PLATFORM_INFO, 15440 },		/* DRV_PLATFORM_INFO */
+		{ SEP_CMD_COLLECT_SYS_CONFIG, 4 },		/* U32 */
+		{ SEP_CMD_KERNEL_CS, 4 },			/* S32 */
+		{ SEP_CMD_GET_NUM_CORE_CTRS, 4 },		/* U32 */
+		{ SEP_CMD_GET_PERF_CAPAB, 8 },			/* U64 of one CPU */
+		{ SEP_CMD_GET_NUM_SAMPLES, 8 },			/* U64 */
+		{ SEP_CMD_GET_SAMPLE_DROP_INFO, 324 },		/* SAMPLE_DROP_INFO */
+		{ SEP_CMD_GET_THREAD_COUNT, 4 },		/* U32 */
+		{ SEP_CMD_GET_DRIVER_STATE, 4 },		/* U32 */
+		{ SEP_CMD_RESERVE, 4 },				/* S32 */
 	};
 
 	open_session(_metadata, self);
