@@ -314,85 +314,205 @@ TEST_F(core, peer_vanishes_with_a_reply_unread)
 	}
 }
 
-/* Allocation failure injection: VT_NO_MEMORY, no leak, and it recovers. */
-TEST_F(core, failed_allocation_answers_no_memory_and_recovers)
+/*
+ * Allocation failure injection: each allocation a command makes fails in
+ * turn (the first nine), on a fresh session in a state the command is
+ * meant for. Each failure answers VT_NO_MEMORY and leaves the state as it
+ * was; with memory again the same command works; the session's end frees
+ * everything. One test per command (the alloc fixture's variants), and one
+ * that the commands together make at least 20 allocations that can fail.
+ */
+enum alloc_payload {
+	A_NONE, A_IDS, A_MSR, A_LOG, A_DEV, A_DRV_CONFIG, A_TOPOLOGY, A_EVENTS,
+	A_CORE_ECB, A_UNCORE_ECB,
+};
+
+struct alloc_case {
+	u32 id;
+	enum alloc_payload in;
+	u64 in_len, out_len;
+	enum acp_state state;
+	bool groups;		/* EM_GROUPS first */
+};
+
+enum alloc_index {
+	ALLOC_PLATFORM_INFO,
+	ALLOC_PLATFORM_INFO_WITH_IDS,
+	ALLOC_PERF_CAPAB,
+	ALLOC_READ_MSR,
+	ALLOC_SAMPLE_DROP_INFO,
+	ALLOC_CONTROL_DRIVER_LOG,
+	ALLOC_COLLECT_SYS_CONFIG,
+	ALLOC_GET_SYS_CONFIG,
+	ALLOC_INIT,
+	ALLOC_INIT_DRIVER,
+	ALLOC_SET_CPU_TOPOLOGY,
+	ALLOC_EM_GROUPS,
+	ALLOC_EM_CONFIG_NEXT,
+	ALLOC_EM_CONFIG_NEXT_UNC,
+	NALLOC
+};
+
+static const struct alloc_case alloc_cases[NALLOC] = {
+	[ALLOC_PLATFORM_INFO] = { SEP_CMD_GET_PLATFORM_INFO, A_NONE, 0, 15440, ACP_IDLE },
+	[ALLOC_PLATFORM_INFO_WITH_IDS] = {
+		SEP_CMD_GET_PLATFORM_INFO, A_IDS, 8, 15440, ACP_IDLE },
+	[ALLOC_PERF_CAPAB] = { SEP_CMD_GET_PERF_CAPAB, A_NONE, 0, 32, ACP_IDLE },
+	[ALLOC_READ_MSR] = { SEP_CMD_READ_MSR, A_MSR, 4, 32, ACP_IDLE },
+	[ALLOC_SAMPLE_DROP_INFO] = { SEP_CMD_GET_SAMPLE_DROP_INFO, A_NONE, 0, 324, ACP_IDLE },
+	[ALLOC_CONTROL_DRIVER_LOG] = {
+		SEP_CMD_CONTROL_DRIVER_LOG, A_LOG, sizeof(struct sep_drv_log_control),
+		sizeof(struct sep_drv_log_control), ACP_IDLE },
+	[ALLOC_COLLECT_SYS_CONFIG] = { SEP_CMD_COLLECT_SYS_CONFIG, A_NONE, 0, 4, ACP_IDLE },
+	[ALLOC_GET_SYS_CONFIG] = { SEP_CMD_GET_SYS_CONFIG, A_NONE, 0, 4000, ACP_IDLE },
+	[ALLOC_INIT] = { SEP_CMD_INIT, A_DEV, sizeof(struct sep_dev_config), 0, ACP_IDLE },
+	[ALLOC_INIT_DRIVER] = {
+		SEP_CMD_INIT_DRIVER, A_DRV_CONFIG, sizeof(struct sep_drv_config), 0,
+		ACP_RESERVED },
+	[ALLOC_SET_CPU_TOPOLOGY] = {
+		SEP_CMD_SET_CPU_TOPOLOGY, A_TOPOLOGY,
+		FAKE_NCPUS * sizeof(struct sep_drv_topology_info), 0, ACP_CONFIGURED },
+	[ALLOC_EM_GROUPS] = {
+		SEP_CMD_EM_GROUPS, A_EVENTS, sizeof(struct sep_event_config), 0,
+		ACP_CONFIGURED },
+	[ALLOC_EM_CONFIG_NEXT] = {
+		SEP_CMD_EM_CONFIG_NEXT, A_CORE_ECB, 4720, 48, ACP_CONFIGURED, true },
+	/* Its payload's allocation; with it, refused (183, spec 5.5). */
+	[ALLOC_EM_CONFIG_NEXT_UNC] = {
+		SEP_CMD_EM_CONFIG_NEXT_UNC, A_UNCORE_ECB, 2680, 0, ACP_CONFIGURED },
+};
+
+/* @c's request payload. */
+static const void *alloc_payload(struct __test_metadata *_metadata,
+				 FIXTURE_DATA(core) *self, const struct alloc_case *c)
 {
-	struct sep_drv_log_control log = { .command = SEP_DRV_LOG_CMD_ADJUST_VERBOSITY };
-	struct sep_drv_topology_info topo[FAKE_NCPUS];
-	struct sep_dev_config dev = { .dispatch_id = 2 };
-	struct sep_event_config ec;
-	struct sep_drv_config dc;
-	u32 msr = 0x38f, ids[2] = { 2, 4 };
-	const struct {
-		u32 id;
-		const void *in;
-		u64 in_len, out_len;
-		enum acp_state state;
-		bool groups;		/* EM_GROUPS first */
-	} cases[] = {
-		{ SEP_CMD_GET_PLATFORM_INFO, NULL, 0, 15440, ACP_IDLE, false },
-		{ SEP_CMD_GET_PLATFORM_INFO, ids, sizeof(ids), 15440, ACP_IDLE, false },
-		{ SEP_CMD_GET_PERF_CAPAB, NULL, 0, 32, ACP_IDLE, false },
-		{ SEP_CMD_READ_MSR, &msr, 4, 32, ACP_IDLE, false },
-		{ SEP_CMD_GET_SAMPLE_DROP_INFO, NULL, 0, 324, ACP_IDLE, false },
-		{ SEP_CMD_CONTROL_DRIVER_LOG, &log, sizeof(log), sizeof(log), ACP_IDLE, false },
-		{ SEP_CMD_COLLECT_SYS_CONFIG, NULL, 0, 4, ACP_IDLE, false },
-		{ SEP_CMD_GET_SYS_CONFIG, NULL, 0, 4000, ACP_IDLE, false },
-		{ SEP_CMD_INIT, &dev, sizeof(dev), 0, ACP_IDLE, false },
-		{ SEP_CMD_INIT_DRIVER, &dc, sizeof(dc), 0, ACP_RESERVED, false },
-		{ SEP_CMD_SET_CPU_TOPOLOGY, topo, sizeof(topo), 0, ACP_CONFIGURED, false },
-		{ SEP_CMD_EM_GROUPS, &ec, sizeof(ec), 0, ACP_CONFIGURED, false },
-		{ SEP_CMD_EM_CONFIG_NEXT, NULL, 4720, 48, ACP_CONFIGURED, true },
-		/* Its payload's allocation; with it, refused (183, spec 5.5). */
-		{ SEP_CMD_EM_CONFIG_NEXT_UNC, NULL, 2680, 0, ACP_CONFIGURED, false },
+	static const struct sep_drv_log_control log = {
+		.command = SEP_DRV_LOG_CMD_ADJUST_VERBOSITY,
 	};
+	static const struct sep_dev_config dev = { .dispatch_id = 2 };
+	static const u32 msr = 0x38f, ids[2] = { 2, 4 };
+	static struct sep_drv_topology_info topo[FAKE_NCPUS];
+	static struct sep_event_config ec;
+	static struct sep_drv_config dc;
+
+	switch (c->in) {
+	case A_NONE:
+		break;
+	case A_IDS:
+		return ids;
+	case A_MSR:
+		return &msr;
+	case A_LOG:
+		return &log;
+	case A_DEV:
+		return &dev;
+	case A_DRV_CONFIG:
+		tc_drv_config(&dc, 0);
+		return &dc;
+	case A_TOPOLOGY:
+		tc_topology(topo, FAKE_NCPUS);
+		return topo;
+	case A_EVENTS:
+		tc_event_config(&ec, false);
+		return &ec;
+	case A_CORE_ECB:
+		return core_ecb(_metadata, self);
+	case A_UNCORE_ECB:
+		return uncore_ecb(_metadata, self);
+	}
+	return NULL;
+}
+
+/*
+ * Fail @c's k-th allocation, k = 1, 2, ... until it makes no more (at most
+ * nine); how many failed.
+ */
+static u32 fail_each_allocation(struct __test_metadata *_metadata,
+				FIXTURE_DATA(core) *self, const struct alloc_case *c)
+{
+	s32 want = c->id == SEP_CMD_EM_CONFIG_NEXT_UNC ? VT_INVALID_DEVICE : VT_SUCCESS;
+	const void *in = alloc_payload(_metadata, self, c);
 	u32 failed = 0;
 
-	tc_topology(topo, FAKE_NCPUS);
-	tc_event_config(&ec, false);
-	tc_drv_config(&dc, 0);
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		const void *in = cases[i].in;
-		s32 want = cases[i].id == SEP_CMD_EM_CONFIG_NEXT_UNC ?
-			   VT_INVALID_DEVICE : VT_SUCCESS;
+	for (u64 k = 1; k < 10; k++) {
+		u32 state;
+		s32 status;
 
-		if (cases[i].id == SEP_CMD_EM_CONFIG_NEXT)
-			in = core_ecb(_metadata, self);
-		else if (cases[i].id == SEP_CMD_EM_CONFIG_NEXT_UNC)
-			in = uncore_ecb(_metadata, self);
-		for (u64 k = 1; k < 10; k++) {
-			u32 state;
-			s32 status;
-
-			reinit(_metadata, self, FAKE_NCPUS);
-			open_session(_metadata, self);
-			goto_state(_metadata, self, cases[i].state);
-			if (cases[i].groups) {
-				ASSERT_EQ(VT_SUCCESS, em_groups(_metadata, self, 1));
-			}
-			state = driver_state(_metadata, self);
-			self->f.fail_at = self->f.nalloc + k;
-			status = cmd(_metadata, self, cases[i].id, in, cases[i].in_len, cases[i].out_len);
-			self->f.fail_at = 0;
-			if (!self->f.nfailed) {
-				/* Past the command's last allocation. */
-				EXPECT_EQ(want, status) TH_LOG("command %u", cases[i].id);
-				EXPECT_LT(1, k) TH_LOG("command %u allocates nothing", cases[i].id);
-				break;
-			}
-			failed++;
-			EXPECT_EQ(VT_NO_MEMORY, status)
-				TH_LOG("command %u, allocation %llu", cases[i].id, (unsigned long long)k);
-			EXPECT_EQ(state, driver_state(_metadata, self));
-			/* Memory again: the same command works. */
-			EXPECT_EQ(want, cmd(_metadata, self, cases[i].id, in,
-					    cases[i].in_len, cases[i].out_len))
-				TH_LOG("command %u after allocation %llu failed", cases[i].id,
-				       (unsigned long long)k);
-			acp_conn_release(self->ctl);
-			EXPECT_EQ(self->t.sysconfig ? 1 : 0, self->f.live);
+		reinit(_metadata, self, FAKE_NCPUS);
+		open_session(_metadata, self);
+		goto_state(_metadata, self, c->state);
+		if (c->groups) {
+			ASSERT_EQ(VT_SUCCESS, em_groups(_metadata, self, 1));
 		}
+		state = driver_state(_metadata, self);
+		self->f.fail_at = self->f.nalloc + k;
+		status = cmd(_metadata, self, c->id, in, c->in_len, c->out_len);
+		self->f.fail_at = 0;
+		if (!self->f.nfailed) {
+			/* Past the command's last allocation. */
+			EXPECT_EQ(want, status) TH_LOG("command %u", c->id);
+			EXPECT_LT(1, k) TH_LOG("command %u allocates nothing", c->id);
+			break;
+		}
+		failed++;
+		EXPECT_EQ(VT_NO_MEMORY, status)
+			TH_LOG("command %u, allocation %llu", c->id, (unsigned long long)k);
+		EXPECT_EQ(state, driver_state(_metadata, self));
+		/* Memory again: the same command works. */
+		EXPECT_EQ(want, cmd(_metadata, self, c->id, in, c->in_len, c->out_len))
+			TH_LOG("command %u after allocation %llu failed", c->id,
+			       (unsigned long long)k);
+		acp_conn_release(self->ctl);
+		EXPECT_EQ(self->t.sysconfig ? 1 : 0, self->f.live);
 	}
+	return failed;
+}
+
+FIXTURE(alloc) {
+	FIXTURE_DATA(core) core;
+};
+
+FIXTURE_VARIANT(alloc) {
+	enum alloc_index c;
+};
+
+FIXTURE_VARIANT_ADD(alloc, get_platform_info) { .c = ALLOC_PLATFORM_INFO };
+FIXTURE_VARIANT_ADD(alloc, get_platform_info_with_ids) { .c = ALLOC_PLATFORM_INFO_WITH_IDS };
+FIXTURE_VARIANT_ADD(alloc, get_perf_capab) { .c = ALLOC_PERF_CAPAB };
+FIXTURE_VARIANT_ADD(alloc, read_msr) { .c = ALLOC_READ_MSR };
+FIXTURE_VARIANT_ADD(alloc, get_sample_drop_info) { .c = ALLOC_SAMPLE_DROP_INFO };
+FIXTURE_VARIANT_ADD(alloc, control_driver_log) { .c = ALLOC_CONTROL_DRIVER_LOG };
+FIXTURE_VARIANT_ADD(alloc, collect_sys_config) { .c = ALLOC_COLLECT_SYS_CONFIG };
+FIXTURE_VARIANT_ADD(alloc, get_sys_config) { .c = ALLOC_GET_SYS_CONFIG };
+FIXTURE_VARIANT_ADD(alloc, init) { .c = ALLOC_INIT };
+FIXTURE_VARIANT_ADD(alloc, init_driver) { .c = ALLOC_INIT_DRIVER };
+FIXTURE_VARIANT_ADD(alloc, set_cpu_topology) { .c = ALLOC_SET_CPU_TOPOLOGY };
+FIXTURE_VARIANT_ADD(alloc, em_groups) { .c = ALLOC_EM_GROUPS };
+FIXTURE_VARIANT_ADD(alloc, em_config_next) { .c = ALLOC_EM_CONFIG_NEXT };
+FIXTURE_VARIANT_ADD(alloc, em_config_next_unc) { .c = ALLOC_EM_CONFIG_NEXT_UNC };
+
+FIXTURE_SETUP(alloc)
+{
+	core_setup(_metadata, &self->core, NULL);
+}
+
+FIXTURE_TEARDOWN(alloc)
+{
+	core_teardown(_metadata, &self->core, NULL);
+}
+
+TEST_F(alloc, failure_answers_no_memory_and_recovers)
+{
+	fail_each_allocation(_metadata, &self->core, &alloc_cases[variant->c]);
+}
+
+/* The commands together have at least 20 allocations that can fail. */
+TEST_F(core, allocation_failures_are_tried_at_20_points_at_least)
+{
+	u32 failed = 0;
+
+	for (size_t i = 0; i < NALLOC; i++)
+		failed += fail_each_allocation(_metadata, self, &alloc_cases[i]);
 	EXPECT_LE(20, failed);
 }
 
