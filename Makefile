@@ -198,9 +198,12 @@ $(B)/tests/remote_test: $(wildcard selftests/remote/*.c) $(HOST_LIB) $(wildcard 
 deps:
 	@tools/deps
 
+# A file at a time, as many at once as there are CPUs: checkpatch.pl
+# checks each file alone.
 checkpatch: $(KSRC)/.stamp
-	@perl $(KSRC)/scripts/checkpatch.pl --no-tree --strict --terse --show-types \
-		-f $(wildcard driver/*.[ch] driver/core/*.[ch] uapi/*.h bench/floor/*.c)
+	@printf '%s\n' $(wildcard driver/*.[ch] driver/core/*.[ch] uapi/*.h bench/floor/*.c) | \
+		xargs -P "$$(nproc)" -n 8 perl $(KSRC)/scripts/checkpatch.pl --no-tree --strict \
+		--terse --show-types -f
 
 # uapi/aca.h is what programs on the target compile against (installed as
 # <linux/aca.h>): held to the rules the kernel sets its own uapi headers
