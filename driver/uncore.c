@@ -39,7 +39,14 @@ struct aca_uncore {
 		u8 *rec;			/* the round's record */
 	} set;
 	unsigned int period_ms;
-	bool paused;			/* under aca_lock; the worker reads it once a round */
+	/*
+	 * A round and PAUSE or RESUME exclude each other: a round that read
+	 * a counter off while RESUME was still turning it on (or PAUSE
+	 * turning it off) would take it for lost for the rest of the
+	 * collection.
+	 */
+	struct mutex round_lock;
+	bool paused;			/* under aca_lock and round_lock */
 	bool stopping;
 	struct delayed_work work;
 };
@@ -111,8 +118,10 @@ static void aca_unc_work(struct work_struct *work)
 {
 	struct aca_uncore *u = container_of(to_delayed_work(work), struct aca_uncore, work);
 
-	if (!READ_ONCE(u->paused))
+	mutex_lock(&u->round_lock);
+	if (!u->paused)
 		aca_unc_round(u, true);
+	mutex_unlock(&u->round_lock);
 	if (!READ_ONCE(u->stopping))
 		queue_delayed_work(system_unbound_wq, &u->work, msecs_to_jiffies(u->period_ms));
 }
@@ -148,6 +157,7 @@ static void aca_unc_free(struct aca_uncore *u)
 		aca_ring_detach(u->ring);
 		aca_ring_put(u->ring);
 	}
+	mutex_destroy(&u->round_lock);
 	kfree(u);
 }
 
@@ -168,9 +178,11 @@ int aca_uncore_configure(const struct acp_config *cfg)
 	u = kzalloc(sizeof(*u), GFP_KERNEL);
 	if (!u)
 		return -ENOMEM;
+	mutex_init(&u->round_lock);
 	INIT_DELAYED_WORK(&u->work, aca_unc_work);
 	u->ring = aca_ring_alloc(pages, NUMA_NO_NODE);
 	if (!u->ring) {
+		mutex_destroy(&u->round_lock);
 		kfree(u);
 		return -ENOMEM;
 	}
@@ -310,7 +322,8 @@ void aca_uncore_pause(bool pause)
 	lockdep_assert_held(&aca_lock);
 	if (!set || !set->nevs)
 		return;
-	WRITE_ONCE(u->paused, pause);
+	mutex_lock(&u->round_lock);
+	u->paused = pause;
 	for (u32 i = 0; i < set->nunits * set->nevs; i++) {
 		if (!set->pe[i])
 			continue;
@@ -319,6 +332,7 @@ void aca_uncore_pause(bool pause)
 		else
 			perf_event_enable(set->pe[i]);
 	}
+	mutex_unlock(&u->round_lock);
 }
 
 /*
