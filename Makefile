@@ -11,7 +11,7 @@
 #   make host           aca-host alone (no kernel headers needed)
 #   make deps           install every Debian package the project needs
 #   make check          everything CI runs; prints a stage table and
-#                       "N passed, N failed" (about 25 min warm, tools/check)
+#                       "N passed, N failed" (tools/check; README "Test")
 #   make check-fast     every test that needs no VM (about 3 min warm):
 #                       the inner loop
 #   make bench          aca's cost to a profiled workload beside perf's, in
