@@ -446,10 +446,9 @@ static int aca_create_event(struct aca_sev *s, int cpu,
 		if (s->pebs_record) {
 			/*
 			 * The record's registers, address and latency, from
-			 * PEBS, one record a PMI (wakeup_events, as above):
-			 * the handler's TSC and task are the sample's.
+			 * PEBS, one record a PMI (wakeup_events, below): the
+			 * handler's TSC and task are the sample's.
 			 */
-			attr.wakeup_events = 1;
 			attr.sample_type |= PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_ADDR |
 					    PERF_SAMPLE_WEIGHT;
 			attr.sample_regs_intr = ACA_PEBS_REGS;
@@ -458,11 +457,14 @@ static int aca_create_event(struct aca_sev *s, int cpu,
 				attr.precise_ip = 2;
 		}
 		/*
-		 * Without a wakeup per sample, x86 may batch precise samples
-		 * in a large PEBS buffer and hand each to the handler later,
-		 * with registers rebuilt from it: no stack to walk then.
+		 * Without a wakeup per sample, x86 batches precise samples in
+		 * a large PEBS buffer (a sample_type within its flags, no
+		 * frequency) and hands each to the handler at the drain, with
+		 * registers rebuilt from it: no stack to walk, and the
+		 * handler's TSC and task the drain's, not the sample's. Every
+		 * precise event takes one PMI a sample.
 		 */
-		if (e->precise && s->cs_size)
+		if (e->precise)
 			attr.wakeup_events = 1;
 		if (s->lbr_regs && e->branch_type) {
 			attr.sample_type |= PERF_SAMPLE_BRANCH_STACK;

@@ -1602,6 +1602,48 @@ TEST_F(core_stub, a_load_latency_event_s_weight_is_the_pebs_latency)
 	free(ecb);
 }
 
+/*
+ * A precise REF_TSC event with no PEBS, latency, eventing IP or call-stack
+ * area asked: each sample still reaches the handler at its PMI, never
+ * batched in a large PEBS buffer and handed over at the drain (with the
+ * drain's TSC and task). The stand-in adds 1 << 24 to the IP of an event
+ * x86 would batch (precise, no frequency, no wakeup a sample); precise_ip
+ * is 1, no eventing IP being asked.
+ */
+TEST_F(core_stub, a_precise_event_without_pebs_areas_takes_a_pmi_a_sample)
+{
+	struct sep_dev_config dev = { .dispatch_id = 2, .results_offset = 48,
+				      .max_gp_counters = 4 };
+	struct sep_event_desc d = { .sample_size = sizeof(struct sep_sample_record_pc) };
+	const uint64_t ip = CORE_STUB_IP + (1ull << 20) + 0x300;
+	struct sep_sample_record_pc pc;
+	uint32_t total = 0, batched = 0, other = 0;
+	struct sep_event_reg *r;
+	size_t len;
+	uint8_t *ecb = ref_tsc_ecb(ECB_SLOTS, 3, &len);
+
+	ASSERT_NE(NULL, ecb);
+	r = (struct sep_event_reg *)(ecb + sizeof(struct sep_ecb)) + ECB_FIXED_START + 2;
+	r->flags |= SEP_EVREG_PRECISE;
+	collect_with_desc(_metadata, &self->s, &self->cs, self->files, &dev, &d, NULL, 0,
+			  ecb, len, 500);
+	for (uint32_t i = 0; i < self->s.ncpus; i++) {
+		rewind(self->files[i]);
+		while (fread(&pc, sizeof(pc), 1, self->files[i]) == 1) {
+			total++;
+			batched += pc.iip == ip + (1ull << 24);
+			other += pc.iip != ip && pc.iip != ip + (1ull << 24);
+		}
+	}
+	ksft_print_msg("figure: stand-in core PMU, precise REF_TSC without areas: %u records, %u batched, %u other\n",
+		       total, batched, other);
+	EXPECT_LT(0, total);
+	EXPECT_EQ(0, batched);
+	EXPECT_EQ(0, other);
+	EXPECT_EQ(0, host_session_close(&self->s));
+	free(ecb);
+}
+
 /* Fixed counter slot j is IA32_FIXED_CTRj: 17 of them exist on no PMU. */
 TEST(ecb_with_17_fixed_counter_slots_is_refused)
 {

@@ -21,7 +21,10 @@
  * first, every odd one mispredicted, STUB_CYCLES + k cycles). Its IP is
  * STUB_CORE_IP + precise_ip << 20 + the config's low 20 bits, exact
  * (PERF_EFLAGS_EXACT) with precise_ip 2 but for event 0xCD; its counter
- * index (hw.idx) 34 for fixed counter 2's config, else 0.
+ * index (hw.idx) 34 for fixed counter 2's config, else 0. A precise event
+ * that x86 would let batch samples in a large PEBS buffer (no frequency,
+ * no wakeup a sample: arch/x86/events/intel/core.c) has STUB_LARGE_PEBS
+ * added to its IP: its samples would reach the handler at the drain.
  */
 #include <linux/hrtimer.h>
 #include <linux/module.h>
@@ -43,6 +46,7 @@
 #define STUB_CYCLES		10
 #define STUB_NOT_EXACT		0xcd	/* an event whose IP perf cannot make exact */
 #define STUB_FIXED2		0x300	/* perf's config of fixed counter 2 */
+#define STUB_LARGE_PEBS		(1ull << 24)
 
 struct stub_ibs {
 	struct pmu pmu;
@@ -75,8 +79,11 @@ static void stub_core_sample(struct perf_event *event, struct perf_sample_data *
 {
 	u64 type = event->attr.sample_type;
 
-	instruction_pointer_set(regs, STUB_CORE_IP + ((u64)event->attr.precise_ip << 20) +
-				(event->attr.config & 0xfffff));
+	const struct perf_event_attr *a = &event->attr;
+	bool large_pebs = a->precise_ip && !a->freq && !(a->wakeup_events && !a->watermark);
+
+	instruction_pointer_set(regs, STUB_CORE_IP + ((u64)a->precise_ip << 20) +
+				(a->config & 0xfffff) + (large_pebs ? STUB_LARGE_PEBS : 0));
 	regs->cs = __KERNEL_CS;
 	/*
 	 * precise_ip 2: the eventing IP, exact (PEBS format 2 on), but for
