@@ -1044,17 +1044,38 @@ static void aca_emon_write(struct aca_collection *c)
 static void aca_emon_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(aca_emon, aca_emon_fn);
 
+/*
+ * A read takes a cross-call per event and CPU under aca_lock: up to 256
+ * events on every CPU. However long one takes, the lock stays free at
+ * least ACA_EMON_SLACK times as long before the next, so control, poll()
+ * and open() are never starved on a large machine: the period stretches
+ * (each record's TSC delta says by how much, so no count is lost).
+ */
+#define ACA_EMON_SLACK		4
+
 /* Every emon_ms while counting; none while paused (nothing counts). */
 static void aca_emon_fn(struct work_struct *work)
 {
+	unsigned long delay;
 	struct aca_collection *c;
+	u64 t0, spent = 0;
 
 	mutex_lock(&aca_lock);
 	c = aca_coll;
 	if (c && c->armed && c->emon_ms) {
-		if (!c->paused)
+		delay = msecs_to_jiffies(c->emon_ms);
+		if (!c->paused) {
+			t0 = ktime_get_ns();
 			aca_emon_write(c);
-		schedule_delayed_work(&aca_emon, msecs_to_jiffies(c->emon_ms));
+			spent = ktime_get_ns() - t0;
+		}
+		if (nsecs_to_jiffies(spent * ACA_EMON_SLACK) > delay) {
+			delay = nsecs_to_jiffies(spent * ACA_EMON_SLACK);
+			pr_notice_ratelimited("EMON timer: a read of %u events on every CPU took %llu us; the next in %u ms, not %u ms, to leave the device lock free\n",
+					      c->nevents, div_u64(spent, NSEC_PER_USEC),
+					      jiffies_to_msecs(delay), c->emon_ms);
+		}
+		schedule_delayed_work(&aca_emon, delay);
 	}
 	mutex_unlock(&aca_lock);
 }
