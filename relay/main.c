@@ -461,13 +461,12 @@ static int listen_all(struct relay *r, const struct options *o)
 	how[0] = 0;
 	if (r->allow) {
 		allow_format(r->allow, allowed, sizeof(allowed));
-		snprintf(how, sizeof(how), " (only from %s, admitted: the device's privilege)",
-			 allowed);
-	} else {
-		snprintf(how, sizeof(how), " (peers unprivileged: none admitted by --allow)");
+		snprintf(how, sizeof(how), " (only from %s)", allowed);
 	}
-	log_info("listening on %s port %s%s, device %s",
-		 o->bind_addr ? o->bind_addr : "*", o->port, how, r->device);
+	log_info("listening on %s port %s%s, device %s; %s",
+		 o->bind_addr ? o->bind_addr : "*", o->port, how, r->device,
+		 r->allow ? "its peers are admitted (--allow): the relay's privilege" :
+		 "its peers are unprivileged: none is admitted by --allow");
 	return listen_local(r, o);
 }
 
