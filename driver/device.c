@@ -24,11 +24,14 @@
  * own waiters and queues its work item, which takes aca_lock and which
  * release() waits for without holding it.
  */
+#include <linux/bits.h>
 #include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/fs.h>
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/module.h>
+#include <linux/net.h>
 #include <linux/pid.h>
 #include <linux/poll.h>
 #include <linux/sched/signal.h>
@@ -39,6 +42,7 @@
 #include <linux/uio.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
+#include <net/sock.h>
 
 #include "aca.h"
 #include "../uapi/aca.h"
@@ -68,7 +72,12 @@ struct aca_file {
 	 * the token, from being reused while the file exists.
 	 */
 	struct pid *opener;
-	bool privileged;		/* aca_file_privileged() at open() */
+	/*
+	 * aca_file_privileged() at open(), lowered by ACA_IOC_SET_CLIENT
+	 * (under aca_lock; read without it by the local API's checks).
+	 */
+	bool privileged;
+	bool client_set;		/* ACA_IOC_SET_CLIENT was honoured */
 	struct acp_conn conn;
 };
 
@@ -77,7 +86,7 @@ bool aca_file_opener_privileged(struct file *file)
 {
 	struct aca_file *af = file->private_data;
 
-	return af->privileged;
+	return READ_ONCE(af->privileged);
 }
 
 /* Under the lock: @file has taken a role in the protocol (local.c). */
@@ -525,7 +534,10 @@ static long aca_set_peer(struct aca_file *af, void __user *arg)
 
 	if (copy_from_user(&p, arg, sizeof(p)))
 		return -EFAULT;
-	if (p.reserved || (p.family != AF_INET && p.family != AF_INET6))
+	if (p.reserved || (p.family != AF_INET && p.family != AF_INET6 &&
+			   p.family != AF_UNIX))
+		return -EINVAL;
+	if (p.family == AF_UNIX && memchr_inv(p.addr, 0, sizeof(p.addr)))
 		return -EINVAL;
 	peer.family = p.family;
 	memcpy(peer.addr, p.addr, p.family == AF_INET ? 4 : 16);
@@ -537,6 +549,121 @@ static long aca_set_peer(struct aca_file *af, void __user *arg)
 	mutex_unlock(&aca_lock);
 	wake_up_interruptible(&af->wait);
 	return ret;
+}
+
+/*
+ * Persons beside the uids (below 2^32): every network peer the operator
+ * admitted (--allow) is one; every other network peer another. A session
+ * of the latter is never privileged (aca_client_judge()), so the strangers
+ * who may join it as its data channels can read nothing from it: no
+ * sampling starts, no module record is written.
+ */
+#define ACA_PERSON_ADMITTED	BIT_ULL(32)
+#define ACA_PERSON_STRANGER	BIT_ULL(33)
+
+/*
+ * Could the credentials @peer sample the system with perf? What
+ * aca_file_privileged() asks of an opener: CAP_PERFMON or CAP_SYS_ADMIN in
+ * the initial user namespace, or group_perfmon=1 and membership of the
+ * device's group (the group of @file's inode, what udev or group= gave
+ * it). Asked as @peer, through the security modules (ns_capable_noaudit()
+ * and in_group_p() judge the current subjective credentials, which
+ * override_creds() makes @peer's for the duration; security_capable()
+ * itself is not exported). Not audited: the relay asks for a peer, a
+ * refusal is no attack by the relay.
+ */
+static bool aca_cred_privileged(struct file *file, const struct cred *peer)
+{
+	const struct cred *old = override_creds(peer);
+	bool ok;
+
+	ok = ns_capable_noaudit(&init_user_ns, CAP_PERFMON) ||
+	     ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN) ||
+	     (READ_ONCE(aca_group_perfmon) &&
+	      in_group_p(file_inode(file)->i_gid));
+	revert_creds(old);
+	return ok;
+}
+
+/*
+ * What the relay's socket @sock says of the person behind the connection:
+ * may it be privileged (before the opener's privilege is applied), and
+ * which person is it. A local peer is judged by its credentials, taken
+ * when it connected (SO_PEERCRED's); a network peer is a stranger unless
+ * the operator admitted it.
+ */
+static int aca_client_judge(struct file *file, struct socket *sock, u32 flags,
+			    bool *priv, u64 *person)
+{
+	struct sock *sk = sock->sk;
+	const struct cred *peer;
+
+	if (!sk || sk->sk_type != SOCK_STREAM)
+		return -EINVAL;
+	switch (sk->sk_family) {
+	case AF_INET:
+	case AF_INET6:
+		*priv = flags & ACA_CLIENT_ADMITTED;
+		*person = *priv ? ACA_PERSON_ADMITTED : ACA_PERSON_STRANGER;
+		return 0;
+	case AF_UNIX:
+		if (flags)
+			return -EINVAL;
+		break;
+	default:
+		return -EINVAL;
+	}
+	/* As sock_getsockopt(SO_PEERCRED) takes it. */
+	spin_lock(&sk->sk_peer_lock);
+	peer = get_cred(sk->sk_peer_cred);
+	spin_unlock(&sk->sk_peer_lock);
+	if (!peer)
+		return -ENOTCONN;
+	*priv = aca_cred_privileged(file, peer);
+	*person = from_kuid_munged(&init_user_ns, peer->euid);
+	put_cred(peer);
+	return 0;
+}
+
+/*
+ * ACA_IOC_SET_CLIENT (uapi/aca.h): the relay names the socket it serves
+ * this file's connection on. Only ever lowers the file's privilege; once,
+ * before the connection has a role (before the core could have used the
+ * privilege or the person: a session takes them when it begins, a data
+ * channel when it joins, both under aca_lock).
+ */
+static long aca_set_client(struct file *file, struct aca_file *af,
+			   void __user *arg)
+{
+	struct aca_client cl;
+	struct socket *sock;
+	bool priv = false;
+	u64 person = 0;
+	int err;
+
+	if (copy_from_user(&cl, arg, sizeof(cl)))
+		return -EFAULT;
+	if (cl.flags & ~ACA_CLIENT_ADMITTED)
+		return -EINVAL;
+	sock = sockfd_lookup(cl.sock_fd, &err);
+	if (!sock)
+		return err;
+	err = aca_client_judge(file, sock, cl.flags, &priv, &person);
+	sockfd_put(sock);
+	if (err)
+		return err;
+
+	mutex_lock(&aca_lock);
+	if (af->client_set || acp_conn_has_role(&af->conn)) {
+		err = -EBUSY;
+	} else {
+		af->client_set = true;
+		WRITE_ONCE(af->privileged, af->privileged && priv);
+		acp_conn_set_privileged(&af->conn, af->privileged);
+		acp_conn_set_person(&af->conn, person);
+	}
+	mutex_unlock(&aca_lock);
+	return err;
 }
 
 static long aca_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
@@ -552,6 +679,8 @@ static long aca_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return 0;
 	case ACA_IOC_SET_PEER:
 		return aca_set_peer(af, (void __user *)arg);
+	case ACA_IOC_SET_CLIENT:
+		return aca_set_client(file, af, (void __user *)arg);
 	default:
 		return aca_local_ioctl(file, cmd, arg);
 	}
@@ -562,7 +691,8 @@ static long aca_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
  * at perf_event_open()): CAP_PERFMON or CAP_SYS_ADMIN in the initial user
  * namespace, what perf record -a needs, or group_perfmon=1 (whoever may
  * open the node, i.e. its group, counts as having CAP_PERFMON). Whoever
- * the file is passed to later acts with the opener's privilege.
+ * the file is passed to later acts with the opener's privilege, unless
+ * the opener lowers it with ACA_IOC_SET_CLIENT (aca_set_client()).
  */
 static bool aca_file_privileged(struct file *file)
 {
@@ -592,6 +722,9 @@ static int aca_open(struct inode *inode, struct file *file)
 	acp_conn_init(&af->conn, &aca_target, &af->wait, af->opener);
 	af->privileged = aca_file_privileged(file);
 	acp_conn_set_privileged(&af->conn, af->privileged);
+	/* The opener is the person, until ACA_IOC_SET_CLIENT names another. */
+	acp_conn_set_person(&af->conn,
+			    from_kuid_munged(&init_user_ns, file->f_cred->euid));
 	file->private_data = af;
 	aca_memory_add(ACA_MEM_FILES, sizeof(*af) + ACA_OUT_SIZE);
 	return stream_open(inode, file);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * One TCP connection and its /dev/aca file, joined by two splice pumps.
+ * One connection (TCP, or the local socket) and its /dev/aca file, joined
+ * by two splice pumps.
  * Bytes go socket -> pipe -> device and device -> pipe -> socket without
  * ever entering this process's memory.
  */
@@ -9,6 +10,8 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -253,19 +256,29 @@ static int peer_addr(struct aca_peer *p, const struct sockaddr *sa)
  */
 #define PARK_MAX_MS	2000
 
+/* Local connections: one "address" per user (the module's person). */
 static bool same_addr(const struct conn *a, const struct conn *b)
 {
+	if (a->local || b->local)
+		return a->local && b->local && a->uid == b->uid;
 	return a->addr.family == b->addr.family &&
 	       !memcmp(a->addr.addr, b->addr.addr,
 		       a->addr.family == AF_INET ? 4 : 16);
 }
 
-/* Has the host closed its side (TCP holds its FIN, or a reset)? */
-static bool host_closed(int sock)
+/*
+ * Has the host closed its side (TCP holds its FIN, or a reset; a local
+ * peer's socket is shut down for reading: POLLRDHUP)?
+ */
+static bool host_closed(const struct conn *c)
 {
+	struct pollfd p = { .fd = c->sock, .events = POLLRDHUP };
 	struct tcp_info ti;
 	socklen_t len = sizeof(ti);
+	int sock = c->sock;
 
+	if (c->local)
+		return poll(&p, 1, 0) == 1 && (p.revents & (POLLRDHUP | POLLHUP));
 	if (getsockopt(sock, IPPROTO_TCP, TCP_INFO, &ti, &len))
 		return false;
 	switch (ti.tcpi_state) {
@@ -285,7 +298,7 @@ static bool ending(const struct conn *c, const struct conn *p)
 {
 	if (c == p || c->parked || c->overdue || !same_addr(c, p))
 		return false;
-	return c->closing || (!c->up.eof && host_closed(c->sock));
+	return c->closing || (!c->up.eof && host_closed(c));
 }
 
 /* Must @p wait? @give_up: no longer wait for those it waits for. */
@@ -408,7 +421,29 @@ void conn_park_timeout(struct relay *r)
 	r->park_check = true;
 }
 
-void conn_open(struct relay *r, int sock, const struct sockaddr *peer)
+/*
+ * Who is behind the connection, told to the module before any byte of it
+ * reaches the device (ACA_IOC_SET_CLIENT): it lowers the file's privilege
+ * (the relay's, as the opener) to the person's. If the module cannot be
+ * told, the connection is closed: never served with the relay's privilege.
+ */
+static int set_client(struct conn *c, bool admitted)
+{
+	struct aca_client cl = {
+		.sock_fd = c->sock,
+		.flags = admitted ? ACA_CLIENT_ADMITTED : 0,
+	};
+
+	if (!ioctl(c->dev, ACA_IOC_SET_CLIENT, &cl))
+		return 0;
+	log_err("%s: closed: cannot tell %s who connected (ACA_IOC_SET_CLIENT): %s%s",
+		c->peer, c->relay->device, strerror(errno),
+		errno == ENOTTY ? " (the aca module is older than this relay: load the matching one)" : "");
+	return -1;
+}
+
+void conn_open(struct relay *r, int sock, const struct sockaddr *peer,
+	       const char *name, uid_t uid, bool admitted)
 {
 	struct conn *c = calloc(1, sizeof(*c));
 	int one = 1;
@@ -418,15 +453,23 @@ void conn_open(struct relay *r, int sock, const struct sockaddr *peer)
 		close(sock);
 		return;
 	}
-	addr_format(peer, c->peer, sizeof(c->peer));
 	c->relay = r;
 	c->sock = sock;
-	if (peer_addr(&c->addr, peer)) {
-		log_err("%s: cannot register the peer with %s: %s", c->peer,
-			r->device, strerror(errno));
-		close(sock);
-		free(c);
-		return;
+	if (peer) {
+		addr_format(peer, c->peer, sizeof(c->peer));
+		if (peer_addr(&c->addr, peer)) {
+			log_err("%s: cannot register the peer with %s: %s",
+				c->peer, r->device, strerror(errno));
+			close(sock);
+			free(c);
+			return;
+		}
+	} else {
+		/* A local peer: ACA_IOC_SET_PEER's AF_UNIX, no address. */
+		snprintf(c->peer, sizeof(c->peer), "%s", name);
+		c->local = true;
+		c->uid = uid;
+		c->addr.family = AF_UNIX;
 	}
 	c->dev = open(r->device, O_RDWR | O_CLOEXEC);
 	if (c->dev < 0) {
@@ -438,9 +481,17 @@ void conn_open(struct relay *r, int sock, const struct sockaddr *peer)
 		free(c);
 		return;
 	}
-	/* Control replies are small and latency-bound. */
-	setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	keepalive(sock, &r->lim);
+	if (set_client(c, admitted)) {
+		close(c->dev);
+		close(sock);
+		free(c);
+		return;
+	}
+	if (!c->local) {
+		/* Control replies are small and latency-bound. */
+		setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		keepalive(sock, &r->lim);
+	}
 	c->up.pipe[0] = c->up.pipe[1] = c->down.pipe[0] = c->down.pipe[1] = -1;
 	if (pump_init(&c->up, c, sock, c->dev) ||
 	    pump_init(&c->down, c, c->dev, sock)) {
@@ -455,7 +506,10 @@ void conn_open(struct relay *r, int sock, const struct sockaddr *peer)
 		c->next->prev = c;
 	r->conns = c;
 	if (r->verbose)
-		log_info("%s: connected", c->peer);
+		log_info("%s: connected%s", c->peer,
+			 c->local ? " (the local socket: its user's own privilege)" :
+			 admitted ? " (admitted by --allow)" :
+			 " (not admitted by --allow: unprivileged)");
 	/* Reconnects (above): after the ends its host has already made. */
 	if (must_wait(r, c, false) || parked_before(r, c))
 		park(r, c);

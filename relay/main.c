@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * aca-relay: accept TCP connections for the SEP remote protocol and hand each
- * one to its own /dev/aca file. All protocol logic is in the kernel module.
+ * aca-relay: accept connections for the SEP remote protocol (TCP, and a
+ * local socket) and hand each one to its own /dev/aca file, telling the
+ * module who connected. All protocol logic is in the kernel module.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "relay.h"
@@ -22,11 +24,14 @@
 #endif
 
 #define DEFAULT_PORT	"9321"
+#define DEFAULT_UNIX	"/run/aca-relay/relay.sock"
 
 struct options {
 	const char *bind_addr;		/* NULL: loopback, or all with --allow */
 	char port[8];
 	int cpu;			/* -1: not pinned */
+	const char *unix_path;		/* "": no local socket */
+	bool unix_set;			/* --unix given: failing to listen is fatal */
 };
 
 static void usage(FILE *f)
@@ -39,6 +44,10 @@ static void usage(FILE *f)
 		"                      --bind, listen on all addresses\n"
 		"  -c, --cpu N         run the relay and its io_uring workers on CPU N\n"
 		"  -d, --device PATH   device to open per connection (default " ACA_DEVICE_PATH ")\n"
+		"  -u, --unix PATH     also listen on this local socket, mode 0660 and the\n"
+		"                      group of the device (default " DEFAULT_UNIX ");\n"
+		"                      '' for none. Its users get their own privilege;\n"
+		"                      forward it with ssh -L 9321:PATH\n"
 		"      --max-conns N   connections open at once, at most (default: two\n"
 		"                      sessions of this machine, 2 x (CPUs + 3) + 8)\n"
 		"      --hello-timeout SEC\n"
@@ -56,7 +65,8 @@ static void usage(FILE *f)
 		"  -v, --verbose       log every connection\n"
 		"  -V, --version       print the version and exit\n"
 		"  -h, --help          this text\n"
-		"Without --bind or --allow it listens on 127.0.0.1 and ::1 only.\n");
+		"Without --bind or --allow it listens on 127.0.0.1 and ::1 only.\n"
+		"TCP peers are unprivileged unless --allow admits them (aca-relay(8)).\n");
 }
 
 /* A decimal number in [min, max] and nothing else: no sign, space or suffix. */
@@ -229,6 +239,10 @@ static int parse_opt(struct relay *r, struct options *o, int opt)
 		}
 		r->device = optarg;
 		return 0;
+	case 'u':
+		o->unix_path = optarg;
+		o->unix_set = true;
+		return 0;
 	case 'v':
 		r->verbose++;
 		return 0;
@@ -247,6 +261,7 @@ static int parse_args(struct relay *r, struct options *o, int argc, char **argv)
 		{ "allow", required_argument, NULL, 'a' },
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "device", required_argument, NULL, 'd' },
+		{ "unix", required_argument, NULL, 'u' },
 		{ "max-conns", required_argument, NULL, 'M' },
 		{ "hello-timeout", required_argument, NULL, 'H' },
 		{ "user-timeout", required_argument, NULL, 'U' },
@@ -259,7 +274,7 @@ static int parse_args(struct relay *r, struct options *o, int argc, char **argv)
 	};
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "p:b:a:c:d:vVh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "p:b:a:c:d:u:vVh", opts, NULL)) != -1) {
 		if (opt == 'h') {
 			usage(stdout);
 			return 1;
@@ -390,6 +405,39 @@ static int listen_loopback(struct relay *r, const char *port, char *where,
 }
 
 /*
+ * The local socket (local.c), in the group of the device: by default at
+ * DEFAULT_UNIX if it can be made there (the relay run by hand, as a user
+ * who cannot write /run, goes on with TCP alone and says so); with --unix
+ * PATH, there or not at all.
+ */
+static int listen_local(struct relay *r, const struct options *o)
+{
+	struct listener *l = &r->listen[r->nlisten];
+	struct stat st;
+	int fd;
+
+	if (!*o->unix_path)
+		return 0;
+	if (stat(r->device, &st)) {
+		log_err("cannot stat %s: %s", r->device, strerror(errno));
+		return -1;
+	}
+	fd = local_listen(o->unix_path, st.st_gid, !o->unix_set);
+	if (fd < 0 && !o->unix_set) {
+		log_info("not listening on a local socket (give --unix PATH, or --unix '' to say so)");
+		return 0;
+	}
+	if (fd < 0)
+		return -1;
+	l->fd = fd;
+	l->local = true;
+	r->nlisten++;
+	log_info("listening on %s (mode 0660, group %u: each user with their own privilege)",
+		 o->unix_path, (unsigned int)st.st_gid);
+	return 0;
+}
+
+/*
  * Closed by default: loopback only unless --bind or --allow says which
  * other hosts to serve. Logs where, with the "listening" that scripts wait
  * for.
@@ -402,9 +450,9 @@ static int listen_all(struct relay *r, const struct options *o)
 	if (!o->bind_addr && !r->allow) {
 		if (listen_loopback(r, o->port, where, sizeof(where)))
 			return -1;
-		log_info("listening on %s port %s (loopback only: serve other hosts with --allow CIDR or --bind ADDR), device %s",
+		log_info("listening on %s port %s (loopback only: serve other hosts with --allow CIDR or --bind ADDR), device %s; its peers are unprivileged unless --allow admits them",
 			 where, o->port, r->device);
-		return 0;
+		return listen_local(r, o);
 	}
 	fd = listen_on(o->bind_addr, o->port);
 	if (fd < 0)
@@ -415,9 +463,11 @@ static int listen_all(struct relay *r, const struct options *o)
 		allow_format(r->allow, allowed, sizeof(allowed));
 		snprintf(how, sizeof(how), " (only from %s)", allowed);
 	}
-	log_info("listening on %s port %s%s, device %s",
-		 o->bind_addr ? o->bind_addr : "*", o->port, how, r->device);
-	return 0;
+	log_info("listening on %s port %s%s, device %s; %s",
+		 o->bind_addr ? o->bind_addr : "*", o->port, how, r->device,
+		 r->allow ? "its peers are admitted (--allow): the relay's privilege" :
+		 "its peers are unprivileged: none is admitted by --allow");
+	return listen_local(r, o);
 }
 
 static int pin_to_cpu(struct relay *r, int cpu)
@@ -451,6 +501,17 @@ static void on_accept(struct relay *r, unsigned int i, int res)
 		return;
 	}
 	limits_accepted(r, i);
+	if (r->listen[i].local) {
+		uid_t uid;
+
+		local_peer(res, peer, sizeof(peer), &uid);
+		if (!limits_admit(r, peer))
+			close(res);
+		else
+			conn_open(r, res, NULL, peer, uid, false);
+		relay_submit_accept(r, i);
+		return;
+	}
 	addr_format(sa, peer, sizeof(peer));
 	if (!allow_match(r->allow, sa)) {
 		log_info("%s: refused, not in --allow", peer);
@@ -458,7 +519,8 @@ static void on_accept(struct relay *r, unsigned int i, int res)
 	} else if (!limits_admit(r, peer)) {
 		close(res);
 	} else {
-		conn_open(r, res, sa);
+		/* Matched a --allow: the operator admitted it. */
+		conn_open(r, res, sa, NULL, 0, r->allow != NULL);
 	}
 	relay_submit_accept(r, i);
 }
@@ -506,7 +568,9 @@ static void run(struct relay *r)
 int main(int argc, char **argv)
 {
 	struct relay r = { .device = ACA_DEVICE_PATH };
-	struct options o = { .port = DEFAULT_PORT, .cpu = -1 };
+	struct options o = {
+		.port = DEFAULT_PORT, .cpu = -1, .unix_path = DEFAULT_UNIX,
+	};
 	struct io_uring_params p = {
 		.flags = IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP,
 	};

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/socket.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include "../uapi/aca.h"
@@ -41,17 +42,21 @@ struct conn {
 	uint64_t opened_ms;	/* when started: its role given (now_ms()) */
 	uint64_t eof_ms;	/* when the device ended, 0: not yet */
 	struct aca_peer addr;	/* for ACA_IOC_SET_PEER */
+	bool local;		/* from the local socket (--unix) */
+	uid_t uid;		/* local: the peer's (SO_PEERCRED) */
 	char peer[64];
 };
 
 /*
- * A listening socket and its one pending accept. Two by default (127.0.0.1
- * and ::1), one with --bind or --allow.
+ * A listening socket and its one pending accept. By default the local
+ * socket (--unix) and 127.0.0.1 and ::1; with --bind or --allow one TCP
+ * socket.
  */
-#define RELAY_MAX_LISTEN	2
+#define RELAY_MAX_LISTEN	3
 
 struct listener {
 	int fd;
+	bool local;			/* the AF_UNIX one (local.c) */
 	struct sockaddr_storage peer;	/* filled by the pending accept */
 	socklen_t peer_len;
 	unsigned int backoff_ms;	/* after EMFILE and friends, 0: none */
@@ -147,8 +152,17 @@ void limits_accepted(struct relay *r, unsigned int i);
 int dev_check(const char *path);
 void dev_explain(char *buf, size_t len, const char *path, int err);
 
+/* local.c: the AF_UNIX listener */
+int local_listen(const char *path, gid_t gid, bool dflt);
+void local_peer(int sock, char *buf, size_t len, uid_t *uid);
+
 /* conn.c */
-void conn_open(struct relay *r, int sock, const struct sockaddr *peer);
+/*
+ * @peer: a TCP peer's address, NULL for a local one (@name, @uid);
+ * @admitted: the operator admitted it (--allow).
+ */
+void conn_open(struct relay *r, int sock, const struct sockaddr *peer,
+	       const char *name, uid_t uid, bool admitted);
 void conn_close(struct conn *c);
 void conn_unpark(struct relay *r);
 void conn_park_timeout(struct relay *r);

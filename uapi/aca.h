@@ -20,17 +20,50 @@
 /*
  * Who is at the other end of a connection. aca-relay sets it right after
  * open(): the first connection becomes a session's control channel and the
- * following ones from the same address, opened by the same process, its
- * data channels; any other connection is a second host and is turned away.
+ * following ones from the same address, opened by the same process on
+ * behalf of the same person (ACA_IOC_SET_CLIENT), its data channels; any
+ * other connection is a second host and is turned away.
  * It may be set once per file (EBUSY after). A file used without it is a
  * local peer.
  */
 struct aca_peer {
-	__u16 family;		/* AF_INET or AF_INET6 */
+	__u16 family;		/* AF_INET, AF_INET6, or AF_UNIX (addr all 0) */
 	__u16 port;		/* host byte order; for log lines only */
 	__u32 reserved;		/* must be 0 */
 	__u8 addr[16];		/* network byte order; IPv4 in addr[0..3] */
 };
+
+/*
+ * Who the person behind a connection is, for a relay that opens /dev/aca
+ * on behalf of others (aca-relay). A file is privileged (it may sample,
+ * read the kernel's and modules' layout, the PMU's state and the energy
+ * counters) as its opener was at open(); ACA_IOC_SET_CLIENT names the
+ * socket the relay serves the connection on, and the module decides from
+ * the socket itself, never raising the opener's privilege:
+ *
+ *   AF_UNIX stream socket: privileged only if the peer's credentials
+ *     (SO_PEERCRED, taken when it connected) could sample the system with
+ *     perf: CAP_PERFMON or CAP_SYS_ADMIN in the initial user namespace, or
+ *     group_perfmon=1 and membership of the group of /dev/aca;
+ *   AF_INET or AF_INET6 socket with ACA_CLIENT_ADMITTED (the operator
+ *     admitted this network peer, e.g. aca-relay --allow): the opener's
+ *     privilege, the operator's choice; without it, unprivileged.
+ *
+ * It also names the person a session belongs to: a data channel joins only
+ * a session of the same person (the peer's euid for AF_UNIX; one person
+ * for all admitted network peers, another for all unadmitted ones, whose
+ * sessions are never privileged). Once per
+ * file, before its first read, write or ACA_IOC_SET_PEER (EBUSY after).
+ * Errors: EBADF, ENOTSOCK (sock_fd), EINVAL (another kind of socket, a
+ * flag unknown, or reserved bits), ENOTCONN (an AF_UNIX socket without a
+ * peer), EBUSY.
+ */
+struct aca_client {
+	__s32 sock_fd;		/* the relay's socket of this connection */
+	__u32 flags;		/* ACA_CLIENT_* */
+};
+
+#define ACA_CLIENT_ADMITTED	_BITUL(0)
 
 /*
  * The peer will send nothing more (its TCP half is closed): the connection
@@ -38,6 +71,7 @@ struct aca_peer {
  */
 #define ACA_IOC_HANGUP		_IO(ACA_IOC_MAGIC, 0x01)
 #define ACA_IOC_SET_PEER	_IOW(ACA_IOC_MAGIC, 0x02, struct aca_peer)
+#define ACA_IOC_SET_CLIENT	_IOW(ACA_IOC_MAGIC, 0x03, struct aca_client)
 
 /*
  * The local sampling API: the same engine without the network.

@@ -24,6 +24,16 @@ void acp_conn_set_privileged(struct acp_conn *c, bool privileged)
 	c->privileged = privileged;
 }
 
+void acp_conn_set_person(struct acp_conn *c, u64 person)
+{
+	c->person = person;
+}
+
+bool acp_conn_has_role(const struct acp_conn *c)
+{
+	return c->role != ACP_ROLE_NONE;
+}
+
 static bool out_empty(const struct acp_conn *c)
 {
 	const struct acp_out *o = &c->out;
@@ -67,11 +77,14 @@ void acp_close(struct acp_conn *c)
 /*
  * A data channel of the session: its host's address, opened by whoever
  * opened the control channel (the relay opens every file of a session;
- * another process naming the same address does not join it).
+ * another process naming the same address does not join it), on behalf of
+ * the same person (acp_conn_set_person(): another local user reaching the
+ * relay from the same address does not join it either).
  */
 static bool joins_session(const struct acp_target *t, const struct acp_conn *c)
 {
 	return t->ndata < t->nexpected && c->opener == t->control->opener &&
+	       c->person == t->control->person &&
 	       !memcmp(&t->peer, &c->peer, sizeof(c->peer));
 }
 

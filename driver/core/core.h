@@ -173,13 +173,27 @@ void acp_conn_init(struct acp_conn *c, struct acp_target *t, void *ctx,
  * counter VT_MSR_ACCESS_ERROR (196).
  */
 void acp_conn_set_privileged(struct acp_conn *c, bool privileged);
+
+/*
+ * Who is behind the connection, as an opaque token only compared: a data
+ * channel joins a session only if it is the same person as the session's
+ * control channel (acp_conn_attach()). In the kernel: the opener's euid at
+ * open(), replaced by the relay's ACA_IOC_SET_CLIENT (the local peer's
+ * euid, or one token for every admitted network peer and another for
+ * every unadmitted one). Set before the connection's first use; 0 until
+ * set.
+ */
+void acp_conn_set_person(struct acp_conn *c, u64 person);
+/* The connection has its role (attached, or used): too late to set them. */
+bool acp_conn_has_role(const struct acp_conn *c);
 /* Free what the connection holds; ends the session if it was the control. */
 void acp_conn_release(struct acp_conn *c);
 
 /*
  * Give the connection its role in the session (control, data channel, or a
  * second host to turn away). A data channel is one from the session's peer
- * address and the control channel's opener; any other connection while a
+ * address and the control channel's opener and person; any other
+ * connection while a
  * session is active is a second host. False (nothing changed) if the
  * connection already has a role: a peer is given once.
  */

@@ -6,9 +6,9 @@
 #include "core.h"
 
 /* What a refusal for want of CAP_PERFMON tells the administrator. */
-#define ACP_PRIV_WHO	"the process that opened /dev/aca lacks CAP_PERFMON"
-#define ACP_PRIV_GRANT	"grant it (aca-relay.service has AmbientCapabilities=CAP_PERFMON)"
-#define ACP_PRIV_PARAM	"or load aca with group_perfmon=1"
+#define ACP_PRIV_WHO	"the connection's user lacks CAP_PERFMON (aca(4) SECURITY)"
+#define ACP_PRIV_GRANT	"connect through aca-relay's local socket as a user who has it, or from a host the relay admits with --allow,"
+#define ACP_PRIV_PARAM	"or load aca with group_perfmon=1 and join the group of /dev/aca"
 
 /* A line for the system log (dispatch.c). */
 __printf(2, 3) void acp_log(const struct acp_target *t, const char *fmt, ...);
@@ -149,6 +149,9 @@ bool acp_ecb_decode(struct acp_target *t, const u8 *ecb, u64 len,
 
 /* msr.c */
 bool acp_msr_allowed(u32 msr);
+/* READ_MSR per connection: ACP_MSR_RATE a second, bursts of ACP_MSR_BURST. */
+#define ACP_MSR_RATE	50u
+#define ACP_MSR_BURST	100u
 
 /* sysconfig.c */
 void acp_sysconfig_free(struct acp_target *t);

@@ -3,40 +3,53 @@
  * MSR access for READ_MSR/WRITE_MSR and ECB validation. aca programs the
  * PMU only through perf_events, so no MSR is ever written for a peer:
  * WRITE_MSR is refused. READ_MSR reaches only performance-monitoring
- * registers and a few read-only platform facts; the RAPL energy counters
- * only for a privileged session (CAP_PERFMON: they leak what other code
- * does, so kernels keep their powercap files for root since
- * CVE-2020-8694, and perf's power events need CAP_PERFMON). Refusals
- * answer status 196 and log why; the kernel's log function is
- * rate-limited.
+ * registers and a few read-only platform facts. Only a privileged session
+ * (CAP_PERFMON, acp_conn_set_privileged()) reads the PMU's state and the
+ * RAPL energy counters: the counters, their controls and status are the
+ * counts and configuration of other users' perf events, which
+ * perf_event_paranoid keeps from an unprivileged user; energy leaks what
+ * other code does (kernels keep their powercap files for root since
+ * CVE-2020-8694; perf's power events need CAP_PERFMON). Each READ_MSR
+ * costs an IPI per CPU, so every connection may ask at most
+ * ACP_MSR_RATE a second, in bursts of ACP_MSR_BURST; beyond that it is
+ * answered 196 at once, as every refusal is. Refusals log why; the
+ * kernel's log function is rate-limited.
  */
 #include "internal.h"
 
 struct msr_range {
 	u32 first, last;
+	bool priv;		/* READ_MSR: privileged sessions only */
 };
 
-/* What READ_MSR may read and an ECB may name. */
+/*
+ * What READ_MSR may read and an ECB may name, and which of them only a
+ * privileged session may read (the facts: Intel SDM vol. 4, "Architectural
+ * MSRs"; all of the PMU's counters, event selects, fixed counters and
+ * their control, PERF_METRICS, the global status/control/overflow
+ * registers, PEBS and LBR controls, DEBUGCTL). The platform facts and the
+ * PMU's capabilities are what any user learns from CPUID and sysfs.
+ */
 static const struct msr_range allowed[] = {
-	{ 0x017, 0x017 },	/* IA32_PLATFORM_ID */
-	{ 0x0c1, 0x0c8 },	/* IA32_PMC0..7 */
-	{ 0x0ce, 0x0ce },	/* MSR_PLATFORM_INFO */
-	{ 0x186, 0x18d },	/* IA32_PERFEVTSEL0..7 */
-	{ 0x1a4, 0x1a4 },	/* MSR_MISC_FEATURE_CONTROL */
-	{ 0x1a6, 0x1a7 },	/* MSR_OFFCORE_RSP_0/1 */
-	{ 0x1c8, 0x1c8 },	/* MSR_LBR_SELECT */
-	{ 0x1d9, 0x1d9 },	/* IA32_DEBUGCTL */
-	{ 0x309, 0x30c },	/* IA32_FIXED_CTR0..3 */
-	{ 0x329, 0x329 },	/* MSR_PERF_METRICS */
-	{ 0x345, 0x345 },	/* IA32_PERF_CAPABILITIES */
-	{ 0x38d, 0x390 },	/* FIXED_CTR_CTRL, GLOBAL_STATUS/CTRL/OVF */
-	{ 0x3f1, 0x3f1 },	/* IA32_PEBS_ENABLE */
-	{ 0x3f6, 0x3f7 },	/* PEBS_LD_LAT, PEBS_FRONTEND */
-	{ 0x4c1, 0x4c8 },	/* IA32_A_PMC0..7 */
-	{ 0x606, 0x606 },	/* MSR_RAPL_POWER_UNIT: units, not energy */
+	{ 0x017, 0x017, false },	/* IA32_PLATFORM_ID */
+	{ 0x0c1, 0x0c8, true },		/* IA32_PMC0..7 */
+	{ 0x0ce, 0x0ce, false },	/* MSR_PLATFORM_INFO */
+	{ 0x186, 0x18d, true },		/* IA32_PERFEVTSEL0..7 */
+	{ 0x1a4, 0x1a4, false },	/* MSR_MISC_FEATURE_CONTROL */
+	{ 0x1a6, 0x1a7, true },		/* MSR_OFFCORE_RSP_0/1 */
+	{ 0x1c8, 0x1c8, true },		/* MSR_LBR_SELECT */
+	{ 0x1d9, 0x1d9, true },		/* IA32_DEBUGCTL */
+	{ 0x309, 0x30c, true },		/* IA32_FIXED_CTR0..3 */
+	{ 0x329, 0x329, true },		/* MSR_PERF_METRICS */
+	{ 0x345, 0x345, false },	/* IA32_PERF_CAPABILITIES */
+	{ 0x38d, 0x390, true },		/* FIXED_CTR_CTRL, GLOBAL_STATUS/CTRL/OVF */
+	{ 0x3f1, 0x3f1, true },		/* IA32_PEBS_ENABLE */
+	{ 0x3f6, 0x3f7, true },		/* PEBS_LD_LAT, PEBS_FRONTEND */
+	{ 0x4c1, 0x4c8, true },		/* IA32_A_PMC0..7 */
+	{ 0x606, 0x606, false },	/* MSR_RAPL_POWER_UNIT: units, not energy */
 };
 
-/* RAPL energy status counters: privileged sessions only. */
+/* RAPL energy status counters: READ_MSR only, privileged sessions only. */
 static const u32 energy[] = {
 	0x611,			/* MSR_PKG_ENERGY_STATUS */
 	0x619,			/* MSR_DRAM_ENERGY_STATUS */
@@ -45,12 +58,17 @@ static const u32 energy[] = {
 	0x64d,			/* MSR_PLATFORM_ENERGY_STATUS */
 };
 
-bool acp_msr_allowed(u32 msr)
+static const struct msr_range *find_range(u32 msr)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(allowed); i++)
 		if (msr >= allowed[i].first && msr <= allowed[i].last)
-			return true;
-	return false;
+			return &allowed[i];
+	return NULL;
+}
+
+bool acp_msr_allowed(u32 msr)
+{
+	return find_range(msr);
 }
 
 static bool energy_counter(u32 msr)
@@ -61,21 +79,66 @@ static bool energy_counter(u32 msr)
 	return false;
 }
 
+/*
+ * READ_MSR's token bucket, one per connection: full (ACP_MSR_BURST) at
+ * its first READ_MSR, a token back every 1/ACP_MSR_RATE s of the TSC.
+ * False: none left now.
+ */
+static bool msr_token(struct acp_conn *c)
+{
+	const struct acp_target *t = c->t;
+	u64 now = t->ops->tsc_now(t->ctx);
+	u64 per = t->ops->tsc_hz(t->ctx) / ACP_MSR_RATE;
+	u64 n;
+
+	if (!per)
+		per = 1;
+	if (!c->msr_bucket || now < c->msr_refilled) {
+		c->msr_bucket = true;
+		c->msr_tokens = ACP_MSR_BURST;
+		c->msr_refilled = now;
+	}
+	n = (now - c->msr_refilled) / per;
+	if (n >= ACP_MSR_BURST - c->msr_tokens) {
+		c->msr_tokens = ACP_MSR_BURST;
+		c->msr_refilled = now;
+	} else {
+		c->msr_tokens += n;
+		c->msr_refilled += n * per;
+	}
+	if (!c->msr_tokens)
+		return false;
+	c->msr_tokens--;
+	return true;
+}
+
 /* U32 MSR address in; its value on each CPU, as many as fit, out. */
 s32 acp_cmd_read_msr(const struct acp_cmd *cmd, struct acp_reply *r)
 {
 	struct acp_target *t = cmd->t;
 	u32 msr, n = t->ops->num_cpus(t->ctx);
+	const struct msr_range *range;
 	u64 *vals;
 
 	memcpy(&msr, cmd->in, sizeof(msr));
+	if (!msr_token(cmd->c)) {
+		acp_log(t, "READ_MSR 0x%x refused: more than %u a second (bursts of %u)",
+			msr, ACP_MSR_RATE, ACP_MSR_BURST);
+		return VT_MSR_ACCESS_ERROR;
+	}
 	if (energy_counter(msr) && !t->privileged) {
 		acp_log(t, "READ_MSR 0x%x refused: RAPL energy counters: %s; %s %s",
 			msr, ACP_PRIV_WHO, ACP_PRIV_GRANT, ACP_PRIV_PARAM);
 		return VT_MSR_ACCESS_ERROR;
 	}
-	if (!energy_counter(msr) && !acp_msr_allowed(msr)) {
+	range = find_range(msr);
+	if (!energy_counter(msr) && !range) {
 		acp_log(t, "READ_MSR 0x%x refused: not a performance-monitoring MSR", msr);
+		return VT_MSR_ACCESS_ERROR;
+	}
+	if (range && range->priv && !t->privileged) {
+		acp_log(t, "READ_MSR 0x%x refused: the PMU's state: %s; %s %s",
+			msr, ACP_PRIV_WHO, ACP_PRIV_GRANT, ACP_PRIV_PARAM);
 		return VT_MSR_ACCESS_ERROR;
 	}
 	if (n > cmd->out_len / 8)

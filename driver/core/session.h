@@ -193,6 +193,11 @@ struct acp_conn {
 	/* Who opened it (opaque): a session's channels share one opener. */
 	const void *opener;
 	bool privileged;	/* acp_conn_set_privileged() */
+	u64 person;		/* acp_conn_set_person() */
+	/* READ_MSR's token bucket (msr.c): tokens left, refilled up to now. */
+	u32 msr_tokens;
+	bool msr_bucket;	/* started (full at the first READ_MSR) */
+	u64 msr_refilled;	/* tsc_now() of the last token added */
 	enum acp_role role;
 	u32 channel;		/* data channel index */
 	bool closed;		/* no more output: EOF once drained */

@@ -1015,7 +1015,7 @@ TEST_F(core, read_msr_of_a_rapl_energy_counter_refused_logs_why)
 
 		cmd(_metadata, self, SEP_CMD_READ_MSR, &rapl_energy[i], 4, 8 * FAKE_NCPUS);
 		EXPECT_EQ(logs + 1, self->f.nlogs);
-		snprintf(needle, sizeof(needle), "READ_MSR 0x%x refused: RAPL energy counters: the process that opened /dev/aca lacks CAP_PERFMON",
+		snprintf(needle, sizeof(needle), "READ_MSR 0x%x refused: RAPL energy counters: the connection's user lacks CAP_PERFMON (aca(4) SECURITY)",
 			 rapl_energy[i]);
 		EXPECT_EQ(1, fake_log_count(&self->f, needle)) TH_LOG("%s", needle);
 	}

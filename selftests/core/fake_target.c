@@ -201,7 +201,7 @@ static u64 fake_tsc_now(void *ctx)
 {
 	struct fake *f = ctx;
 
-	if (f->ntsc++ % 3)
+	if (f->ntsc++ % 3 && !f->tsc_frozen)
 		f->tsc += 977;
 	return f->tsc;
 }

@@ -123,6 +123,7 @@ struct fake {
 	u32 nmsrs;
 	u64 tsc;
 	u64 ntsc;
+	bool tsc_frozen;		/* tsc moves only when a test moves it */
 
 	/* ---- allocator: calloc, counted ---- */
 	long live;			/* allocations not freed yet */

@@ -88,7 +88,7 @@ TEST_F(core, unprivileged_kernel_symbols_answer_no_admin_privilege)
 		  cmd(_metadata, self, ACA_CMD_KERNEL_SYMBOLS, NULL, 0, 0));
 	EXPECT_EQ(0, self->f.nksym);
 	EXPECT_EQ(2, fake_log_count(&self->f,
-				    "KERNEL_SYMBOLS refused: the process that opened /dev/aca lacks CAP_PERFMON"));
+				    "KERNEL_SYMBOLS refused: the connection's user lacks CAP_PERFMON (aca(4) SECURITY)"));
 	EXPECT_EQ(SEP_DRIVER_VERSION, query(_metadata, self, SEP_CMD_VERSION, 4));
 }
 

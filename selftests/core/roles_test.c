@@ -414,4 +414,65 @@ TEST_F(core, queries_give_no_role)
 	check_data_first(_metadata, self, q, 0);
 }
 
+/* ---- and the same person (acp_conn_set_person(); issue 32) ---- */
+
+/* A connection of the session's opener, on behalf of @person. */
+static inline struct acp_conn *new_conn_for(FIXTURE_DATA(core) *self,
+					    u64 person)
+{
+	struct acp_conn *c = new_conn(self);
+
+	acp_conn_set_person(c, person);
+	return c;
+}
+
+/* Another local user, through the same relay and the same address. */
+TEST_F(core, other_person_with_the_session_address_is_busy)
+{
+	struct acp_peer a = ipv4_peer(1);
+	struct acp_conn *x;
+
+	self->ctl = new_conn_for(self, 1000);
+	ASSERT_TRUE(acp_conn_attach(self->ctl, &a));
+	x = new_conn_for(self, 65534);
+	ASSERT_TRUE(acp_conn_attach(x, &a));
+	EXPECT_EQ(ACP_ROLE_BUSY, x->role);
+	EXPECT_EQ(0, self->t.ndata);
+	expect_busy(_metadata, self, x);
+	/* The session's own person still gets channel 0. */
+	self->data[0] = new_conn_for(self, 1000);
+	ASSERT_TRUE(acp_conn_attach(self->data[0], &a));
+	check_data_first(_metadata, self, self->data[0], 0);
+	EXPECT_EQ(1, self->t.ndata);
+}
+
+TEST_F(core, other_person_takes_no_channel_of_a_local_session)
+{
+	struct sep_target_status_msg s;
+	struct acp_conn *x;
+
+	self->ctl = new_conn_for(self, 0);
+	ASSERT_EQ(VT_SUCCESS, hello_on(_metadata, self, self->ctl, 24, &s));
+	x = new_conn_for(self, 1000);
+	tc_out_reset(&self->out);
+	EXPECT_EQ(0, tc_drain(x, &self->out, 0));	/* no first message */
+	EXPECT_EQ(ACP_ROLE_BUSY, x->role);
+	EXPECT_EQ(0, self->t.ndata);
+}
+
+/* The person given last, before the first use, is the one that counts. */
+TEST_F(core, person_replaced_before_use_decides)
+{
+	struct acp_peer a = ipv4_peer(1);
+	struct acp_conn *d;
+
+	self->ctl = new_conn_for(self, 1000);
+	ASSERT_TRUE(acp_conn_attach(self->ctl, &a));
+	d = new_conn_for(self, 0);
+	acp_conn_set_person(d, 1000);
+	ASSERT_TRUE(acp_conn_attach(d, &a));
+	EXPECT_EQ(ACP_ROLE_DATA, d->role);
+	EXPECT_EQ(1, self->t.ndata);
+}
+
 TEST_HARNESS_MAIN

@@ -11,11 +11,14 @@
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -321,6 +324,189 @@ TEST(peer_address_decides_roles)
 	close(ctl);
 	close(other);
 	close(data);
+}
+
+/* ---- ACA_IOC_SET_CLIENT: who is behind a connection (issue 32) ---- */
+
+static int set_client(int fd, int sock, uint32_t flags)
+{
+	struct aca_client cl = { .sock_fd = sock, .flags = flags };
+
+	return ioctl(fd, ACA_IOC_SET_CLIENT, &cl);
+}
+
+/* One command with a payload; returns the response status. */
+static int command_in(int fd, uint32_t id, const void *in, uint64_t in_len,
+		      void *out, uint64_t out_len)
+{
+	struct sep_control_msg_header h = {
+		.header_size = sizeof(h), .proto_version = SEP_PROTO_VERSION,
+		.command_id = id, .to_target_data_size = in_len,
+		.from_target_data_size = out_len,
+	};
+
+	if (write(fd, &h, sizeof(h)) != sizeof(h) ||
+	    (in_len && write(fd, in, in_len) != (ssize_t)in_len) ||
+	    read_full(fd, &h, sizeof(h)) != sizeof(h) || h.command_id != id)
+		return -1;
+	if (h.status == 0 && out_len &&
+	    read_full(fd, out, out_len) != (ssize_t)out_len)
+		return -1;
+	return h.status;
+}
+
+/* READ_MSR of @msr on a fresh session of @fd: its status. */
+static int session_read_msr(int fd, uint32_t msr)
+{
+	struct sep_target_status_msg s;
+	uint64_t *vals = calloc(ncpus(), 8);
+	int st;
+
+	if (!vals || hello_on(fd, &s) || s.status) {
+		free(vals);
+		return -1;
+	}
+	st = command_in(fd, SEP_CMD_READ_MSR, &msr, 4, vals, 8ull * ncpus());
+	free(vals);
+	return st;
+}
+
+/* A connected local socket whose peer is a child running as @uid. */
+static int local_peer_as(uid_t uid)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	socklen_t len = offsetof(struct sockaddr_un, sun_path) + 1 +
+			snprintf(sun.sun_path + 1, sizeof(sun.sun_path) - 1,
+				 "aca-device-test-%d", getpid());
+	int l = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0), s, status;
+	pid_t pid;
+
+	if (l < 0 || bind(l, (struct sockaddr *)&sun, len) || listen(l, 1))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		int c = socket(AF_UNIX, SOCK_STREAM, 0);
+
+		if (setresgid(uid, uid, uid) || setgroups(0, NULL) ||
+		    setresuid(uid, uid, uid) ||
+		    connect(c, (struct sockaddr *)&sun, len))
+			_exit(1);
+		_exit(0);
+	}
+	s = accept4(l, NULL, NULL, SOCK_CLOEXEC);
+	close(l);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status)) {
+		if (s >= 0)
+			close(s);
+		return -1;
+	}
+	return s;
+}
+
+TEST(set_client_refuses_what_is_no_client_socket)
+{
+	int fd = open_dev(0), p[2], sv[2], udp, lone;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
+	udp = socket(AF_INET, SOCK_DGRAM, 0);
+	lone = socket(AF_UNIX, SOCK_STREAM, 0);
+	ASSERT_LE(0, udp);
+	ASSERT_LE(0, lone);
+	EXPECT_EQ(-1, set_client(fd, p[0], 0));
+	EXPECT_EQ(ENOTSOCK, errno);
+	EXPECT_EQ(-1, set_client(fd, -1, 0));
+	EXPECT_EQ(EBADF, errno);
+	EXPECT_EQ(-1, set_client(fd, udp, 0));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, set_client(fd, lone, 0));
+	EXPECT_EQ(ENOTCONN, errno);
+	EXPECT_EQ(-1, set_client(fd, sv[0], 2));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, set_client(fd, sv[0], ACA_CLIENT_ADMITTED));
+	EXPECT_EQ(EINVAL, errno);
+	/* None of those used it up. */
+	EXPECT_EQ(0, set_client(fd, sv[0], 0));
+	close(fd);
+	close(p[0]);
+	close(p[1]);
+	close(sv[0]);
+	close(sv[1]);
+	close(udp);
+	close(lone);
+}
+
+TEST(set_client_is_once_and_before_the_role)
+{
+	int fd = open_dev(0), late = open_dev(0), sv[2];
+
+	ASSERT_LE(0, fd);
+	ASSERT_LE(0, late);
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
+	EXPECT_EQ(0, set_client(fd, sv[0], 0));
+	EXPECT_EQ(-1, set_client(fd, sv[0], 0));
+	EXPECT_EQ(EBUSY, errno);
+	ASSERT_EQ(0, set_peer(late, 1));
+	EXPECT_EQ(-1, set_client(late, sv[0], 0));
+	EXPECT_EQ(EBUSY, errno);
+	close(fd);
+	close(late);
+	close(sv[0]);
+	close(sv[1]);
+}
+
+/* Root (this test) behind a local socket keeps the opener's privilege. */
+TEST(set_client_local_root_keeps_privilege)
+{
+	int fd = open_dev(0), sv[2];
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
+	ASSERT_EQ(0, set_client(fd, sv[0], 0));
+	EXPECT_EQ(0, session_read_msr(fd, 0xc1));
+	close(fd);
+	close(sv[0]);
+	close(sv[1]);
+}
+
+/* nobody behind a local socket: the PMU's state and energy are refused. */
+TEST(set_client_local_nobody_is_unprivileged)
+{
+	int fd = open_dev(0), sock = local_peer_as(65534);
+	int fd2 = open_dev(0);
+
+	ASSERT_LE(0, fd);
+	ASSERT_LE(0, fd2);
+	ASSERT_LE(0, sock);
+	ASSERT_EQ(0, set_client(fd, sock, 0));
+	EXPECT_EQ(VT_MSR_ACCESS_ERROR, session_read_msr(fd, 0xc1));
+	close(fd);
+	ASSERT_EQ(0, set_client(fd2, sock, 0));
+	EXPECT_EQ(VT_MSR_ACCESS_ERROR, session_read_msr(fd2, 0x611));
+	close(fd2);
+	close(sock);
+}
+
+/* TCP: unprivileged unless admitted; admitted, the opener's privilege. */
+TEST(set_client_tcp_is_unprivileged_unless_admitted)
+{
+	int tcp = socket(AF_INET, SOCK_STREAM, 0), fd = open_dev(0);
+
+	ASSERT_LE(0, tcp);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, set_client(fd, tcp, 0));
+	EXPECT_EQ(VT_MSR_ACCESS_ERROR, session_read_msr(fd, 0xc1));
+	close(fd);
+	fd = open_dev(0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, set_client(fd, tcp, ACA_CLIENT_ADMITTED));
+	EXPECT_EQ(0, session_read_msr(fd, 0xc1));
+	close(fd);
+	close(tcp);
 }
 
 /* A reader blocked on a data channel is woken when the session ends. */

@@ -21,7 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -1711,8 +1713,9 @@ TEST_F(unprivileged_relay, read_msr_of_pkg_energy_status_is_refused)
 	vals = calloc(s.ncpus, 8);
 	ASSERT_NE(NULL, vals);
 	EXPECT_EQ(VT_MSR_ACCESS_ERROR, read_msr(&s, 0x611, vals));
-	/* Only the energy counter: a PMU register still reads. */
-	EXPECT_EQ(VT_SUCCESS, read_msr(&s, 0x38f, vals));
+	/* The PMU's state too (issue 32); the PMU's capabilities still read. */
+	EXPECT_EQ(VT_MSR_ACCESS_ERROR, read_msr(&s, 0x38f, vals));
+	EXPECT_EQ(VT_SUCCESS, read_msr(&s, 0x345, vals));
 	EXPECT_EQ(0, host_session_close(&s));
 	free(vals);
 }
@@ -1728,6 +1731,164 @@ TEST_F(unprivileged_relay, init_driver_is_refused_with_213)
 	EXPECT_EQ(VT_NO_ADMIN_PRIVILEGE,
 		  host_command(&s, SEP_CMD_INIT_DRIVER, &dc, sizeof(dc), NULL, 0));
 	EXPECT_EQ(0, host_session_close(&s));
+}
+
+/*
+ * A person's own privilege through the relay (issue 32), in the guest
+ * (selftests/vm/relay-privilege runs these; the host skips them with
+ * -F person_unprivileged -F person_join). ACA_PERSON_TARGET is where this
+ * process, run as the person under test, connects: the relay's local
+ * socket (a path) or loopback TCP.
+ */
+FIXTURE(person_unprivileged) {
+	const char *where;
+};
+
+FIXTURE_SETUP(person_unprivileged)
+{
+	self->where = getenv("ACA_PERSON_TARGET");
+	ASSERT_NE(NULL, self->where) TH_LOG("ACA_PERSON_TARGET is not set");
+}
+
+FIXTURE_TEARDOWN(person_unprivileged) {}
+
+TEST_F(person_unprivileged, init_driver_is_refused_with_213)
+{
+	struct sep_drv_config dc = { .size = sizeof(dc), .version = SEP_DRV_CONFIG_VERSION };
+	struct host_session s;
+	int32_t busy = -1;
+
+	ASSERT_EQ(0, open_session_at(&s, self->where));
+	ASSERT_EQ(VT_SUCCESS, host_command(&s, SEP_CMD_RESERVE, NULL, 0, &busy, 4));
+	EXPECT_EQ(VT_NO_ADMIN_PRIVILEGE,
+		  host_command(&s, SEP_CMD_INIT_DRIVER, &dc, sizeof(dc), NULL, 0));
+	EXPECT_EQ(0, host_session_close(&s));
+}
+
+/* IA32_PMC0: another user's count. */
+TEST_F(person_unprivileged, read_msr_of_a_counter_is_refused)
+{
+	struct host_session s;
+	uint64_t *vals;
+
+	ASSERT_EQ(0, open_session_at(&s, self->where));
+	vals = calloc(s.ncpus, 8);
+	ASSERT_NE(NULL, vals);
+	EXPECT_EQ(VT_MSR_ACCESS_ERROR, read_msr(&s, 0xc1, vals));
+	EXPECT_EQ(0, host_session_close(&s));
+	free(vals);
+}
+
+/* MSR_PKG_ENERGY_STATUS. */
+TEST_F(person_unprivileged, read_msr_of_the_energy_counter_is_refused)
+{
+	struct host_session s;
+	uint64_t *vals;
+
+	ASSERT_EQ(0, open_session_at(&s, self->where));
+	vals = calloc(s.ncpus, 8);
+	ASSERT_NE(NULL, vals);
+	EXPECT_EQ(VT_MSR_ACCESS_ERROR, read_msr(&s, 0x611, vals));
+	EXPECT_EQ(0, host_session_close(&s));
+	free(vals);
+}
+
+/*
+ * Run as root: a session of root's on ACA_PERSON_TARGET, its control
+ * channel only; then another user (ACA_PERSON_OTHER_UID, its group
+ * ACA_PERSON_OTHER_GID) connects through ACA_PERSON_OTHER (the same
+ * route), the way a data channel would. A data channel would be answered its 8-byte first
+ * message at once; another person is a second host: a status message
+ * with 219 (busy).
+ */
+FIXTURE(person_join) {
+	const char *where, *other;
+	uid_t uid;
+	gid_t gid;
+};
+
+FIXTURE_SETUP(person_join)
+{
+	const char *uid = getenv("ACA_PERSON_OTHER_UID");
+	const char *gid = getenv("ACA_PERSON_OTHER_GID");
+
+	self->where = getenv("ACA_PERSON_TARGET");
+	self->other = getenv("ACA_PERSON_OTHER");
+	ASSERT_NE(NULL, self->where) TH_LOG("ACA_PERSON_TARGET is not set");
+	ASSERT_NE(NULL, self->other) TH_LOG("ACA_PERSON_OTHER is not set");
+	ASSERT_NE(NULL, uid) TH_LOG("ACA_PERSON_OTHER_UID is not set");
+	ASSERT_NE(NULL, gid) TH_LOG("ACA_PERSON_OTHER_GID is not set");
+	ASSERT_EQ(0, geteuid()) TH_LOG("run as root");
+	self->uid = (uid_t)atoi(uid);
+	self->gid = (gid_t)atoi(gid);
+}
+
+FIXTURE_TEARDOWN(person_join) {}
+
+/* In the child: as the other user, what a data channel's connect gets. */
+static int other_connects(const char *where, uid_t uid, gid_t gid)
+{
+	struct sep_control_first_msg hello = sep_hello(sizeof(hello));
+	struct timeval tv = { .tv_sec = 5 };
+	struct sep_target_status_msg st;
+	int fd;
+
+	if (setgroups(1, &gid) || setresgid(gid, gid, gid) || setresuid(uid, uid, uid))
+		return 2;
+	fd = host_connect(where, 10);
+	if (fd < 0)
+		return 3;
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (host_send(fd, &hello, sizeof(hello)))
+		return 4;
+	/* A data channel: 8 bytes, then nothing (the hello is dropped). */
+	if (host_recv(fd, &st, sizeof(st))) {
+		fprintf(stderr, "# the other user's connection got no status message: it joined the session as a data channel\n");
+		return 1;
+	}
+	if (st.status != VT_COMM_DATA_CHANNEL_UNAVAILABLE) {
+		fprintf(stderr, "# the other user's connection got status %d, not 219\n", st.status);
+		return 1;
+	}
+	close(fd);
+	return 0;
+}
+
+TEST_F(person_join, another_user_cannot_join_a_session_as_a_data_channel)
+{
+	struct sep_target_status_msg st;
+	struct sep_data_first_msg first;
+	struct sep_control_first_msg hello = sep_hello(sizeof(hello));
+	int ctl = -1, fd, status;
+	pid_t pid;
+
+	for (int i = 0; i < 100 && ctl < 0; i++) {
+		ctl = host_connect(self->where, 10);
+		ASSERT_LE(0, ctl);
+		ASSERT_EQ(0, host_send(ctl, &hello, sizeof(hello)));
+		ASSERT_EQ(0, host_recv(ctl, &st, sizeof(st)));
+		if (st.status != VT_SUCCESS) {	/* an earlier session ends */
+			close(ctl);
+			ctl = -1;
+			usleep(100 * 1000);
+		}
+	}
+	ASSERT_LE(0, ctl) TH_LOG("no session at %s", self->where);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(other_connects(self->other, self->uid, self->gid));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("the other user's connection via %s", self->other);
+	/* The session's own person still gets its channel 0. */
+	fd = host_connect(self->where, 10);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, host_recv(fd, &first, sizeof(first)));
+	EXPECT_EQ(SEP_DATA_CPU, first.data_type);
+	EXPECT_EQ(0, first.data_id);
+	close(fd);
+	EXPECT_EQ(0, terminate(ctl));
 }
 
 static uint32_t rnd(uint64_t *state)

@@ -10,11 +10,13 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -77,11 +79,23 @@ static int split_target(const char *target, struct endpoint *e, char *why,
 	return 0;
 }
 
+/* A TARGET starting with '/' is a relay's local socket (aca-relay --unix). */
+static bool unix_target(const char *target)
+{
+	return target[0] == '/';
+}
+
 int host_check_target(const char *prefix, const char *target)
 {
 	struct endpoint e;
 	char why[128];
 
+	if (unix_target(target)) {
+		if (strlen(target) < sizeof(((struct sockaddr_un *)0)->sun_path))
+			return 0;
+		fprintf(stderr, "%s: TARGET '%s': socket path too long\n", prefix, target);
+		return -1;
+	}
 	if (!split_target(target, &e, why, sizeof(why)))
 		return 0;
 	fprintf(stderr, "%s: TARGET '%s': %s\n", prefix, target, why);
@@ -152,6 +166,38 @@ static void explain_connect(const char *target, int err, int timeout_s)
 		host_explain(target, HOST_CONNECT_ERROR, err);
 }
 
+/*
+ * The relay's local socket at @path: a local connect() answers at once
+ * (ENOENT, EACCES, ECONNREFUSED) or is queued. The relay learns who we are
+ * from the socket (SO_PEERCRED), so this is how a local user gets their
+ * own privilege on this machine.
+ */
+static int connect_unix(const char *path)
+{
+	struct timeval tv = { .tv_sec = HOST_RECV_TIMEOUT_S };
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	int fd, err;
+
+	if (strlen(path) >= sizeof(sun.sun_path)) {
+		fprintf(stderr, "aca-host: TARGET '%s': socket path too long\n", path);
+		return -1;
+	}
+	strcpy(sun.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sun, sizeof(sun))) {
+		err = errno;
+		if (fd >= 0)
+			close(fd);
+		fprintf(stderr, "aca-host: %s: %s%s\n", path, strerror(err),
+			err == ENOENT || err == ECONNREFUSED ?
+			" (is aca-relay running, with this --unix path?)" :
+			err == EACCES ? " (the socket is for the group of /dev/aca; see aca-relay(8))" : "");
+		return -1;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	return fd;
+}
+
 int host_connect(const char *target, int timeout_s)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res, *ai;
@@ -160,6 +206,8 @@ int host_connect(const char *target, int timeout_s)
 	struct endpoint e;
 	char why[128];
 
+	if (unix_target(target))
+		return connect_unix(target);
 	if (split_target(target, &e, why, sizeof(why))) {
 		fprintf(stderr, "aca-host: TARGET '%s': %s\n", target, why);
 		return -1;
@@ -304,7 +352,7 @@ static void target_name(const char *target, char *buf, size_t len)
 	struct endpoint e;
 	char why[128];
 
-	if (split_target(target, &e, why, sizeof(why)))
+	if (unix_target(target) || split_target(target, &e, why, sizeof(why)))
 		snprintf(buf, len, "%s", target);
 	else
 		snprintf(buf, len, strchr(e.host, ':') ? "[%s]:%s" : "%s:%s", e.host,
