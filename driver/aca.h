@@ -144,5 +144,7 @@ int aca_modrec_configure(void);
 void aca_modrec_stop(void);
 void aca_modrec_finish(void);
 struct aca_ring *aca_modrec_ring(void);
+int aca_modrec_init(void);
+void aca_modrec_exit(void);
 
 #endif /* ACA_H */
