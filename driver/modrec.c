@@ -77,23 +77,27 @@
  * is never held across the walk. STOP's part is bounded: past
  * ACA_MR_STOP_S the worker describes no more, counts each process (and
  * each queued item) left as missed, and finalizes the ring, so STOP
- * answers even when many processes keep their mmap locks busy. The core
- * holds STOP's answer until the module ring is final as well as read to
- * its end (data_final(), collection.c); the finalize wakes the ring's
- * reader, and the channel's file then tells the core (device.c). A probe
- * that cannot be registered is logged; the collection goes on without
- * those records. finish(), at session end, cancels the worker (waiting,
- * under aca_lock, only for the step it is in: one mapping, one try of an
- * mmap lock, or the unhooking; the worker looks for the cancel between
- * two of each; none waits for I/O, and the worker leaves the teardown of
- * an mm whose last reference it drops to another kworker,
- * mmput_async()), removes the hooks if STOP did not, and drops the
- * references of items never
- * written, so rmmod finds none.
+ * answers even when many processes keep their mmap locks busy; and should
+ * the worker be stuck in one step, a watchdog ACA_MR_GRACE_S later
+ * finalizes the ring itself (records are written, and the ring finalized,
+ * under a spinlock, so none comes after the end; the worker's later ones
+ * are counted missed). The core holds STOP's answer until the module ring
+ * is final as well as read to its end (data_final(), collection.c); the
+ * finalize wakes the ring's reader, and the channel's file then tells the
+ * core (device.c). A probe that cannot be registered is logged; the
+ * collection goes on without those records. finish(), at session end,
+ * cancels the watchdog and the worker (waiting, under aca_lock, only for
+ * the step it is in: one mapping, one try of an mmap lock, or the
+ * unhooking; the worker looks for the cancel between two of each; none
+ * waits for I/O, and the worker leaves the teardown of an mm whose last
+ * reference it drops to another kworker, mmput_async()), removes the
+ * hooks if STOP did not, and drops the references of items never written,
+ * so rmmod finds none.
  *
  * Producers of the ring: INIT_DRIVER, before any hook exists, then only
  * the worker (a work item never runs twice at once), so aca_ring_write()
- * has its one producer at a time without a lock. The ring is
+ * has its one producer at a time; wlock only orders the records against
+ * the ring's end, which the watchdog may bring. The ring is
  * 4 x ring_pages, at least 4 MiB, enough for a STOP's records even when
  * the channel reads none before STOP (delayed transfer). What does not fit
  * is dropped, counted by the ring and logged at STOP.
@@ -143,6 +147,7 @@
 
 #define ACA_MR_BATCH		32	/* code mappings per mmap lock hold */
 #define ACA_MR_STOP_S		30	/* STOP's records: written within */
+#define ACA_MR_GRACE_S		5	/* then the worker's step, at most */
 
 /* A build-id trailer, its padding included, at most. */
 #define ACA_MR_BID_ROOM		ALIGN(sizeof(struct aca_mr_build_id) + \
@@ -205,6 +210,9 @@ struct aca_modrec {
 	struct list_head free, queued;
 	struct aca_mr_item *items;
 	struct work_struct work;
+	struct delayed_work watchdog;		/* STOP's end if the worker is stuck */
+	spinlock_t wlock;			/* a record written, or the end */
+	bool ended;				/* under wlock: the ring is final */
 	bool stop;				/* STOP asked, under aca_lock */
 	bool done;				/* the worker's: STOP's work is */
 	bool cancel;				/* finish(): the worker gives up */
@@ -254,7 +262,31 @@ static void aca_mr_put(struct aca_modrec *mr, struct aca_mr_buf *b,
 		total += ALIGN(sizeof(*t) + bid_size, SEP_MR_ALIGN);
 	}
 	b->rec.rec_length = total;
-	aca_ring_write(mr->ring, b, len, total);
+	/* Once the ring is final, nothing more: counted, not written. */
+	spin_lock(&mr->wlock);
+	if (mr->ended)
+		atomic64_inc(&mr->missed);
+	else
+		aca_ring_write(mr->ring, b, len, total);
+	spin_unlock(&mr->wlock);
+}
+
+/*
+ * No record after this one: the ring finalized, once, by the worker or the
+ * watchdog, whichever comes first. True for that first.
+ */
+static bool aca_mr_end(struct aca_modrec *mr)
+{
+	bool first;
+
+	spin_lock(&mr->wlock);
+	first = !mr->ended;
+	mr->ended = true;
+	spin_unlock(&mr->wlock);
+	/* Every record written is before: each was under wlock. */
+	if (first)
+		aca_ring_finalize(mr->ring);
+	return first;
 }
 
 static u32 aca_mr_ppid(struct task_struct *p)
@@ -1006,7 +1038,26 @@ static void aca_mr_run(struct aca_modrec *mr)
 	mr->done = true;
 	aca_mr_report(mr);
 	/* The last record is written: the reader's wake-up tells STOP. */
-	aca_ring_finalize(mr->ring);
+	aca_mr_end(mr);
+}
+
+/*
+ * ACA_MR_GRACE_S past STOP's bound the worker has not finalized the ring:
+ * it is stuck in a step (none should wait that long: none waits for I/O).
+ * STOP is answered anyway: the ring ends here, and whatever the worker
+ * writes later is counted missed, not sent. Takes nothing but wlock, so
+ * finish() may cancel it under aca_lock.
+ */
+static void aca_mr_watchdog(struct work_struct *work)
+{
+	struct aca_modrec *mr = container_of(to_delayed_work(work),
+					     struct aca_modrec, watchdog);
+
+	if (!aca_mr_end(mr))
+		return;
+	atomic64_inc(&mr->missed);
+	pr_notice("module records: STOP's worker still busy after %d s: the module channel ends without the rest (counted missed)\n",
+		  ACA_MR_STOP_S + ACA_MR_GRACE_S);
 }
 
 /* One run of the worker; the build-ids it read are forgotten after it. */
@@ -1020,6 +1071,7 @@ static void aca_mr_work(struct work_struct *work)
 
 static void aca_mr_free(struct aca_modrec *mr)
 {
+	cancel_delayed_work_sync(&mr->watchdog);
 	/* Empty: each run of the worker forgets what it read. */
 	aca_buildid_clear(&mr->bids);
 	if (mr->ring) {
@@ -1048,6 +1100,8 @@ int aca_modrec_configure(void)
 	INIT_LIST_HEAD(&mr->free);
 	INIT_LIST_HEAD(&mr->queued);
 	INIT_WORK(&mr->work, aca_mr_work);
+	INIT_DELAYED_WORK(&mr->watchdog, aca_mr_watchdog);
+	spin_lock_init(&mr->wlock);
 	atomic64_set(&mr->missed, 0);
 	atomic64_set(&mr->nobid, 0);
 	memset(&aca_mr_last, 0, sizeof(aca_mr_last));
@@ -1089,6 +1143,8 @@ void aca_modrec_stop(void)
 	/* The deadline first: the worker reads it once it sees stop. */
 	smp_store_release(&mr->stop, true);
 	queue_work(system_unbound_wq, &mr->work);
+	queue_delayed_work(system_unbound_wq, &mr->watchdog,
+			   (ACA_MR_STOP_S + ACA_MR_GRACE_S) * HZ);
 }
 
 /*
