@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The GNU build-id of a mapped file (buildid.h). The kernel's own reader,
- * build_id_parse(), is not exported to modules, so the file is read here:
- * the ELF header (ELF64 or ELF32, little-endian), its program headers (at
+ * build_id_parse(), is not exported to modules, so it is read here (from
+ * the page cache, below): the ELF header (ELF64 or ELF32, little-endian), its program headers (at
  * most ACA_BID_MAX_PHDRS), and the first ACA_BID_MAX_NOTES bytes of each
  * PT_NOTE segment, looking for the note named "GNU" of type
  * NT_GNU_BUILD_ID with a descriptor of 1 to ACA_MR_BUILD_ID_MAX bytes.
  *
  * Every byte comes from a file anyone may have written: each length and
  * offset is bounded before use, sums are done in u64 from u32 or smaller
- * parts (or checked against the file's size first), and a short read
- * means no build-id.
+ * parts (or checked against the file's size first), and a file shorter
+ * than its headers say has no build-id.
  *
  * No I/O: the bytes come only from the file's pages already in the page
  * cache and up to date (found without the flags that would read or lock
