@@ -119,7 +119,7 @@ void aca_collection_exit(void);
 /* The dynamic perf PMUs aca uses by name (pmus.c): uncore boxes, IBS. */
 void aca_pmus_init(void);
 void aca_pmus_exit(void);
-void aca_pmus_scan(bool force);
+void aca_pmus_scan(void);
 bool aca_pmus_have(const char *prefix);
 bool aca_find_pmu(void *ctx, const char *name, u32 *type, char *formats, size_t len);
 
@@ -144,5 +144,7 @@ int aca_modrec_configure(void);
 void aca_modrec_stop(void);
 void aca_modrec_finish(void);
 struct aca_ring *aca_modrec_ring(void);
+int aca_modrec_init(void);
+void aca_modrec_exit(void);
 
 #endif /* ACA_H */

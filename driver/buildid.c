@@ -1,24 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The GNU build-id of a mapped file (buildid.h). The kernel's own reader,
- * build_id_parse(), is not exported to modules, so the file is read here:
- * the ELF header (ELF64 or ELF32, little-endian), its program headers (at
+ * build_id_parse(), is not exported to modules, so it is read here (from
+ * the page cache, below): the ELF header (ELF64 or ELF32, little-endian), its program headers (at
  * most ACA_BID_MAX_PHDRS), and the first ACA_BID_MAX_NOTES bytes of each
  * PT_NOTE segment, looking for the note named "GNU" of type
  * NT_GNU_BUILD_ID with a descriptor of 1 to ACA_MR_BUILD_ID_MAX bytes.
  *
  * Every byte comes from a file anyone may have written: each length and
  * offset is bounded before use, sums are done in u64 from u32 or smaller
- * parts (or checked against the file's size first), and a short read
- * means no build-id. Only regular files opened for reading, with a
- * ->read_iter, are read, so kernel_read() neither warns nor fails
- * oddly. The reads go through the page cache; the first pages of a
- * mapped binary are usually there, but a read may wait for the disk.
+ * parts (or checked against the file's size first), and a file shorter
+ * than its headers say has no build-id.
+ *
+ * No I/O: the bytes come only from the file's pages already in the page
+ * cache and up to date (found without the flags that would read or lock
+ * one, then mapped with kmap_local_folio()), never through ->read_iter,
+ * which for a file on a user's own FUSE mount waits for a daemon that may
+ * never answer. The same facts 6.12's build_id_parse_nofault() relies on;
+ * 6.1 has no such helper, so aca has its own for both. A page that is not
+ * there means no build-id this time (-ENODATA: the caller counts it and
+ * does not remember it). Only regular files with a ->read_iter (those
+ * whose data the page cache holds; not memfd_secret()'s) are looked at.
+ * The first pages of a mapped binary are usually there: the loader read
+ * its headers through them.
  */
 #include <linux/elf.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/highmem.h>
 #include <linux/limits.h>
+#include <linux/pagemap.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -39,16 +50,44 @@ struct aca_bid_elf {
 	u64 size;		/* the file's, when looked at */
 };
 
-/* @len bytes at @pos, or false: a failed or short read. */
-static bool aca_bid_pread(struct file *file, void *buf, size_t len, u64 pos)
+/*
+ * @len bytes at @pos of @file's page cache into @buf: 0, -ENODATA if a page
+ * is not cached and up to date, or -EINVAL past what a loff_t can say.
+ * Never sleeps on I/O: no folio is read, locked or allocated here. A page
+ * a writer changes meanwhile gives bytes that are checked like any other.
+ */
+static int aca_bid_pread(struct file *file, void *to, size_t len, u64 pos)
 {
-	loff_t off = pos;
-	ssize_t n;
+	u8 *buf = to;
+	struct address_space *mapping = file->f_mapping;
 
-	if (pos > LLONG_MAX)
-		return false;
-	n = kernel_read(file, buf, len, &off);
-	return n >= 0 && (size_t)n == len;
+	if (pos > LLONG_MAX || len > LLONG_MAX - pos)
+		return -EINVAL;
+	while (len) {
+		struct folio *folio;
+		size_t off, n;
+		void *p;
+
+		folio = filemap_get_folio(mapping, pos >> PAGE_SHIFT);
+		/* 6.1: NULL when absent; 6.3 on: ERR_PTR(-ENOENT). */
+		if (IS_ERR_OR_NULL(folio))
+			return -ENODATA;
+		if (!folio_test_uptodate(folio)) {
+			folio_put(folio);
+			return -ENODATA;
+		}
+		/* One page at a time: what kmap_local_folio() maps. */
+		off = offset_in_folio(folio, pos);
+		n = min_t(size_t, len, PAGE_SIZE - offset_in_page(pos));
+		p = kmap_local_folio(folio, off);
+		memcpy(buf, p, n);
+		kunmap_local(p);
+		folio_put(folio);
+		buf += n;
+		pos += n;
+		len -= n;
+	}
+	return 0;
 }
 
 static bool aca_bid_readable(struct file *file)
@@ -58,8 +97,11 @@ static bool aca_bid_readable(struct file *file)
 	       file->f_op->read_iter && !file->f_op->read;
 }
 
-/* The ELF header of @file into @e, or false if it is none we read. */
-static bool aca_bid_header(struct file *file, struct aca_bid_elf *e)
+/*
+ * The ELF header of @file into @e: 0, -ENOEXEC if it is none we read, or
+ * -ENODATA (aca_bid_pread()).
+ */
+static int aca_bid_header(struct file *file, struct aca_bid_elf *e)
 {
 	union {
 		unsigned char ident[EI_NIDENT];
@@ -68,41 +110,47 @@ static bool aca_bid_header(struct file *file, struct aca_bid_elf *e)
 	} h;
 	loff_t isize = i_size_read(file_inode(file));
 	size_t len;
+	int ret;
 
 	if (isize < (loff_t)sizeof(h.h32))
-		return false;
+		return -ENOEXEC;
 	e->size = isize;
 	len = min_t(u64, e->size, sizeof(h));
 	memset(&h, 0, sizeof(h));
-	if (!aca_bid_pread(file, &h, len, 0) ||
-	    memcmp(h.ident, ELFMAG, SELFMAG) ||
+	ret = aca_bid_pread(file, &h, len, 0);
+	if (ret)
+		return ret;
+	if (memcmp(h.ident, ELFMAG, SELFMAG) ||
 	    h.ident[EI_DATA] != ELFDATA2LSB ||
 	    h.ident[EI_VERSION] != EV_CURRENT)
-		return false;
+		return -ENOEXEC;
 	if (h.ident[EI_CLASS] == ELFCLASS64 && len == sizeof(h.h64)) {
 		e->is64 = true;
 		e->phoff = le64_to_cpu((__force __le64)h.h64.e_phoff);
 		e->phnum = le16_to_cpu((__force __le16)h.h64.e_phnum);
 		if (le16_to_cpu((__force __le16)h.h64.e_phentsize) !=
 		    sizeof(struct elf64_phdr))
-			return false;
+			return -ENOEXEC;
 	} else if (h.ident[EI_CLASS] == ELFCLASS32) {
 		e->is64 = false;
 		e->phoff = le32_to_cpu((__force __le32)h.h32.e_phoff);
 		e->phnum = le16_to_cpu((__force __le16)h.h32.e_phnum);
 		if (le16_to_cpu((__force __le16)h.h32.e_phentsize) !=
 		    sizeof(struct elf32_phdr))
-			return false;
+			return -ENOEXEC;
 	} else {
-		return false;
+		return -ENOEXEC;
 	}
 	/* PN_XNUM (the count is elsewhere) and absurd counts: not read. */
-	return e->phnum && e->phnum <= ACA_BID_MAX_PHDRS;
+	return e->phnum && e->phnum <= ACA_BID_MAX_PHDRS ? 0 : -ENOEXEC;
 }
 
-/* Program header @i of @e as a note segment: its offset, size, alignment. */
-static bool aca_bid_note_phdr(struct file *file, const struct aca_bid_elf *e,
-			      u32 i, u64 *off, u64 *size, u64 *align)
+/*
+ * Program header @i of @e as a note segment: its offset, size, alignment.
+ * 0, -ENOENT if it is no note segment (or out of bounds), or -ENODATA.
+ */
+static int aca_bid_note_phdr(struct file *file, const struct aca_bid_elf *e,
+			     u32 i, u64 *off, u64 *size, u64 *align)
 {
 	union {
 		struct elf64_phdr p64;
@@ -110,11 +158,14 @@ static bool aca_bid_note_phdr(struct file *file, const struct aca_bid_elf *e,
 	} p;
 	size_t len = e->is64 ? sizeof(p.p64) : sizeof(p.p32);
 	u32 type;
+	int ret;
 
 	/* phnum <= 128 and len <= 56: no overflow once phoff is bounded. */
-	if (e->phoff > e->size || (u64)(i + 1) * len > e->size - e->phoff ||
-	    !aca_bid_pread(file, &p, len, e->phoff + (u64)i * len))
-		return false;
+	if (e->phoff > e->size || (u64)(i + 1) * len > e->size - e->phoff)
+		return -ENOENT;
+	ret = aca_bid_pread(file, &p, len, e->phoff + (u64)i * len);
+	if (ret)
+		return ret;
 	if (e->is64) {
 		type = le32_to_cpu((__force __le32)p.p64.p_type);
 		*off = le64_to_cpu((__force __le64)p.p64.p_offset);
@@ -126,7 +177,7 @@ static bool aca_bid_note_phdr(struct file *file, const struct aca_bid_elf *e,
 		*size = le32_to_cpu((__force __le32)p.p32.p_filesz);
 		*align = le32_to_cpu((__force __le32)p.p32.p_align);
 	}
-	return type == PT_NOTE;
+	return type == PT_NOTE ? 0 : -ENOENT;
 }
 
 /*
@@ -168,31 +219,48 @@ static int aca_bid_find(const u8 *buf, u32 len, u32 align,
 	return 0;
 }
 
+/*
+ * A note segment whose pages are not all cached is skipped, and the others
+ * looked at; if none of them has the build-id, the answer is -ENODATA: it
+ * may be in the pages that were not there.
+ */
 int aca_buildid_read(struct file *file, u8 id[ACA_MR_BUILD_ID_MAX])
 {
+	bool missing = false;
 	struct aca_bid_elf e;
-	int ret = 0;
+	int ret;
 	u8 *buf;
 
-	if (!aca_bid_readable(file) || !aca_bid_header(file, &e))
+	if (!aca_bid_readable(file))
 		return 0;
+	ret = aca_bid_header(file, &e);
+	if (ret)
+		return ret == -ENODATA ? ret : 0;
 	buf = kmalloc(ACA_BID_MAX_NOTES, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
 	for (u32 i = 0; i < e.phnum && !ret; i++) {
 		u64 off, size, align;
 		u32 len;
+		int err;
 
-		if (!aca_bid_note_phdr(file, &e, i, &off, &size, &align) ||
-		    off > e.size)
+		err = aca_bid_note_phdr(file, &e, i, &off, &size, &align);
+		if (!err && off > e.size)
+			err = -ENOENT;
+		if (!err) {
+			len = min3(size, e.size - off, (u64)ACA_BID_MAX_NOTES);
+			if (len < sizeof(struct elf32_note))
+				continue;
+			err = aca_bid_pread(file, buf, len, off);
+		}
+		if (err) {
+			missing |= err == -ENODATA;
 			continue;
-		len = min3(size, e.size - off, (u64)ACA_BID_MAX_NOTES);
-		if (len < sizeof(struct elf32_note) || !aca_bid_pread(file, buf, len, off))
-			continue;
+		}
 		ret = aca_bid_find(buf, len, align == 8 ? 8 : 4, id);
 	}
 	kfree(buf);
-	return ret;
+	return !ret && missing ? -ENODATA : ret;
 }
 
 static bool aca_bid_same_time(struct timespec64 a, struct timespec64 b)
@@ -217,7 +285,7 @@ int aca_buildid_get(struct aca_buildid_cache *c, struct file *file,
 	}
 	size = aca_buildid_read(file, id);
 	if (size < 0)
-		return 0;	/* not remembered: another time may have memory */
+		return size;	/* not remembered: another time may do */
 	if (!e) {		/* the oldest entry goes */
 		e = &c->e[c->next];
 		c->next = (c->next + 1) % ACA_BUILDID_CACHE;

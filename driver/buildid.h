@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The GNU build-id of a mapped file (NT_GNU_BUILD_ID in a PT_NOTE), read
- * with kernel_read() for the module records (struct aca_mr_build_id,
- * sep_cmd.h), and a small per-run cache of them keyed by inode. Process
- * context only: the reads may sleep, so no spinlock, no RCU read section
- * and no mmap lock may be held.
+ * from the file's pages in the page cache only, never with I/O (buildid.c),
+ * for the module records (struct aca_mr_build_id, sep_cmd.h), and a small
+ * per-run cache of them keyed by inode. Process context: it allocates, so
+ * no spinlock and no RCU read section may be held.
  */
 #ifndef ACA_BUILDID_H
 #define ACA_BUILDID_H
@@ -17,9 +17,10 @@ struct file;
 
 /*
  * The build-id of @file into @id. Returns its size, 1 to
- * ACA_MR_BUILD_ID_MAX, or 0 if it has none that can be read (not an ELF
- * file, no such note, a read that fails or comes short, or something out
- * of bounds), or -ENOMEM.
+ * ACA_MR_BUILD_ID_MAX, or 0 if it has none (not an ELF file, no such
+ * note, a file shorter than its headers say, or something out of bounds),
+ * -ENODATA if it may have one in a page that is not in the page cache, or
+ * -ENOMEM.
  */
 int aca_buildid_read(struct file *file, u8 id[ACA_MR_BUILD_ID_MAX]);
 
@@ -44,9 +45,9 @@ struct aca_buildid_cache {
 
 /*
  * aca_buildid_read() of @file, or what an earlier call found for its
- * inode if that has not changed since (its ctime); 0 too when the read
- * failed for want of memory. Holds a reference on a file of each inode it
- * remembers.
+ * inode if that has not changed since (its ctime). An error (-ENODATA,
+ * -ENOMEM) is not remembered: another call may find the pages, or memory.
+ * Holds a reference on a file of each inode it remembers.
  */
 int aca_buildid_get(struct aca_buildid_cache *c, struct file *file,
 		    u8 id[ACA_MR_BUILD_ID_MAX]);

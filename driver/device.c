@@ -716,8 +716,8 @@ static int aca_open(struct inode *inode, struct file *file)
 	mutex_init(&af->read_lock);
 	INIT_WORK(&af->ring_end, aca_ring_end);
 	af->opener = get_pid(task_tgid(current));
-	/* Outside aca_lock: uncore and IBS PMUs registered since the last look. */
-	aca_pmus_scan(false);
+	/* Uncore and IBS PMUs registered since the last look: not waited for. */
+	aca_pmus_scan();
 	/* The core wakes a connection's waiters by its ctx (machine.c). */
 	acp_conn_init(&af->conn, &aca_target, &af->wait, af->opener);
 	af->privileged = aca_file_privileged(file);

@@ -20,6 +20,9 @@ static int __init aca_init(void)
 	ret = aca_sampler_init();
 	if (ret)
 		goto err_memory;
+	ret = aca_modrec_init();
+	if (ret)
+		goto err_sampler;
 	aca_pmus_init();
 	ret = aca_device_init();
 	if (ret)
@@ -29,6 +32,8 @@ static int __init aca_init(void)
 
 err_pmus:
 	aca_pmus_exit();
+	aca_modrec_exit();
+err_sampler:
 	aca_sampler_exit();
 err_memory:
 	aca_memory_exit();
@@ -41,6 +46,7 @@ static void __exit aca_exit(void)
 	aca_device_exit();
 	aca_collection_exit();
 	aca_pmus_exit();
+	aca_modrec_exit();
 	aca_sampler_exit();
 	aca_memory_exit();
 }

@@ -52,38 +52,52 @@
  * code mappings ACA_MR_BATCH at a time, each batch taken (a file reference
  * each) under its mmap lock for reading (tried for about half a second,
  * then counted missed: a writer that never lets go must not stall the
- * worker) and written after the lock is dropped, then mmput(); an
+ * worker) and written after the lock is dropped, then mmput_async(); an
  * munmap()'s likewise, then fput(). Paths are as the worker sees them
  * (d_path()), from the root kernel threads share.
  *
  * [ACA-EXT] A user file mapping's record carries the file's GNU build-id
  * (struct aca_mr_build_id after the padded path) when one can be read
- * (buildid.c). It is read when the record is written, by the worker with
- * no lock held: not in a hook, not under an mmap lock, nor under the
- * item lock or aca_lock, since reading a file may sleep on I/O. The
- * build-ids found are remembered by inode (with a reference on a file of
- * it, which keeps the inode and its mount) for one run of the worker (a
- * STOP walk reads libc once, not once per process), and forgotten at the
- * end of it. STOP asks it for the rest:
+ * (buildid.c) from the file's pages already in the page cache: the worker
+ * never reads a file, which could wait for ever (a file on a user's own
+ * FUSE mount whose daemon does not answer). When a page it needs is not
+ * in memory the record goes without one, exactly as for a file that has
+ * none (the host then matches the binary by its path alone), and is
+ * counted (no_build_id in /sys/module/aca/module_records, and a line at
+ * STOP). It is looked up when the record is written, by the worker with
+ * no lock held but its own. The build-ids found are remembered by inode
+ * (with a reference on a file of it, which keeps the inode and its mount)
+ * for one run of the worker (a STOP walk looks at libc once, not once per
+ * process), and forgotten at the end of it. STOP asks it for the rest:
  * it describes every live process (one batch of the queue between two;
  * it gives up when finish() cancels), removes the hooks
  * (unregister_kprobes() waits for running handlers), writes what they
  * queued last and finalizes the ring, so the module channel ends only
  * after its last record. STOP only asks: it returns at once, and aca_lock
- * is never held across the walk. The core holds STOP's answer until the
- * module ring is final as well as read to its end (data_final(),
- * collection.c); the finalize wakes the ring's reader, and the channel's
- * file then tells the core (device.c). A probe that cannot be registered
- * is logged; the collection goes on without those records. finish(), at
- * session end, cancels the worker (waiting, under aca_lock, only for the
- * step it is in: one mapping, one try of an mmap lock, or the unhooking;
- * the worker looks for the cancel between two of each), removes
- * the hooks if STOP did not, and drops the references of items never
- * written, so rmmod finds none.
+ * is never held across the walk. STOP's part is bounded: past
+ * ACA_MR_STOP_S the worker describes no more, counts each process (and
+ * each queued item) left as missed, and finalizes the ring, so STOP
+ * answers even when many processes keep their mmap locks busy; and should
+ * the worker be stuck in one step, a watchdog ACA_MR_GRACE_S later
+ * finalizes the ring itself (records are written, and the ring finalized,
+ * under a spinlock, so none comes after the end; the worker's later ones
+ * are counted missed). The core holds STOP's answer until the module ring
+ * is final as well as read to its end (data_final(), collection.c); the
+ * finalize wakes the ring's reader, and the channel's file then tells the
+ * core (device.c). A probe that cannot be registered is logged; the
+ * collection goes on without those records. finish(), at session end,
+ * cancels the watchdog and the worker (waiting, under aca_lock, only for
+ * the step it is in: one mapping, one try of an mmap lock, or the
+ * unhooking; the worker looks for the cancel between two of each; none
+ * waits for I/O, and the worker leaves the teardown of an mm whose last
+ * reference it drops to another kworker, mmput_async()), removes the
+ * hooks if STOP did not, and drops the references of items never written,
+ * so rmmod finds none.
  *
  * Producers of the ring: INIT_DRIVER, before any hook exists, then only
  * the worker (a work item never runs twice at once), so aca_ring_write()
- * has its one producer at a time without a lock. The ring is
+ * has its one producer at a time; wlock only orders the records against
+ * the ring's end, which the watchdog may bring. The ring is
  * 4 x ring_pages, at least 4 MiB, enough for a STOP's records even when
  * the channel reads none before STOP (delayed transfer). What does not fit
  * is dropped, counted by the ring and logged at STOP.
@@ -118,6 +132,7 @@
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/sysfs.h>
 #include <linux/workqueue.h>
 #include <asm/mmu_context.h>
 #include <asm/ptrace.h>
@@ -131,6 +146,8 @@
 #define ACA_MR_UNMAP_CODE	4	/* code mappings it takes of those */
 
 #define ACA_MR_BATCH		32	/* code mappings per mmap lock hold */
+#define ACA_MR_STOP_S		30	/* STOP's records: written within */
+#define ACA_MR_GRACE_S		5	/* then the worker's step, at most */
 
 /* A build-id trailer, its padding included, at most. */
 #define ACA_MR_BID_ROOM		ALIGN(sizeof(struct aca_mr_build_id) + \
@@ -193,10 +210,15 @@ struct aca_modrec {
 	struct list_head free, queued;
 	struct aca_mr_item *items;
 	struct work_struct work;
+	struct delayed_work watchdog;		/* STOP's end if the worker is stuck */
+	spinlock_t wlock;			/* a record written, or the end */
+	bool ended;				/* under wlock: the ring is final */
 	bool stop;				/* STOP asked, under aca_lock */
 	bool done;				/* the worker's: STOP's work is */
 	bool cancel;				/* finish(): the worker gives up */
+	unsigned long late;			/* STOP's: jiffies past which it gives up */
 	atomic64_t missed;			/* see the top */
+	atomic64_t nobid;			/* build-ids not looked for: no page */
 	/* The worker's: an mm's mappings taken under its lock, to write. */
 	struct aca_mr_map batch[ACA_MR_BATCH];
 	u32 nbatch;
@@ -205,6 +227,13 @@ struct aca_modrec {
 
 /* The session's records, under aca_lock. */
 static struct aca_modrec *aca_mr;
+
+/* The last session's counts once it ended (module_records), under aca_lock. */
+struct aca_mr_counts {
+	u64 written, dropped, missed, nobid;
+};
+
+static struct aca_mr_counts aca_mr_last;
 static unsigned long aca_kernel_start, aca_kernel_end;
 
 /*
@@ -233,7 +262,31 @@ static void aca_mr_put(struct aca_modrec *mr, struct aca_mr_buf *b,
 		total += ALIGN(sizeof(*t) + bid_size, SEP_MR_ALIGN);
 	}
 	b->rec.rec_length = total;
-	aca_ring_write(mr->ring, b, len, total);
+	/* Once the ring is final, nothing more: counted, not written. */
+	spin_lock(&mr->wlock);
+	if (mr->ended)
+		atomic64_inc(&mr->missed);
+	else
+		aca_ring_write(mr->ring, b, len, total);
+	spin_unlock(&mr->wlock);
+}
+
+/*
+ * No record after this one: the ring finalized, once, by the worker or the
+ * watchdog, whichever comes first. True for that first.
+ */
+static bool aca_mr_end(struct aca_modrec *mr)
+{
+	bool first;
+
+	spin_lock(&mr->wlock);
+	first = !mr->ended;
+	mr->ended = true;
+	spin_unlock(&mr->wlock);
+	/* Every record written is before: each was under wlock. */
+	if (first)
+		aca_ring_finalize(mr->ring);
+	return first;
 }
 
 static u32 aca_mr_ppid(struct task_struct *p)
@@ -330,10 +383,29 @@ static void aca_mr_code(struct aca_modrec *mr, const struct aca_mr_who *w,
 		}
 		memmove(b->path, name, strlen(name) + 1);
 		bid_size = aca_buildid_get(&mr->bids, m->file, bid);
+		/* Its pages not in memory: a record without one (buildid.c). */
+		if (bid_size == -ENODATA)
+			atomic64_inc(&mr->nobid);
+		bid_size = max(bid_size, 0);
 	} else {
 		strscpy(b->path, "[vdso]", PATH_MAX);
 	}
 	aca_mr_put(mr, b, bid, bid_size);
+}
+
+/*
+ * The worker stops: the session ends (finish() cancels), or STOP's records
+ * took longer than ACA_MR_STOP_S, when what is left is counted missed: so
+ * STOP answers within that bound, whatever the processes do to their mmap
+ * locks, however many there are.
+ */
+static bool aca_mr_over(struct aca_modrec *mr)
+{
+	if (READ_ONCE(mr->cancel))
+		return true;
+	/* Pairs with the release in aca_modrec_stop(): late is set. */
+	return smp_load_acquire(&mr->stop) &&
+	       time_after(jiffies, READ_ONCE(mr->late));
 }
 
 /* Write @n code mappings of @w and drop their file references. */
@@ -341,8 +413,10 @@ static void aca_mr_write_list(struct aca_modrec *mr, const struct aca_mr_who *w,
 			      struct aca_mr_map *maps, u32 n)
 {
 	for (u32 i = 0; i < n; i++) {
-		if (!READ_ONCE(mr->cancel))
+		if (!aca_mr_over(mr))
 			aca_mr_code(mr, w, &maps[i]);
+		else if (!READ_ONCE(mr->cancel))
+			atomic64_inc(&mr->missed);
 		if (maps[i].file)
 			fput(maps[i].file);
 		maps[i].file = NULL;
@@ -410,14 +484,15 @@ static void aca_mr_push(struct aca_modrec *mr, struct aca_mr_item *it,
 	raw_spin_unlock_irqrestore(&mr->lock, flags);
 }
 
-/* Drop the references @it holds; @async: mm teardown left to a kworker. */
-static void aca_mr_unref(struct aca_mr_item *it, bool async)
+/*
+ * Drop the references @it holds: an mm's teardown, if this was its last
+ * reference, left to a kworker (neither the worker nor aca_lock's holder
+ * waits for it).
+ */
+static void aca_mr_unref(struct aca_mr_item *it)
 {
 	if (it->mm) {
-		if (async)
-			mmput_async(it->mm);
-		else
-			mmput(it->mm);
+		mmput_async(it->mm);
 		it->mm = NULL;
 	}
 	for (u32 i = 0; i < it->nmaps; i++)
@@ -735,7 +810,7 @@ static void aca_mr_kernel(struct aca_modrec *mr)
  */
 static bool aca_mr_lock_mm(struct aca_modrec *mr, struct mm_struct *mm)
 {
-	for (int i = 0; !READ_ONCE(mr->cancel); i++) {
+	for (int i = 0; !aca_mr_over(mr); i++) {
 		if (mmap_read_trylock(mm))
 			return true;
 		if (i == ACA_MR_LOCK_TRIES - 1)
@@ -765,7 +840,9 @@ static void aca_mr_mm(struct aca_modrec *mr, const struct aca_mr_who *w,
 		mmap_read_unlock(mm);
 		aca_mr_write_list(mr, w, mr->batch, mr->nbatch);
 		mr->nbatch = 0;
-	} while (addr && !READ_ONCE(mr->cancel));
+	} while (addr && !aca_mr_over(mr));
+	if (addr && !READ_ONCE(mr->cancel))
+		atomic64_inc(&mr->missed);	/* the rest of it */
 }
 
 /* The code mappings of an exit's or exec's mm. */
@@ -804,11 +881,13 @@ static void aca_mr_drain(struct aca_modrec *mr)
 		}
 		it = list_first_entry(&batch, struct aca_mr_item, node);
 		list_del(&it->node);
-		if (it->mm)
+		if (!it->mm)	/* each written or counted missed */
+			aca_mr_write_maps(mr, it);
+		else if (!aca_mr_over(mr))
 			aca_mr_write_mm(mr, it);
 		else
-			aca_mr_write_maps(mr, it);
-		aca_mr_unref(it, false);
+			atomic64_inc(&mr->missed);	/* STOP is late */
+		aca_mr_unref(it);
 		aca_mr_push(mr, it, &mr->free);
 		cond_resched();
 	}
@@ -845,7 +924,7 @@ static void aca_mr_task(struct aca_modrec *mr, struct task_struct *p, u64 now)
 		return;		/* exiting: its exit hook took it */
 	aca_mr_who(&who, p, mm, SEP_MR_UNLOAD_TSC_LOADED);
 	aca_mr_mm(mr, &who, mm);
-	mmput(mm);
+	mmput_async(mm);	/* it may have exited meanwhile */
 }
 
 /*
@@ -905,9 +984,11 @@ static void aca_mr_walk(struct aca_modrec *mr)
 		return;
 	}
 	for (u32 i = 0; i < n; i++) {
-		if (!READ_ONCE(mr->cancel)) {
+		if (!aca_mr_over(mr)) {
 			aca_mr_task(mr, tasks[i], now);
 			aca_mr_drain(mr);
+		} else if (!READ_ONCE(mr->cancel)) {
+			atomic64_inc(&mr->missed);
 		}
 		put_task_struct(tasks[i]);
 		cond_resched();
@@ -915,14 +996,27 @@ static void aca_mr_walk(struct aca_modrec *mr)
 	kvfree(tasks);
 }
 
+static void aca_mr_count(struct aca_modrec *mr, struct aca_mr_counts *n)
+{
+	aca_ring_counts(mr->ring, &n->written, &n->dropped);
+	n->missed = atomic64_read(&mr->missed);
+	n->nobid = atomic64_read(&mr->nobid);
+}
+
 static void aca_mr_report(struct aca_modrec *mr)
 {
-	u64 written, lost, missed = atomic64_read(&mr->missed);
+	struct aca_mr_counts n;
 
-	aca_ring_counts(mr->ring, &written, &lost);
-	if (lost || missed)
-		pr_notice("module records: %llu sent, %llu dropped (ring full: raise ring_pages), %llu missed (exits, execs, munmap()s or processes not wholly described: queue full, mm busy, too many mappings, path too long)\n",
-			  written, lost, missed);
+	aca_mr_count(mr, &n);
+	if (time_after(jiffies, READ_ONCE(mr->late)))
+		pr_notice("module records: STOP's took more than %d s; the processes left were counted missed\n",
+			  ACA_MR_STOP_S);
+	if (n.dropped || n.missed)
+		pr_notice("module records: %llu sent, %llu dropped (ring full: raise ring_pages), %llu missed (exits, execs, munmap()s or processes not wholly described: queue full, mm busy, too many mappings, path too long, STOP too long)\n",
+			  n.written, n.dropped, n.missed);
+	if (n.nobid)
+		pr_info("module records: %llu file mappings without a build-id looked for: the file's first pages were not in memory (aca never reads a file for it)\n",
+			n.nobid);
 }
 
 /*
@@ -944,7 +1038,26 @@ static void aca_mr_run(struct aca_modrec *mr)
 	mr->done = true;
 	aca_mr_report(mr);
 	/* The last record is written: the reader's wake-up tells STOP. */
-	aca_ring_finalize(mr->ring);
+	aca_mr_end(mr);
+}
+
+/*
+ * ACA_MR_GRACE_S past STOP's bound the worker has not finalized the ring:
+ * it is stuck in a step (none should wait that long: none waits for I/O).
+ * STOP is answered anyway: the ring ends here, and whatever the worker
+ * writes later is counted missed, not sent. Takes nothing but wlock, so
+ * finish() may cancel it under aca_lock.
+ */
+static void aca_mr_watchdog(struct work_struct *work)
+{
+	struct aca_modrec *mr = container_of(to_delayed_work(work),
+					     struct aca_modrec, watchdog);
+
+	if (!aca_mr_end(mr))
+		return;
+	atomic64_inc(&mr->missed);
+	pr_notice("module records: STOP's worker still busy after %d s: the module channel ends without the rest (counted missed)\n",
+		  ACA_MR_STOP_S + ACA_MR_GRACE_S);
 }
 
 /* One run of the worker; the build-ids it read are forgotten after it. */
@@ -958,6 +1071,7 @@ static void aca_mr_work(struct work_struct *work)
 
 static void aca_mr_free(struct aca_modrec *mr)
 {
+	cancel_delayed_work_sync(&mr->watchdog);
 	/* Empty: each run of the worker forgets what it read. */
 	aca_buildid_clear(&mr->bids);
 	if (mr->ring) {
@@ -986,7 +1100,11 @@ int aca_modrec_configure(void)
 	INIT_LIST_HEAD(&mr->free);
 	INIT_LIST_HEAD(&mr->queued);
 	INIT_WORK(&mr->work, aca_mr_work);
+	INIT_DELAYED_WORK(&mr->watchdog, aca_mr_watchdog);
+	spin_lock_init(&mr->wlock);
 	atomic64_set(&mr->missed, 0);
+	atomic64_set(&mr->nobid, 0);
+	memset(&aca_mr_last, 0, sizeof(aca_mr_last));
 	mr->ring = aca_ring_alloc(pages, NUMA_NO_NODE);
 	mr->buf = kmalloc(sizeof(*mr->buf), GFP_KERNEL);
 	/* Failing is reported below; no stack dump for it. */
@@ -1021,8 +1139,12 @@ void aca_modrec_stop(void)
 	lockdep_assert_held(&aca_lock);
 	if (!mr)
 		return;
-	WRITE_ONCE(mr->stop, true);
+	WRITE_ONCE(mr->late, jiffies + ACA_MR_STOP_S * HZ);
+	/* The deadline first: the worker reads it once it sees stop. */
+	smp_store_release(&mr->stop, true);
 	queue_work(system_unbound_wq, &mr->work);
+	queue_delayed_work(system_unbound_wq, &mr->watchdog,
+			   (ACA_MR_STOP_S + ACA_MR_GRACE_S) * HZ);
 }
 
 /*
@@ -1044,7 +1166,8 @@ void aca_modrec_finish(void)
 	/* A handler that ran before the unhook may have queued it again. */
 	cancel_work_sync(&mr->work);
 	while ((it = aca_mr_pop(mr, &mr->queued)))
-		aca_mr_unref(it, true);
+		aca_mr_unref(it);
+	aca_mr_count(mr, &aca_mr_last);
 	aca_mr = NULL;
 	aca_mr_free(mr);
 }
@@ -1053,4 +1176,42 @@ struct aca_ring *aca_modrec_ring(void)
 {
 	lockdep_assert_held(&aca_lock);
 	return aca_mr ? aca_mr->ring : NULL;
+}
+
+/*
+ * /sys/module/aca/module_records (0400): the current (or last) session's
+ * module records: written to the ring, dropped (ring full), missed (see
+ * the top) and how many went without the build-id of their file because
+ * its pages were not in memory (buildid.c). For tests and operators.
+ */
+static ssize_t module_records_show(struct kobject *kobj,
+				   struct kobj_attribute *attr, char *buf)
+{
+	struct aca_mr_counts n;
+	int ret;
+
+	ret = mutex_lock_interruptible(&aca_lock);
+	if (ret)
+		return ret;
+	if (aca_mr)
+		aca_mr_count(aca_mr, &n);
+	else
+		n = aca_mr_last;
+	mutex_unlock(&aca_lock);
+	return sysfs_emit(buf, "written %llu dropped %llu missed %llu no_build_id %llu\n",
+			  n.written, n.dropped, n.missed, n.nobid);
+}
+
+static struct kobj_attribute aca_mr_attr = __ATTR(module_records, 0400,
+						  module_records_show, NULL);
+
+int aca_modrec_init(void)
+{
+	return sysfs_create_file(&THIS_MODULE->mkobj.kobj, &aca_mr_attr.attr);
+}
+
+/* After the device is gone: no session. */
+void aca_modrec_exit(void)
+{
+	sysfs_remove_file(&THIS_MODULE->mkobj.kobj, &aca_mr_attr.attr);
 }

@@ -7,10 +7,14 @@
  *
  * They are read from sysfs (/sys/bus/event_source/devices: type and
  * format files) by a work item, so with the kernel's own credentials and
- * mounts, never an opener's, when aca loads and on an open of /dev/aca
- * at most every ACA_PMU_RESCAN_S seconds (intel_uncore may load after
- * aca), outside aca_lock; the core's calls, under aca_lock, only look the
- * table up.
+ * mounts, never an opener's: when aca loads (waited for), and on an open
+ * of /dev/aca at most every ACA_PMU_RESCAN_S seconds (intel_uncore may
+ * load after aca), queued and not waited for: an open never waits for a
+ * worker, which itself takes aca_lock to swap the table in, and aca_lock
+ * may be held by a session's end for as long as that takes. A PMU
+ * registered since the last scan is seen once the scan the open queued is
+ * done (a few milliseconds). The core's calls, under aca_lock, only look
+ * the table up.
  */
 #include <linux/dcache.h>
 #include <linux/fs.h>
@@ -184,18 +188,17 @@ out:
 static DECLARE_WORK(aca_pmus_scan_work, aca_pmus_scan_fn);
 
 /*
- * Read the PMUs again, in a kernel worker (the kernel's view of
- * sysfs, not the caller's), and wait: at most every ACA_PMU_RESCAN_S
- * seconds unless @force. Not under aca_lock, which the scan takes.
+ * Read the PMUs again, in a kernel worker (the kernel's view of sysfs, not
+ * the caller's): at most every ACA_PMU_RESCAN_S seconds. Not waited for
+ * (an open of /dev/aca); see the top.
  */
-void aca_pmus_scan(bool force)
+void aca_pmus_scan(void)
 {
 	unsigned long last = READ_ONCE(aca_pmus_scanned);
 
-	if (!force && last && time_before(jiffies, last + ACA_PMU_RESCAN_S * HZ))
+	if (last && time_before(jiffies, last + ACA_PMU_RESCAN_S * HZ))
 		return;
 	queue_work(system_unbound_wq, &aca_pmus_scan_work);
-	flush_work(&aca_pmus_scan_work);
 }
 
 /* acp_ops.find_pmu: a table lookup. */
@@ -229,10 +232,15 @@ bool aca_pmus_have(const char *prefix)
 	return false;
 }
 
-/* Module load and unload (/dev/aca gone first): the first table; the last one freed. */
+/*
+ * Module load and unload (/dev/aca gone first): the first table, waited
+ * for (no session exists, so nothing holds aca_lock for long); the last
+ * one freed.
+ */
 void aca_pmus_init(void)
 {
-	aca_pmus_scan(true);
+	queue_work(system_unbound_wq, &aca_pmus_scan_work);
+	flush_work(&aca_pmus_scan_work);
 }
 
 void aca_pmus_exit(void)

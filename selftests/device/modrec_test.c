@@ -31,6 +31,7 @@
 #include <string.h>
 #include <sys/inotify.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -38,6 +39,7 @@
 #include <unistd.h>
 
 #include "../common/status_check.h"
+#include "fuse_never.h"
 #include "session.h"
 #include "../../uapi/aca.h"
 #include "../../driver/core/sep_cmd.h"
@@ -1649,6 +1651,215 @@ static int cmp_double(const void *a, const void *b)
  * records, so it bounds the registering from above.
  */
 #define SESSIONS	20
+/* ---- a mapped file whose reads never complete ---- */
+
+#define FUSE_STOP_MAX_MS	10000	/* STOP's answer, at most */
+#define FUSE_OPEN_MAX_MS	3000	/* an open() of /dev/aca, at most */
+#define FUSE_RESCUE_S		20	/* the daemon killed anyway, then */
+#define FUSE_MAP_LEN		(64 * PAGE)
+#define MODREC_COUNTS	"/sys/module/aca/module_records"
+
+/*
+ * An open() of /dev/aca in a child, @delay_ms from now: a pipe that gives
+ * how long it took (a double) once it is done. The caller polls it with a
+ * bound, so a hung open() fails the test instead of hanging it.
+ */
+static int open_probe(int delay_ms, pid_t *pid)
+{
+	int p[2];
+
+	if (pipe2(p, O_CLOEXEC))
+		return -1;
+	*pid = fork();
+	if (*pid < 0)
+		return -1;
+	if (!*pid) {
+		double t0, took;
+		int fd;
+
+		/* Not the session's files: their last close is the test's. */
+		close_range(3, p[1] - 1, 0);
+		close_range(p[1] + 1, ~0U, 0);
+		usleep(delay_ms * 1000);
+		t0 = now_ms();
+		fd = open_dev();
+		took = fd >= 0 ? now_ms() - t0 : -1;
+		if (write(p[1], &took, sizeof(took)) != sizeof(took))
+			_exit(1);
+		_exit(0);
+	}
+	close(p[1]);
+	return p[0];
+}
+
+/* The probe's time within @ms of now, or -1 (not done, or failed). */
+static double open_probe_took(int fd, pid_t pid, int ms)
+{
+	double took = -1;
+
+	if (readable(fd, ms) && read(fd, &took, sizeof(took)) != sizeof(took))
+		took = -1;
+	close(fd);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	return took;
+}
+
+/* "no_build_id N" of MODREC_COUNTS, or -1. */
+static long long modrec_no_build_id(void)
+{
+	char line[256], *p;
+	long long n = -1;
+	FILE *f = fopen(MODREC_COUNTS, "r");
+
+	if (!f)
+		return -1;
+	if (fgets(line, sizeof(line), f) && (p = strstr(line, "no_build_id ")))
+		n = strtoll(p + strlen("no_build_id "), NULL, 10);
+	fclose(f);
+	return n;
+}
+
+/*
+ * This test maps FUSE_MAP_LEN bytes of a file of the stand-in FUSE file
+ * system (fuse_never.h), executable and untouched: none of its pages is
+ * in memory, and reading one waits for a daemon that never answers. A
+ * rescuer kills the daemon after FUSE_RESCUE_S whatever happens, so a
+ * module that waits for the read does not keep the test (nor its session)
+ * forever. No FUSE in the kernel (no /dev/fuse after modprobe): skipped.
+ */
+FIXTURE(fuse) {
+	char dir[64], path[PATH_MAX];
+	pid_t daemon, rescuer;
+	void *map;
+	int fd;
+};
+
+FIXTURE_SETUP(fuse)
+{
+	unsigned char resident[FUSE_MAP_LEN / PAGE];
+	size_t in_memory = 0;
+	pid_t daemon;
+
+	self->fd = -1;
+	self->map = MAP_FAILED;
+	if (access("/dev/fuse", F_OK) && system("modprobe fuse 2>/dev/null"))
+		SKIP(return, "no /dev/fuse, and modprobe fuse failed: a kernel without FUSE");
+	strcpy(self->dir, "/tmp/aca-fuse-XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	self->daemon = fuse_never_mount(self->dir);
+	ASSERT_LT(0, self->daemon) TH_LOG("mount fuse on %s: %s", self->dir, strerror(errno));
+	daemon = self->daemon;
+	self->rescuer = fork();
+	ASSERT_LE(0, self->rescuer);
+	if (!self->rescuer) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		sleep(FUSE_RESCUE_S);
+		kill(daemon, SIGKILL);
+		_exit(0);
+	}
+	snprintf(self->path, sizeof(self->path), "%s/%s", self->dir, FUSE_NEVER_NAME);
+	self->fd = open(self->path, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, self->fd) TH_LOG("%s: %s", self->path, strerror(errno));
+	self->map = mmap(NULL, FUSE_MAP_LEN, PROT_READ | PROT_EXEC, MAP_PRIVATE,
+			 self->fd, 0);
+	ASSERT_NE(MAP_FAILED, self->map) TH_LOG("%s", strerror(errno));
+	/* The stand-in is what it says: not one page in memory. */
+	ASSERT_EQ(0, mincore(self->map, FUSE_MAP_LEN, resident));
+	for (size_t i = 0; i < sizeof(resident); i++)
+		in_memory += resident[i] & 1;
+	ASSERT_EQ(0, in_memory) TH_LOG("pages of %s in memory", self->path);
+}
+
+FIXTURE_TEARDOWN(fuse)
+{
+	if (self->map != MAP_FAILED)
+		munmap(self->map, FUSE_MAP_LEN);
+	if (self->fd >= 0)
+		close(self->fd);
+	fuse_never_kill(self->daemon);
+	fuse_never_kill(self->rescuer);
+	if (self->dir[0]) {
+		umount2(self->dir, MNT_DETACH);
+		rmdir(self->dir);
+	}
+}
+
+/*
+ * STOP's walk describes this process, the file's mapping among its own:
+ * STOP answers within FUSE_STOP_MAX_MS, the mapping recorded without a
+ * build-id (its pages are not in memory, and are not read) and counted
+ * so; an open() of /dev/aca answers meanwhile, and again while the
+ * session ends. Then the module can go (make check unloads it).
+ */
+TEST_F_TIMEOUT(fuse, stop_answers_while_a_mapped_file_never_reads, 120)
+{
+	struct sep_control_msg_header h = {
+		.header_size = sizeof(h), .proto_version = SEP_PROTO_VERSION,
+		.command_id = SEP_CMD_STOP,
+	};
+	double t_stop, t_answer, took, t_end;
+	const struct mrec *m = NULL;
+	bool answered;
+	struct mrec *recs = NULL;
+	size_t nrec = 0;
+	struct coll c;
+	int probe, mod;
+	pid_t prober;
+
+	coll_begin(_metadata, &c);
+	mod = c.n + 1;
+	take_all(_metadata, &c);
+
+	probe = open_probe(200, &prober);
+	ASSERT_LE(0, probe);
+	t_stop = now_ms();
+	ASSERT_EQ(sizeof(h), write(c.ctl, &h, sizeof(h)));
+	answered = take_until_answer(_metadata, &c, FUSE_STOP_MAX_MS);
+	t_answer = now_ms();
+	EXPECT_TRUE(answered) TH_LOG("no STOP answer in %d ms", FUSE_STOP_MAX_MS);
+	took = open_probe_took(probe, prober, FUSE_OPEN_MAX_MS);
+	EXPECT_LE(0, took) TH_LOG("an open() of /dev/aca during STOP: no answer");
+	EXPECT_GT(FUSE_OPEN_MAX_MS, took);
+	TH_LOG("STOP answered after %.0f ms; an open() during it took %.1f ms",
+	       t_answer - t_stop, took);
+	if (answered) {
+		ASSERT_EQ(sizeof(h), read_full(c.ctl, &h, sizeof(h)));
+		EXPECT_EQ(SEP_CMD_STOP, h.command_id);
+		EXPECT_EQ(0, h.status);
+		EXPECT_EQ(c.n + 2, take_all(_metadata, &c));
+		nrec = parse_records(_metadata, c.buf[mod], c.len[mod], &recs);
+		for (size_t k = 0; k < nrec && !m; k++)
+			if (recs[k].r->pid_rec_index == getpid() &&
+			    !strcmp(recs[k].path, self->path))
+				m = &recs[k];
+		ASSERT_NE(NULL, m) TH_LOG("no record of %s", self->path);
+		EXPECT_EQ(SEP_MR_UNLOAD_TSC_LOADED, m->r->unload_tsc);
+		EXPECT_EQ((uintptr_t)self->map, m->r->load_addr64);
+		EXPECT_EQ(NULL, m->bid) TH_LOG("a build-id read from %s", self->path);
+	}
+
+	/*
+	 * The session ends (its files closed; TERMINATE first if STOP
+	 * answered, else it would wait behind STOP's answer); an open() a
+	 * second later, when the PMU rescan is due again, answers meanwhile.
+	 */
+	probe = open_probe(1000, &prober);
+	ASSERT_LE(0, probe);
+	t_end = now_ms();
+	if (answered)
+		EXPECT_EQ(0, command_io(c.ctl, SEP_CMD_TERMINATE, NULL, 0, NULL, 0));
+	coll_close(&c);
+	t_end = now_ms() - t_end;
+	took = open_probe_took(probe, prober, FUSE_OPEN_MAX_MS);
+	EXPECT_LE(0, took) TH_LOG("an open() of /dev/aca as the session ends: no answer");
+	EXPECT_GT(FUSE_OPEN_MAX_MS, took) TH_LOG("an open() as the session ends");
+	EXPECT_GT(FUSE_OPEN_MAX_MS, t_end) TH_LOG("the session took %.0f ms to end", t_end);
+	/* Counted: the mapping above, at least. */
+	EXPECT_LE(1, modrec_no_build_id()) TH_LOG("%s", MODREC_COUNTS);
+	free(recs);
+}
+
 TEST(hooks_exist_only_during_a_session)
 {
 	struct sep_control_first_msg hello = sep_hello(sizeof(hello));
