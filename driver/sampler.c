@@ -40,7 +40,6 @@
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/debugfs.h>
-#include <linux/delay.h>
 #include <linux/fs.h>
 #include <linux/irq_work.h>
 #include <linux/kstrtox.h>
@@ -354,27 +353,6 @@ static u32 aca_fill_callstack(u8 *area, const struct aca_sev *s,
 }
 
 /*
- * /sys/kernel/debug/aca/handler_delay_us (0600): a handler in task context
- * (an [ACA-EXT] software event's) first waits this long, at most
- * ACA_HANDLER_DELAY_MAX_US; 0, the default: not at all. A stand-in for a
- * handler that the cross-calls of STOP interrupt and that resumes late
- * (a vCPU descheduled, long interrupts): how the tests show that nothing
- * it touches goes before it is done (aca_handlers_done()).
- */
-#define ACA_HANDLER_DELAY_MAX_US	1000000
-static u32 aca_handler_delay_us;
-
-static void aca_handler_delay(void)
-{
-	u32 us = READ_ONCE(aca_handler_delay_us);
-
-	if (likely(!us) || !in_task())
-		return;
-	for (us = min_t(u32, us, ACA_HANDLER_DELAY_MAX_US); us; us -= min(us, 1000U))
-		udelay(min(us, 1000U));
-}
-
-/*
  * NMI (PMU), hard-IRQ (cpu-clock), or wherever an [ACA-EXT] software event
  * fires (the scheduler with its locks held, a page fault), with preemption
  * off: no locks, no allocation, no sleeping. A write nested in another on
@@ -389,7 +367,6 @@ static void aca_overflow(struct perf_event *event,
 	u8 *buf;
 	u32 len;
 
-	aca_handler_delay();
 	if (s->target_pid > 0 && task_tgid_nr(current) != s->target_pid)
 		return;
 	local64_inc(&s->ring->generated);
@@ -1881,8 +1858,6 @@ int aca_sampler_init(void)
 	aca_debugfs = debugfs_create_dir("aca", NULL);
 	debugfs_create_file("event_off", 0200, aca_debugfs, NULL,
 			    &aca_event_off_fops);
-	debugfs_create_u32("handler_delay_us", 0600, aca_debugfs,
-			   &aca_handler_delay_us);
 	return 0;
 
 err_cpuhp:
