@@ -488,7 +488,7 @@ HOST_TEST_LIB_SRC := $(addprefix selftests/host/,host_dir.c synth.c mock_target.
 HOST_TEST_OBJ := $(B)/obj/host-tests
 HOST_TEST_LIB_OBJ := $(HOST_TEST_LIB_SRC:selftests/host/%.c=$(HOST_TEST_OBJ)/%.o)
 
-tests: $(HOST_TESTS) $(B)/spin $(B)/burst
+tests: $(HOST_TESTS) $(B)/spin $(B)/burst $(B)/tests/sw-ecb
 
 $(B)/spin: selftests/workload/spin.c $(UFLAGS_STAMP)
 	@mkdir -p $(@D)
@@ -497,6 +497,11 @@ $(B)/spin: selftests/workload/spin.c $(UFLAGS_STAMP)
 $(B)/burst: selftests/workload/burst.c $(UFLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(SPIN_CFLAGS) -o $@ $< -pthread
+
+# A sampling ECB of a software event, for selftests/vm/swevents.
+$(B)/tests/sw-ecb: selftests/vm/sw-ecb.c $(HOST_LIB) $(wildcard tools/aca-host/*.h) $(SEP_HDR) $(UFLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(UCFLAGS) -o $@ $< $(HOST_LIB) $(HOST_LIBS)
 
 $(HOST_TEST_LIB_OBJ): $(HOST_TEST_OBJ)/%.o: selftests/host/%.c $(UFLAGS_STAMP) $(CORE_OBJ_STAMP)
 	@mkdir -p $(@D)

@@ -79,6 +79,7 @@
 #include <linux/string.h>
 #include <linux/topology.h>
 #include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 
 #include "aca.h"
 #include "ring.h"
@@ -90,11 +91,33 @@ static local64_t *aca_ring_ctr(__u64 *ctr)
 	return (local64_t *)ctr;
 }
 
+static void aca_ring_wake_work_fn(struct work_struct *work)
+{
+	struct aca_ring *r = container_of(work, struct aca_ring, wake_work);
+
+	wake_up_interruptible(&r->wait);
+}
+
+/*
+ * The producer's wake-up: a hard irq_work (IRQ_WORK_HARD_IRQ, PREEMPT_RT
+ * too), run from its IPI or, at the latest, when its CPU goes down
+ * (smpcfd_dying_cpu() runs the CPU's hard irq_work). A lazy one, what a
+ * plain irq_work is on PREEMPT_RT, would wait for its CPU's irq_work
+ * thread, which is parked while the CPU is offline, and irq_work_sync() in
+ * aca_ring_put() (under aca_lock) with it until the CPU came back (as the
+ * mux kick, sampler.c). In hard IRQ context a wait queue's spinlock_t
+ * sleeps on PREEMPT_RT (and lockdep says so everywhere with
+ * PROVE_RAW_LOCK_NESTING): the wake-up itself is a work item's, which a
+ * hard IRQ may queue (workqueues take raw spinlocks). The same on every
+ * kernel, so the debug kernel's lockdep checks what PREEMPT_RT runs; the
+ * reader is woken once a quarter of its ring, so the extra hop costs
+ * nothing that counts.
+ */
 static void aca_ring_wake_fn(struct irq_work *iw)
 {
 	struct aca_ring *r = container_of(iw, struct aca_ring, wake);
 
-	wake_up_interruptible(&r->wait);
+	queue_work(system_highpri_wq, &r->wake_work);
 }
 
 static void aca_ring_free_pages(struct aca_ring *r)
@@ -142,7 +165,8 @@ struct aca_ring *aca_ring_alloc(unsigned int data_pages, int node)
 	local_set(&r->busy, 0);
 	refcount_set(&r->ref, 1);
 	init_waitqueue_head(&r->wait);
-	init_irq_work(&r->wake, aca_ring_wake_fn);
+	r->wake = IRQ_WORK_INIT_HARD(aca_ring_wake_fn);
+	INIT_WORK(&r->wake_work, aca_ring_wake_work_fn);
 	aca_memory_add(ACA_MEM_RINGS, aca_ring_memory(r));
 	return r;
 fail:
@@ -166,7 +190,9 @@ void aca_ring_put(struct aca_ring *r)
 {
 	if (!r || !refcount_dec_and_test(&r->ref))
 		return;
+	/* A hard irq_work: this spins at most until its IPI has run. */
 	irq_work_sync(&r->wake);
+	cancel_work_sync(&r->wake_work);
 	aca_memory_add(ACA_MEM_RINGS, -aca_ring_memory(r));
 	vunmap(r->hdr);
 	aca_ring_free_pages(r);

@@ -14,6 +14,7 @@
 #include <linux/refcount.h>
 #include <linux/types.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <asm/local.h>
 #include <asm/local64.h>
 
@@ -32,7 +33,8 @@ struct aca_ring {
 	local64_t held;			/* of lost: a page was still held */
 	refcount_t ref;			/* the collection's, one per reader */
 	wait_queue_head_t wait;		/* the reader of the ring */
-	struct irq_work wake;		/* the producer's wake-up, NMI-safe */
+	struct irq_work wake;		/* the producer's wake-up, NMI-safe, */
+	struct work_struct wake_work;	/* and its second half (ring.c) */
 	/*
 	 * final: nothing will be written any more (STOP came and, for the
 	 * module records, their worker is done), so whoever sees it empty

@@ -124,6 +124,9 @@ struct aca_collection {
 	u32 ncpus;			/* rings */
 	bool sw;			/* cpu-clock fallback */
 	bool armed;			/* events exist */
+	bool unsynced;			/* events released since the last
+					 * grace period (aca_handlers_done())
+					 */
 	bool counting_mode;		/* they count, never sample */
 	u64 read_tsc;			/* counting mode: the last read */
 	u32 emon_ms;			/* its timer's period; 0: none */
@@ -156,6 +159,57 @@ struct aca_collection {
 static DEFINE_MUTEX(aca_sampler_lock);
 static struct aca_collection *aca_coll;
 static bool aca_pmu_ok;		/* a hardware counter could be created */
+
+/*
+ * CPU hotplug, without cpus_read_lock() around perf calls: perf takes the
+ * hotplug lock itself inside them (a software event's
+ * perf_swevent_init() and sw_perf_event_destroy() through
+ * static_key_slow_inc()/dec(), the first branch-stack event through
+ * static_branch_enable()), and a percpu-rwsem reader that takes it again
+ * waits behind a pending writer: a deadlock with the hotplug of any CPU.
+ * Instead, aca keeps its own view, under aca_replug_lock:
+ *  - aca_up_cpus: the CPUs between aca's online callback (at
+ *    CPUHP_AP_ONLINE_DYN, after perf's own at CPUHP_AP_PERF_ONLINE) and
+ *    its teardown (before perf's). Where perf refuses a CPU's event for
+ *    being offline (perf_event_create_kernel_counter(): -ENODEV, decided
+ *    under the CPU context's mutex that its hotplug callbacks take), aca's
+ *    teardown has run before, so the CPU is out of aca_up_cpus, or its
+ *    online callback has run since, and the CPU is in aca_replug_cpus.
+ *  - aca_replug_cpus: online again and waiting for its events: the
+ *    replug work (below) makes them under aca_lock, after whatever held
+ *    aca_lock when the CPU came back (START, the watch) is done.
+ * A CPU whose events fail while in neither state of "up and settled"
+ * (aca_cpu_raced()) lost a race with hotplug, not a PMU: it gets its
+ * events when it is back. Events made just before a CPU goes down are
+ * taken off it by perf (OFF state, out of its context) and made anew when
+ * it comes back.
+ */
+static DEFINE_SPINLOCK(aca_replug_lock);
+static struct cpumask aca_up_cpus;	/* online as perf knows it */
+static struct cpumask aca_replug_cpus;	/* online again, events to make */
+
+/* Whether @cpu is online as aca and perf know it. */
+static bool aca_cpu_up(u32 cpu)
+{
+	bool up;
+
+	spin_lock(&aca_replug_lock);
+	up = cpumask_test_cpu(cpu, &aca_up_cpus);
+	spin_unlock(&aca_replug_lock);
+	return up;
+}
+
+/* Whether @cpu is offline, or back and waiting for the replug work. */
+static bool aca_cpu_raced(u32 cpu)
+{
+	bool raced;
+
+	spin_lock(&aca_replug_lock);
+	raced = !cpumask_test_cpu(cpu, &aca_up_cpus) ||
+		cpumask_test_cpu(cpu, &aca_replug_cpus);
+	spin_unlock(&aca_replug_lock);
+	return raced;
+}
 
 /*
  * cpu-clock period giving the rate the host asked for: REF_TSC counts at
@@ -354,14 +408,57 @@ static void aca_overflow(struct perf_event *event,
 	local_set(&sc->busy, 0);
 }
 
+/*
+ * Lifetimes at the perf boundary. perf_event_release_kernel() takes an
+ * event off its CPU (a cross-call to it, or directly when the CPU is
+ * offline), so that no new call of its handler begins; a call already
+ * begun may still be running, and perf frees its own event only after an
+ * RCU grace period (call_rcu()). An [ACA-EXT] software event's handler
+ * runs in task context with interrupts on (__perf_sw_event() disables
+ * preemption only; do_perf_sw_event() walks the CPU's events under
+ * rcu_read_lock()), so the cross-call that takes the event off
+ * (perf_swevent_del(): hlist_del_rcu()) can interrupt it, and it resumes
+ * after the release has returned, as it does on 6.1 and 6.12 alike, with
+ * preempt=full and on PREEMPT_RT. Every call of aca_overflow() is inside
+ * an RCU read-side critical section: a software event's under
+ * rcu_read_lock() with preemption off, cpu-clock's in its hrtimer's hard
+ * IRQ, a PMU event's in its NMI (or in the cross-call, a large PEBS
+ * buffer's drain), with interrupts off, which a grace period waits for
+ * too (RCU's flavours are one since 4.20, PREEMPT_RT included). So once
+ * every event that used an aca_sev is released and synchronize_rcu() has
+ * returned (aca_handlers_done()), no call that may touch it, its ring, its
+ * scratch record or the trigger counts is still running: only then are
+ * they reused (aca_recreate_cpu()), finalized (STOP: aca_sampler_stop()
+ * returns after it, before the core flushes the rings) or freed
+ * (aca_collection_free()). A ring's wake-up that a handler queued before
+ * is waited for by aca_ring_put().
+ */
+static void aca_release_sev(struct aca_collection *c, struct aca_sev *s)
+{
+	if (!s->pe)
+		return;
+	perf_event_release_kernel(s->pe);
+	s->pe = NULL;
+	c->unsynced = true;
+}
+
+/* Process context: no handler call of a released event is still running. */
+static void aca_handlers_done(struct aca_collection *c)
+{
+	might_sleep();
+	if (!c->unsynced)
+		return;
+	synchronize_rcu();
+	c->unsynced = false;
+}
+
+/* Every event released, and their handlers done. */
 static void aca_release_events(struct aca_collection *c)
 {
-	for (u32 i = 0; i < c->nsev; i++) {
-		if (c->sevs[i].pe)
-			perf_event_release_kernel(c->sevs[i].pe);
-		c->sevs[i].pe = NULL;
-	}
+	for (u32 i = 0; c->sevs && i < c->nsev; i++)
+		aca_release_sev(c, &c->sevs[i]);
 	c->armed = false;
+	aca_handlers_done(c);
 }
 
 static void aca_collection_free(struct aca_collection *c)
@@ -503,26 +600,37 @@ static int aca_create_event(struct aca_sev *s, int cpu,
 static int aca_create_events(struct aca_collection *c, bool sw,
 			     const struct acp_event **refused)
 {
-	struct aca_sev *s = c->sevs;
+	struct aca_sev *s = c->sevs, *t;
 	u32 offline = 0, first = 0;
 	int ret = 0;
 
-	cpus_read_lock();
+	/* No cpus_read_lock(): see aca_up_cpus. */
 	for (u32 cpu = 0; cpu < nr_cpu_ids && !ret; cpu++) {
 		if (!c->rings[cpu])
 			continue;
-		if (!cpu_online(cpu)) {
+		if (!aca_cpu_up(cpu)) {
 			first = offline++ ? first : cpu;
 			s += c->nevents;
 			continue;
 		}
-		for (u32 i = 0; i < c->nevents && !ret; i++, s++) {
-			ret = aca_create_event(s, cpu, &c->events[i], sw,
+		for (u32 i = 0; i < c->nevents && !ret; i++) {
+			ret = aca_create_event(s + i, cpu, &c->events[i], sw,
 					       c->counting_mode);
 			*refused = &c->events[i];
 		}
+		/*
+		 * The CPU went down meanwhile: none of its events (a part
+		 * would pass for the whole); the replug work makes them
+		 * when it is back, once START is done.
+		 */
+		if (ret && aca_cpu_raced(cpu)) {
+			for (t = s; t < s + c->nevents; t++)
+				aca_release_sev(c, t);
+			first = offline++ ? first : cpu;
+			ret = 0;
+		}
+		s += c->nevents;
 	}
-	cpus_read_unlock();
 	if (ret) {
 		aca_release_events(c);
 		return ret;
@@ -1147,8 +1255,9 @@ static bool aca_cpu_clock(const struct aca_collection *c, u32 cpu)
 }
 
 /*
- * Under aca_lock and cpus_read_lock() (whose lockdep assertion modules
- * cannot call): @cpu's events made anew.
+ * Under aca_lock (no cpus_read_lock(): see aca_up_cpus): @cpu's events
+ * made anew. -EAGAIN: the CPU is offline, or went down meanwhile; it gets
+ * them when it is back (the replug work).
  */
 static int aca_recreate_cpu(struct aca_collection *c, u32 cpu)
 {
@@ -1156,39 +1265,39 @@ static int aca_recreate_cpu(struct aca_collection *c, u32 cpu)
 	int ret = 0;
 
 	lockdep_assert_held(&aca_lock);
-	for (s = c->sevs; s < c->sevs + c->nsev; s++) {
+	for (s = c->sevs; s < c->sevs + c->nsev; s++)
+		if (s->cpu == cpu)
+			aca_release_sev(c, s);
+	/* The old events' handlers are done before their aca_sev are reused. */
+	aca_handlers_done(c);
+	if (!aca_cpu_up(cpu))
+		return -EAGAIN;
+	for (s = c->sevs; !ret && s < c->sevs + c->nsev; s++) {
 		if (s->cpu != cpu)
-			continue;
-		if (s->pe)
-			perf_event_release_kernel(s->pe);
-		s->pe = NULL;
-		if (ret || !cpu_online(cpu))
 			continue;
 		ret = aca_create_event(s, cpu, &c->events[s->event],
 				       aca_cpu_clock(c, cpu), c->counting_mode);
 		if (!ret && !c->paused && s->group == c->active)
 			perf_event_enable(s->pe);
 	}
+	if (!ret)
+		return 0;
 	/* All of the CPU's events or none: a part would pass for the whole. */
-	for (s = c->sevs; ret && s < c->sevs + c->nsev; s++) {
-		if (s->cpu == cpu && s->pe) {
-			perf_event_release_kernel(s->pe);
-			s->pe = NULL;
-		}
-	}
-	return ret;
+	for (s = c->sevs; s < c->sevs + c->nsev; s++)
+		if (s->cpu == cpu)
+			aca_release_sev(c, s);
+	aca_handlers_done(c);
+	return aca_cpu_raced(cpu) ? -EAGAIN : ret;
 }
 
 /*
  * CPU hotplug during a collection: perf takes a CPU's events off it when it
  * goes offline and never puts them back, so a CPU that comes back online
- * gets new ones (a CPU offline at START gets its first ones). The online
- * callback runs under the hotplug lock, which START's event creation nests
- * inside aca_lock: it only marks the CPU and leaves the work to a work
- * item, which takes aca_lock as START does.
+ * gets new ones (a CPU offline at START gets its first ones). The hotplug
+ * callbacks run under the hotplug lock, which perf takes inside aca_lock
+ * (in event creation and release, aca_up_cpus): they only mark the CPU
+ * and leave the work to a work item, which takes aca_lock as START does.
  */
-static DEFINE_SPINLOCK(aca_replug_lock);
-static struct cpumask aca_replug_cpus;	/* online again, under the lock */
 static enum cpuhp_state aca_cpuhp;
 static void aca_replug_fn(struct work_struct *work);
 static DECLARE_WORK(aca_replug_work, aca_replug_fn);
@@ -1196,9 +1305,20 @@ static DECLARE_WORK(aca_replug_work, aca_replug_fn);
 static int aca_cpu_online(unsigned int cpu)
 {
 	spin_lock(&aca_replug_lock);
+	cpumask_set_cpu(cpu, &aca_up_cpus);
 	cpumask_set_cpu(cpu, &aca_replug_cpus);
 	spin_unlock(&aca_replug_lock);
 	schedule_work(&aca_replug_work);
+	return 0;
+}
+
+/* Before perf's own teardown: see aca_up_cpus. */
+static int aca_cpu_offline(unsigned int cpu)
+{
+	spin_lock(&aca_replug_lock);
+	cpumask_clear_cpu(cpu, &aca_up_cpus);
+	cpumask_clear_cpu(cpu, &aca_replug_cpus);
+	spin_unlock(&aca_replug_lock);
 	return 0;
 }
 
@@ -1222,9 +1342,9 @@ static void aca_replug_cpu(struct aca_collection *c, u32 cpu)
 	lockdep_assert_held(&aca_lock);
 	if (!c || !c->armed || !c->rings[cpu])
 		return;
-	cpus_read_lock();
 	ret = aca_recreate_cpu(c, cpu);
-	cpus_read_unlock();
+	if (ret == -EAGAIN)
+		return;	/* down again: its events come when it is back */
 	if (ret)
 		pr_notice("CPU %u is back online but its events cannot be created (%d): not sampled\n",
 			  cpu, ret);
@@ -1276,7 +1396,7 @@ static struct aca_sev *aca_cpu_failed(struct aca_collection *c,
 	return NULL;
 }
 
-/* Under aca_lock and the hotplug lock: mend the CPU of @first, whose @bad failed. */
+/* Under aca_lock: mend the CPU of @first, whose @bad failed. */
 static void aca_mend_cpu(struct aca_collection *c, struct aca_sev *first,
 			 struct aca_sev *bad)
 {
@@ -1296,11 +1416,20 @@ static void aca_mend_cpu(struct aca_collection *c, struct aca_sev *first,
 	const char *held = e->pmu_type ? "another user holds IBS, which takes one event a CPU" :
 					 "pinned users before it hold them";
 	const char *done;
+	int ret;
 
 	WRITE_ONCE(c->errors[cpu], errors);
 	if (to_clock)
 		set_bit(cpu, c->sw_cpus);
-	if (aca_recreate_cpu(c, cpu))
+	ret = aca_recreate_cpu(c, cpu);
+	if (ret == -EAGAIN) {
+		/* It was going down: no failure; its events come when it is back. */
+		WRITE_ONCE(c->errors[cpu], errors - 1);
+		if (to_clock)
+			clear_bit(cpu, c->sw_cpus);
+		return;
+	}
+	if (ret)
 		done = c->counting_mode ? "it cannot be made anew: CPU not counted" :
 					  "it cannot be made anew: CPU not sampled";
 	else if (to_clock)
@@ -1330,13 +1459,13 @@ static void aca_watch_events(struct aca_collection *c)
 		cpu = first->cpu;
 		if (c->errors[cpu] >= ACA_WATCH_RETRIES)
 			continue;
-		cpus_read_lock();
-		/* A CPU offline, or back and not yet replugged, is not failed. */
-		bad = cpu_online(cpu) && !aca_replug_pending(cpu, false) ?
-		      aca_cpu_failed(c, first) : NULL;
+		/*
+		 * A CPU offline, or back and not yet replugged, is not failed
+		 * (no cpus_read_lock(): see aca_up_cpus).
+		 */
+		bad = !aca_cpu_raced(cpu) ? aca_cpu_failed(c, first) : NULL;
 		if (bad)
 			aca_mend_cpu(c, first, bad);
-		cpus_read_unlock();
 	}
 }
 
@@ -1526,7 +1655,12 @@ int aca_sampler_start_local(const struct acp_config *cfg, bool cpu_clock)
 	return aca_sampler_start(NULL, cfg, false);
 }
 
-/* STOP: no sample is written after this; the rings stay to be read. */
+/*
+ * STOP: no sample is written after this; the rings stay to be read. It
+ * returns once every event is released and their handlers are done
+ * (aca_release_events()): the core finalizes the rings after it (flush),
+ * and a session's end frees them (finish) right after it.
+ */
 void aca_sampler_stop(void *ctx)
 {
 	struct aca_collection *c = aca_coll;
@@ -1727,8 +1861,15 @@ int aca_sampler_init(void)
 	int ret;
 
 	aca_probe_pmu();
-	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "aca:online",
-					aca_cpu_online, NULL);
+	/*
+	 * No CPU is half-way up or down while the hotplug lock is held:
+	 * every online one is up as perf knows it (aca_up_cpus).
+	 */
+	cpus_read_lock();
+	cpumask_copy(&aca_up_cpus, cpu_online_mask);
+	ret = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_AP_ONLINE_DYN, "aca:online",
+						   aca_cpu_online, aca_cpu_offline);
+	cpus_read_unlock();
 	if (ret < 0)
 		return ret;
 	aca_cpuhp = ret;

@@ -50,6 +50,11 @@ struct acp_ops {
 	 * enables the events of @cfg (or leaves them paused).
 	 */
 	int (*start)(void *ctx, const struct acp_config *cfg, bool paused);
+	/*
+	 * Returns once nothing samples any more: no handler still running
+	 * may write a record or touch what finish() frees, so flush() and
+	 * finish() may follow at once (acp_session_end()).
+	 */
 	void (*stop)(void *ctx);
 	void (*pause)(void *ctx, bool pause);
 	/*

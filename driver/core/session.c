@@ -101,6 +101,7 @@ void acp_session_end(struct acp_target *t)
 		t->stop_pending = false;
 		acp_discard_output(t->control);
 	}
+	/* stop() returns with no handler left (core.h): finish() may follow. */
 	if ((t->state == ACP_RUNNING || t->state == ACP_PAUSED) && t->ops->stop)
 		t->ops->stop(t->ctx);
 	acp_close_data(t);
