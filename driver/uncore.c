@@ -286,7 +286,13 @@ int aca_uncore_start(const struct acp_config *cfg, bool paused)
 	set->evs = kmemdup(cfg->unc, cfg->nunc * sizeof(*cfg->unc), GFP_KERNEL);
 	set->rec_size = kcalloc(set->ndevices, sizeof(*set->rec_size), GFP_KERNEL);
 	set->rec = kzalloc(rec_max, GFP_KERNEL);
-	cpus_read_lock();
+	/*
+	 * No cpus_read_lock() around perf's calls, which may take it again
+	 * (sampler.c, aca_up_cpus): a die's CPU that goes down before its
+	 * counter is made gets it refused, as any die perf refuses (logged,
+	 * its records not valid); one that goes down after has its events
+	 * moved to another CPU of the die by the uncore PMU itself.
+	 */
 	ret = set->evs && set->rec_size && set->rec ? aca_unc_units(set) : -ENOMEM;
 	if (!ret) {
 		set->pe = kcalloc(set->nunits * set->nevs, sizeof(*set->pe), GFP_KERNEL);
@@ -297,7 +303,6 @@ int aca_uncore_start(const struct acp_config *cfg, bool paused)
 		set->rec_size[set->evs[i].device] = set->evs[i].rec_size;
 		ret = aca_unc_create(set, i, paused);
 	}
-	cpus_read_unlock();
 	if (ret) {
 		aca_unc_set_free(set);
 		return ret;
