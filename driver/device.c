@@ -42,6 +42,9 @@
 #include <linux/uio.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
+#include <net/addrconf.h>
+#include <net/ipv6.h>
+#include <net/route.h>
 #include <net/sock.h>
 
 #include "aca.h"
@@ -592,6 +595,35 @@ static bool aca_cred_privileged(struct file *file, const struct cred *peer)
  * when it connected (SO_PEERCRED's); a network peer is a stranger unless
  * the operator admitted it.
  */
+static bool aca_own_ipv4(struct net *net, __be32 addr)
+{
+	return !ipv4_is_loopback(addr) && inet_addr_type(net, addr) == RTN_LOCAL;
+}
+
+/*
+ * Whether the TCP peer of @sk is this machine itself, through one of its
+ * own addresses other than loopback: a local user, not the network host
+ * an --allow of that address's network admits (a user who connects to the
+ * target's own 192.0.2.5 comes from 192.0.2.5). Loopback peers are
+ * admitted only by an --allow that names loopback itself: the operator's
+ * explicit choice (aca-relay(8)).
+ */
+static bool aca_peer_is_own_address(struct sock *sk)
+{
+	struct net *net = sock_net(sk);
+
+	if (sk->sk_family == AF_INET)
+		return aca_own_ipv4(net, sk->sk_daddr);
+#if IS_ENABLED(CONFIG_IPV6)
+	if (ipv6_addr_v4mapped(&sk->sk_v6_daddr))
+		return aca_own_ipv4(net, sk->sk_v6_daddr.s6_addr32[3]);
+	return !ipv6_addr_loopback(&sk->sk_v6_daddr) &&
+	       ipv6_chk_addr(net, &sk->sk_v6_daddr, NULL, 0);
+#else
+	return false;
+#endif
+}
+
 static int aca_client_judge(struct file *file, struct socket *sock, u32 flags,
 			    bool *priv, u64 *person)
 {
@@ -603,7 +635,7 @@ static int aca_client_judge(struct file *file, struct socket *sock, u32 flags,
 	switch (sk->sk_family) {
 	case AF_INET:
 	case AF_INET6:
-		*priv = flags & ACA_CLIENT_ADMITTED;
+		*priv = (flags & ACA_CLIENT_ADMITTED) && !aca_peer_is_own_address(sk);
 		*person = *priv ? ACA_PERSON_ADMITTED : ACA_PERSON_STRANGER;
 		return 0;
 	case AF_UNIX:

@@ -47,7 +47,9 @@ struct aca_peer {
  *     group_perfmon=1 and membership of the group of /dev/aca;
  *   AF_INET or AF_INET6 socket with ACA_CLIENT_ADMITTED (the operator
  *     admitted this network peer, e.g. aca-relay --allow): the opener's
- *     privilege, the operator's choice; without it, unprivileged.
+ *     privilege, the operator's choice, unless the peer is this machine
+ *     through one of its own addresses other than loopback (a local user,
+ *     not the network host admitted); without it, unprivileged.
  *
  * It also names the person a session belongs to: a data channel joins only
  * a session of the same person (the peer's euid for AF_UNIX; one person

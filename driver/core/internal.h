@@ -149,7 +149,7 @@ bool acp_ecb_decode(struct acp_target *t, const u8 *ecb, u64 len,
 
 /* msr.c */
 bool acp_msr_allowed(u32 msr);
-/* READ_MSR per connection: ACP_MSR_RATE a second, bursts of ACP_MSR_BURST. */
+/* READ_MSR, the target's: ACP_MSR_RATE a second, bursts of ACP_MSR_BURST. */
 #define ACP_MSR_RATE	50u
 #define ACP_MSR_BURST	100u
 

@@ -80,35 +80,38 @@ static bool energy_counter(u32 msr)
 }
 
 /*
- * READ_MSR's token bucket, one per connection: full (ACP_MSR_BURST) at
- * its first READ_MSR, a token back every 1/ACP_MSR_RATE s of the TSC.
- * False: none left now.
+ * READ_MSR's token bucket, the target's (one session at a time asks, and
+ * a peer that reconnects must not get a fresh burst): full
+ * (ACP_MSR_BURST) at the first READ_MSR, a token back every
+ * 1/ACP_MSR_RATE s of the TSC. A TSC read earlier than the last (another
+ * CPU's) gives nothing back. False: none left now.
  */
-static bool msr_token(struct acp_conn *c)
+static bool msr_token(struct acp_target *t)
 {
-	const struct acp_target *t = c->t;
 	u64 now = t->ops->tsc_now(t->ctx);
 	u64 per = t->ops->tsc_hz(t->ctx) / ACP_MSR_RATE;
 	u64 n;
 
 	if (!per)
 		per = 1;
-	if (!c->msr_bucket || now < c->msr_refilled) {
-		c->msr_bucket = true;
-		c->msr_tokens = ACP_MSR_BURST;
-		c->msr_refilled = now;
+	if (!t->msr_bucket) {
+		t->msr_bucket = true;
+		t->msr_tokens = ACP_MSR_BURST;
+		t->msr_refilled = now;
 	}
-	n = (now - c->msr_refilled) / per;
-	if (n >= ACP_MSR_BURST - c->msr_tokens) {
-		c->msr_tokens = ACP_MSR_BURST;
-		c->msr_refilled = now;
+	if (now < t->msr_refilled)
+		t->msr_refilled = now;
+	n = (now - t->msr_refilled) / per;
+	if (n >= ACP_MSR_BURST - t->msr_tokens) {
+		t->msr_tokens = ACP_MSR_BURST;
+		t->msr_refilled = now;
 	} else {
-		c->msr_tokens += n;
-		c->msr_refilled += n * per;
+		t->msr_tokens += n;
+		t->msr_refilled += n * per;
 	}
-	if (!c->msr_tokens)
+	if (!t->msr_tokens)
 		return false;
-	c->msr_tokens--;
+	t->msr_tokens--;
 	return true;
 }
 
@@ -121,7 +124,7 @@ s32 acp_cmd_read_msr(const struct acp_cmd *cmd, struct acp_reply *r)
 	u64 *vals;
 
 	memcpy(&msr, cmd->in, sizeof(msr));
-	if (!msr_token(cmd->c)) {
+	if (!msr_token(t)) {
 		acp_log(t, "READ_MSR 0x%x refused: more than %u a second (bursts of %u)",
 			msr, ACP_MSR_RATE, ACP_MSR_BURST);
 		return VT_MSR_ACCESS_ERROR;

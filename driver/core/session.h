@@ -142,6 +142,13 @@ struct acp_target {
 	void *ctx;
 	enum acp_state state;
 	struct acp_conn *control;	/* NULL: no session */
+	/*
+	 * READ_MSR's token bucket (msr.c), the target's: a peer that
+	 * reconnects gets no fresh burst. Tokens left, refilled up to now.
+	 */
+	u32 msr_tokens;
+	bool msr_bucket;		/* started (full at the first READ_MSR) */
+	u64 msr_refilled;		/* tsc_now() of the last token added */
 	struct acp_peer peer;		/* the session's host */
 	struct acp_conn **data;		/* channels, in acceptance order */
 	u32 ndata;
@@ -194,10 +201,6 @@ struct acp_conn {
 	const void *opener;
 	bool privileged;	/* acp_conn_set_privileged() */
 	u64 person;		/* acp_conn_set_person() */
-	/* READ_MSR's token bucket (msr.c): tokens left, refilled up to now. */
-	u32 msr_tokens;
-	bool msr_bucket;	/* started (full at the first READ_MSR) */
-	u64 msr_refilled;	/* tsc_now() of the last token added */
 	enum acp_role role;
 	u32 channel;		/* data channel index */
 	bool closed;		/* no more output: EOF once drained */

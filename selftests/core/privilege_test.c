@@ -232,8 +232,8 @@ TEST_F(core, pmu_state_msrs_stay_in_the_ecb_allow_list)
 }
 
 /*
- * READ_MSR's rate (issue 32; aca(4)): 100 at once, then 50 a second, per
- * connection; over it, 196 at once and a log line.
+ * READ_MSR's rate (issue 32; aca(4)): 100 at once, then 50 a second, for
+ * the target as a whole; over it, 196 at once and a log line.
  */
 #define MSR_BURST	100
 #define MSR_RATE	50
@@ -296,8 +296,8 @@ TEST_F(core, read_msr_refusals_spend_the_burst)
 	EXPECT_EQ(logs + MSR_BURST + 1, self->f.nlogs);	/* one per refusal */
 }
 
-/* Per connection: the next session's control starts with a full burst. */
-TEST_F(core, read_msr_rate_is_per_connection)
+/* The target's: a peer that ends its session and opens another gets no fresh burst. */
+TEST_F(core, read_msr_rate_outlives_the_connection)
 {
 	open_session(_metadata, self);
 	self->f.tsc_frozen = true;
@@ -306,6 +306,22 @@ TEST_F(core, read_msr_rate_is_per_connection)
 	ASSERT_EQ(VT_MSR_ACCESS_ERROR, read_platform_id(_metadata, self));
 	ASSERT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_TERMINATE, NULL, 0, 0));
 	open_session(_metadata, self);
+	EXPECT_EQ(VT_MSR_ACCESS_ERROR, read_platform_id(_metadata, self));
+}
+
+/* A TSC read earlier than the last (another CPU's) gives no token back. */
+TEST_F(core, read_msr_earlier_tsc_refills_nothing)
+{
+	open_session(_metadata, self);
+	self->f.tsc_frozen = true;
+	self->f.tsc += FAKE_TSC_HZ;
+	for (int i = 0; i < MSR_BURST; i++)
+		read_platform_id(_metadata, self);
+	ASSERT_EQ(VT_MSR_ACCESS_ERROR, read_platform_id(_metadata, self));
+	self->f.tsc -= FAKE_TSC_HZ / 2;
+	EXPECT_EQ(VT_MSR_ACCESS_ERROR, read_platform_id(_metadata, self));
+	/* Time from there on counts again: a tenth of a second, five tokens. */
+	self->f.tsc += FAKE_TSC_HZ / 10;
 	EXPECT_EQ(VT_SUCCESS, read_platform_id(_metadata, self));
 }
 
