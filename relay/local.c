@@ -71,7 +71,8 @@ static int clear_stale(const struct sockaddr_un *sun)
 		log_err("cannot use --unix %s: it exists and is not a socket (not removed)", path);
 		return -1;
 	}
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	/* Non-blocking: a live relay whose backlog is full says EAGAIN, not a hang. */
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0) {
 		log_err("cannot use --unix %s: socket: %s", path, strerror(errno));
 		return -1;
@@ -80,6 +81,10 @@ static int clear_stale(const struct sockaddr_un *sun)
 	close(fd);
 	if (!err) {
 		log_err("cannot use --unix %s: another relay listens on it", path);
+		return -1;
+	}
+	if (err == EAGAIN) {
+		log_err("cannot use --unix %s: another relay listens on it (its backlog is full)", path);
 		return -1;
 	}
 	if (err != ECONNREFUSED) {
