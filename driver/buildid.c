@@ -28,6 +28,7 @@
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/highmem.h>
+#include <linux/magic.h>
 #include <linux/limits.h>
 #include <linux/pagemap.h>
 #include <linux/sizes.h>
@@ -90,9 +91,15 @@ static int aca_bid_pread(struct file *file, void *to, size_t len, u64 pos)
 	return 0;
 }
 
+/*
+ * Not hugetlbfs (SHM_HUGETLB's files are its too): before 6.7 its page
+ * cache is indexed in huge pages, not the base pages aca_bid_pread() looks
+ * up. (is_file_hugepages() is not exported.)
+ */
 static bool aca_bid_readable(struct file *file)
 {
 	return S_ISREG(file_inode(file)->i_mode) &&
+	       file_inode(file)->i_sb->s_magic != HUGETLBFS_MAGIC &&
 	       (file->f_mode & FMODE_READ) && (file->f_mode & FMODE_CAN_READ) &&
 	       file->f_op->read_iter && !file->f_op->read;
 }
