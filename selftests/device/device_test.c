@@ -335,26 +335,6 @@ static int set_client(int fd, int sock, uint32_t flags)
 	return ioctl(fd, ACA_IOC_SET_CLIENT, &cl);
 }
 
-/* One command with a payload; returns the response status. */
-static int command_in(int fd, uint32_t id, const void *in, uint64_t in_len,
-		      void *out, uint64_t out_len)
-{
-	struct sep_control_msg_header h = {
-		.header_size = sizeof(h), .proto_version = SEP_PROTO_VERSION,
-		.command_id = id, .to_target_data_size = in_len,
-		.from_target_data_size = out_len,
-	};
-
-	if (write(fd, &h, sizeof(h)) != sizeof(h) ||
-	    (in_len && write(fd, in, in_len) != (ssize_t)in_len) ||
-	    read_full(fd, &h, sizeof(h)) != sizeof(h) || h.command_id != id)
-		return -1;
-	if (h.status == 0 && out_len &&
-	    read_full(fd, out, out_len) != (ssize_t)out_len)
-		return -1;
-	return h.status;
-}
-
 /* READ_MSR of @msr on a fresh session of @fd: its status. */
 static int session_read_msr(int fd, uint32_t msr)
 {
@@ -366,7 +346,7 @@ static int session_read_msr(int fd, uint32_t msr)
 		free(vals);
 		return -1;
 	}
-	st = command_in(fd, SEP_CMD_READ_MSR, &msr, 4, vals, 8ull * ncpus());
+	st = command_io(fd, SEP_CMD_READ_MSR, &msr, 4, vals, 8ull * ncpus());
 	free(vals);
 	return st;
 }
