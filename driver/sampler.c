@@ -579,7 +579,10 @@ static int aca_create_event(struct aca_sev *s, int cpu,
 	/*
 	 * The type was looked up when the host configured the event: a PMU
 	 * module unloaded since frees it, and the next PMU registered may
-	 * take it. Never sample another PMU's events as the IBS ones.
+	 * take it. No kernel API makes an event of a PMU by name: the event
+	 * is made disabled and released here unless its PMU is the one
+	 * named, so another PMU's event_init() sees the configuration (and
+	 * checks it as for any perf_event_open()), but nothing of it runs.
 	 */
 	if (e->pmu_type && strcmp(pe->pmu->name ?: "", acp_ibs_pmu_name(e) ?: "")) {
 		pr_notice_ratelimited("START: perf type %u is PMU %s now, not %s: its module was reloaded since the configuration; configure again\n",

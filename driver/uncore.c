@@ -216,6 +216,13 @@ static int aca_unc_units(struct aca_unc_event_set *set)
  * Counter @i on every die: pinned, so it counts all along or reads as not
  * counted. A die perf refuses it on is logged and left out (its records
  * say not valid); refused on every die, it fails START.
+ *
+ * The type was looked up when the host configured the event: a PMU module
+ * unloaded since frees it, and the next PMU registered may take it. No
+ * kernel API makes an event of a PMU by name, so the event is made
+ * disabled and its PMU's name checked before it is enabled: another PMU's
+ * event_init() sees the configuration (and checks it as for any
+ * perf_event_open()), but nothing of it ever counts.
  */
 static int aca_unc_create(struct aca_unc_event_set *set, u32 i, bool paused)
 {
@@ -230,7 +237,7 @@ static int aca_unc_create(struct aca_unc_event_set *set, u32 i, bool paused)
 			.config = e->config,
 			.config1 = e->config1,
 			.pinned = 1,
-			.disabled = paused,
+			.disabled = 1,
 		};
 		struct perf_event *pe;
 		bool replaced;
@@ -238,18 +245,19 @@ static int aca_unc_create(struct aca_unc_event_set *set, u32 i, bool paused)
 		if (set->unit_cpu[unit] < 0)
 			continue;
 		pe = perf_event_create_kernel_counter(&attr, set->unit_cpu[unit], NULL, NULL, NULL);
-		/* Made but not scheduled (the box's counters taken): refused as well. */
-		if (!IS_ERR(pe) && READ_ONCE(pe->state) == PERF_EVENT_STATE_ERROR) {
-			perf_event_release_kernel(pe);
-			pe = ERR_PTR(-EBUSY);
-		}
-		/* The type is the configuration's: another PMU's after a reload. */
 		replaced = !IS_ERR(pe) && strcmp(pe->pmu->name ?: "", e->pmu);
 		if (replaced) {
 			pr_notice_ratelimited("START: perf type %u is PMU %s now, not %s: its module was reloaded since the configuration; configure again\n",
 					      e->type, pe->pmu->name, e->pmu);
 			perf_event_release_kernel(pe);
 			pe = ERR_PTR(-ENODEV);
+		}
+		if (!IS_ERR(pe) && !paused)
+			perf_event_enable(pe);
+		/* Enabled but not scheduled (the box's counters taken): refused as well. */
+		if (!IS_ERR(pe) && READ_ONCE(pe->state) == PERF_EVENT_STATE_ERROR) {
+			perf_event_release_kernel(pe);
+			pe = ERR_PTR(-EBUSY);
 		}
 		if (IS_ERR(pe)) {
 			ret = PTR_ERR(pe);
