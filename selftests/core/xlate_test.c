@@ -1929,4 +1929,55 @@ TEST_F(core, jaketown_filters_aca_cannot_pass_are_refused)
 	free(k);
 }
 
+/*
+ * No jaketown event names a fixed counter: the ubox's (MSR 0xc09) and an
+ * iMC channel's (0xd0 on 16.4, channel 2) are perf's event 0xff on their
+ * box; the PCU's filter (0xc34) is config1 as written.
+ */
+TEST_F(core, jaketown_fixed_counters_and_pcu_filter_translate)
+{
+	static u8 ecb[U_ECB_LEN];
+	struct kmap *k = load_family(_metadata, &snbep_family);
+	struct unc_enc ue;
+
+	ASSERT_NE(NULL, k);
+	unc_session(_metadata, self, k);
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "ubox");
+	ue.ctr = -1;
+	host_unc_ecb(k, ecb, &ue);
+	EXPECT_EQ(0xc09, u_reg(ecb, 3)->event_reg_id.reg_id);
+	EXPECT_EQ(VT_SUCCESS, send_unc(_metadata, self, ecb));
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "imc");
+	ue.box = 2;
+	ue.ctr = -1;
+	host_unc_ecb(k, ecb, &ue);
+	EXPECT_EQ(16, u_reg(ecb, 3)->event_reg_id.pci_dev_no);
+	EXPECT_EQ(4, u_reg(ecb, 3)->event_reg_id.pci_func_no);
+	EXPECT_EQ(VT_SUCCESS, send_unc(_metadata, self, ecb));
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "pcu");
+	ue.ctr = 3;
+	ue.select = 0x40000d;
+	host_unc_ecb(k, ecb, &ue);
+	*u_reg(ecb, 1) = *u_reg(ecb, 0);
+	u_reg(ecb, 1)->event_reg_id.reg_id = 0xc34;
+	u_reg(ecb, 1)->reg_value = 0x20000000;
+	EXPECT_EQ(VT_SUCCESS, send_unc(_metadata, self, ecb));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	ASSERT_EQ(3, self->f.start_nunc);
+	EXPECT_STREQ("uncore_ubox", self->f.start_unc[0].pmu);
+	EXPECT_EQ(ACP_UNC_FIXED, self->f.start_unc[0].counter);
+	EXPECT_EQ(0xff, self->f.start_unc[0].config);
+	EXPECT_STREQ("uncore_imc_2", self->f.start_unc[1].pmu);
+	EXPECT_EQ(ACP_UNC_FIXED, self->f.start_unc[1].counter);
+	EXPECT_EQ(0xff, self->f.start_unc[1].config);
+	EXPECT_STREQ("uncore_pcu", self->f.start_unc[2].pmu);
+	EXPECT_EQ(3, self->f.start_unc[2].counter);
+	EXPECT_EQ(0x0d, self->f.start_unc[2].config);
+	EXPECT_EQ(0x20000000, self->f.start_unc[2].config1);
+	free(k);
+}
+
 TEST_HARNESS_MAIN
