@@ -43,12 +43,21 @@ struct unc_box {
 	const u8 (*devfn)[2];	/* PCI boxes: device, function of box n */
 };
 
+/* A PCI filter register range (device, function, first and last offset) perf is not given. */
+struct unc_unpassed {
+	u8 dev, func;
+	u16 first, last;
+	const char *what;
+};
+
 struct unc_model {
 	u32 family, model;
 	const char *name;
 	const struct unc_box *boxes;
 	u32 nboxes;
 	const char *probe;	/* a PMU every such target has */
+	const struct unc_unpassed *unpassed;
+	u32 nunpassed;
 };
 
 /* Skylake-SP, Cascade Lake-SP, Cooper Lake (model 0x55). */
@@ -88,8 +97,49 @@ static const struct unc_box skx_boxes[] = {
 	{ PCI_BOX("m3upi", 3, 4, 0xd8, 0xa0, skx_m3upi_devfn, ARRAY_SIZE(skx_m3upi_devfn)) },
 };
 
+/*
+ * Sandy Bridge-EP, Xeon E5-2600 and E5-4600 (model 0x2d): the uncore
+ * PMON guide's (327043) boxes as Linux registers them. PCI boxes: HA
+ * 14.1; iMC channels 16.0, 16.1, 16.4, 16.5; QPI ports 8.2, 9.2; R2PCIe
+ * 19.1; R3QPI links 19.5, 19.6. Linux has no PMU for the IRP (perf's
+ * jaketown tables list its events): its registers are no counter here.
+ */
+static const u8 snbep_ha_devfn[][2] = { { 14, 1 } };
+static const u8 snbep_imc_devfn[][2] = { { 16, 0 }, { 16, 1 }, { 16, 4 }, { 16, 5 } };
+static const u8 snbep_qpi_devfn[][2] = { { 8, 2 }, { 9, 2 } };
+static const u8 snbep_r2pcie_devfn[][2] = { { 19, 1 } };
+static const u8 snbep_r3qpi_devfn[][2] = { { 19, 5 }, { 19, 6 } };
+
+static const struct unc_box snbep_boxes[] = {
+	{ MSR_BOX("ubox", 1, 2, 0, 0xc10, 0xc16), .fixed_ctr = 0xc09 },
+	{ MSR_BOX("cbox", 8, 4, 0x20, 0xd10, 0xd16), .filter0 = 0xd14 },
+	{ MSR_BOX("pcu", 1, 4, 0, 0xc30, 0xc36), .filter0 = 0xc34 },
+	{ PCI_BOX("ha", 4, 4, 0xd8, 0xa0, snbep_ha_devfn, ARRAY_SIZE(snbep_ha_devfn)) },
+	{ PCI_BOX("imc", 4, 4, 0xd8, 0xa0, snbep_imc_devfn, ARRAY_SIZE(snbep_imc_devfn)),
+	  .fixed_ctr = 0xd0 },
+	{ PCI_BOX("qpi", 4, 4, 0xd8, 0xa0, snbep_qpi_devfn, ARRAY_SIZE(snbep_qpi_devfn)) },
+	{ PCI_BOX("r2pcie", 4, 4, 0xd8, 0xa0, snbep_r2pcie_devfn,
+		  ARRAY_SIZE(snbep_r2pcie_devfn)) },
+	{ PCI_BOX("r3qpi", 3, 4, 0xd8, 0xa0, snbep_r3qpi_devfn, ARRAY_SIZE(snbep_r3qpi_devfn)) },
+};
+
+/*
+ * Filters aca cannot pass to perf: written nonzero, they refuse the ECB
+ * rather than count unfiltered. The QPI packet match and mask (PCI 8.6
+ * and 9.6, 0x228-0x23f) are perf's config1 and config2 for event 0x38,
+ * and aca sets no config2; Linux programs no HA address or opcode match
+ * (14.1, 0x40-0x4b) on Sandy Bridge-EP.
+ */
+static const struct unc_unpassed snbep_unpassed[] = {
+	{ 8, 6, 0x228, 0x23f, "QPI packet match/mask (perf's config2)" },
+	{ 9, 6, 0x228, 0x23f, "QPI packet match/mask (perf's config2)" },
+	{ 14, 1, 0x40, 0x4b, "HA address/opcode match (Linux programs none)" },
+};
+
 static const struct unc_model unc_models[] = {
-	{ 6, 0x55, "Skylake-SP", skx_boxes, ARRAY_SIZE(skx_boxes), "uncore_ubox" },
+	{ 6, 0x55, "Skylake-SP", skx_boxes, ARRAY_SIZE(skx_boxes), "uncore_ubox", NULL, 0 },
+	{ 6, 0x2d, "Sandy Bridge-EP", snbep_boxes, ARRAY_SIZE(snbep_boxes), "uncore_ubox",
+	  snbep_unpassed, ARRAY_SIZE(snbep_unpassed) },
 };
 
 static const struct unc_model *unc_model(const struct acp_target *t)
@@ -381,6 +431,33 @@ static bool unc_counted(const struct acp_unc_event *evs, u32 n, const struct acp
 	return false;
 }
 
+/* A WRITE slot setting a filter the model's PMUs take from no config word aca sets. */
+static bool unc_unpassed_written(const struct unc_view *v)
+{
+	const struct sep_pmu_operation *o = &v->hdr->operations[SEP_OP_WRITE];
+
+	for (u32 i = 0; i < o->register_len; i++) {
+		const struct sep_event_reg *r = &v->slots[o->register_start + i];
+
+		if (r->reg_prog_type != SEP_REG_PROG_PCI || !r->reg_value)
+			continue;
+		for (u32 k = 0; k < v->m->nunpassed; k++) {
+			const struct unc_unpassed *u = &v->m->unpassed[k];
+
+			if (r->event_reg_id.pci_dev_no != u->dev ||
+			    r->event_reg_id.pci_func_no != u->func ||
+			    r->event_reg_id.reg_id < u->first || r->event_reg_id.reg_id > u->last)
+				continue;
+			acp_log(v->t, "ECB: PCI %u.%u register 0x%x = 0x%llx: %s %s: %s",
+				u->dev, u->func, r->event_reg_id.reg_id,
+				(unsigned long long)r->reg_value, v->m->name, u->what,
+				"aca cannot pass it to perf, and counting unfiltered would mislead");
+			return true;
+		}
+	}
+	return false;
+}
+
 /* Every READ slot (a counter) becomes an event, in slot order. */
 static bool unc_decode(const struct unc_view *v, struct acp_unc_event *out, u32 max,
 		       u32 *n)
@@ -388,6 +465,8 @@ static bool unc_decode(const struct unc_view *v, struct acp_unc_event *out, u32 
 	const struct sep_pmu_operation *o = &v->hdr->operations[SEP_OP_READ];
 
 	*n = 0;
+	if (unc_unpassed_written(v))
+		return false;
 	for (u32 i = 0; i < o->register_len; i++) {
 		const struct sep_event_reg *r = &v->slots[o->register_start + i];
 

@@ -801,7 +801,35 @@ struct ktype {
 	u32 nfmt;
 };
 
+/*
+ * A server family's uncore as this test reads it: its pmu-events
+ * directory, the prefix of its types in uncore_snbep.c (<prefix>_uncore_*
+ * and <PREFIX>_PCI_UNCORE_*), a CPUID.1.EAX of the model, and what the
+ * kernel's source does not say by name: boxes counted at boot, the PCI
+ * types whose selects are 8 bytes apart, the CBo/CHA filter registers,
+ * the device and function of each PCI device ID the kernel matches by ID
+ * alone (the uncore guide's), and the JSON unit Linux has no PMU for.
+ */
+struct kdevfn {
+	const char *id;		/* PCI_DEVICE_ID_INTEL_UNC_HA */
+	u8 dev, func;
+};
+
+struct kfamily {
+	const char *name;		/* "jaketown" */
+	const char *prefix;		/* "snbep" */
+	const char *model;		/* aca's name of it, in its log lines */
+	u32 cpuid1_eax;
+	u32 max_boxes;			/* a type whose .num_boxes is counted at boot */
+	const char *const *ctl_offs8;	/* NULL-ended */
+	const char *filter0;		/* CBo/CHA filter #define: config1 low half */
+	u32 filter1_step;		/* from it to the high half's register; 0: none */
+	const struct kdevfn *devfn;	/* NULL-ended; NULL: UNCORE_PCI_DEV_FULL_DATA */
+	const char *absent_unit;	/* a JSON unit with no PMU in Linux */
+};
+
 struct kmap {
+	const struct kfamily *fam;
 	struct kdef defs[K_MAX];		/* #define NAME number */
 	u32 ndefs;
 	struct kdef fmts[128];			/* format_attr_VAR -> "spec" (name in fmt_names) */
@@ -877,12 +905,89 @@ static char *kload(const char *path)
 	return (char *)tc_read_file(path, &len);
 }
 
-static bool kparse(struct kmap *k, const char *text)
+/* A type's block with the *_COMMON_INIT() macros it uses spelled out. */
+static bool kexpand(const char *text, char *block, size_t size)
+{
+	const char *m = block, *def;
+	char macro[K_NAME], pat[K_NAME + 16];
+	size_t len = strlen(block);
+
+	while ((m = strstr(m, "_COMMON_INIT()"))) {
+		const char *start = m;
+		size_t n;
+
+		while (start > block && (isalnum((unsigned char)start[-1]) || start[-1] == '_'))
+			start--;
+		n = m - start + strlen("_COMMON_INIT");
+		m += strlen("_COMMON_INIT()");
+		if (n >= K_NAME)
+			return false;
+		kcopy(macro, start, n);
+		snprintf(pat, sizeof(pat), "#define %s()", macro);
+		def = strstr(text, pat);
+		if (!def)
+			continue;	/* a use inside an expansion already added */
+		def += strlen(pat);
+		/* The body: lines ending in a backslash, and the one after. */
+		for (n = 0; def[n] && !(def[n] == '\n' && (n == 0 || def[n - 1] != '\\')); n++)
+			;
+		if (len + n + 2 >= size)
+			return false;
+		block[len++] = '\n';
+		memcpy(block + len, def, n);
+		len += n;
+		block[len] = 0;
+	}
+	return true;
+}
+
+/* The dev.func the uncore guide gives the PCI device ID @id. */
+static const struct kdevfn *kdevfn_of(const struct kfamily *fam, const char *id)
+{
+	for (const struct kdevfn *d = fam->devfn; d && d->id; d++)
+		if (!strcmp(d->id, id))
+			return d;
+	return NULL;
+}
+
+static void kadd_pci_box(struct kmap *k, const char *var, u32 idx, u8 dev, u8 func)
+{
+	for (u32 i = 0; i < k->ntypes; i++) {
+		struct ktype *t = &k->types[i];
+
+		if (strcmp(t->var, var))
+			continue;
+		t->pci = true;
+		t->devfn[idx][0] = dev;
+		t->devfn[idx][1] = func;
+		if (idx + 1 > t->nboxes)
+			t->nboxes = idx + 1;
+	}
+}
+
+/* [<PREFIX>_PCI_UNCORE_X] = &<prefix>_uncore_x, : the type's variable. */
+static bool kpci_type(const char *text, const char *upper, const char *which, char *var)
+{
+	char pat[K_NAME * 2];
+	const char *map;
+
+	snprintf(pat, sizeof(pat), "[%s_PCI_UNCORE_%s]", upper, which);
+	map = strstr(text, pat);
+	map = map ? strchr(map, '&') : NULL;
+	return map && sscanf(map, "&%63[a-z0-9_]", var) == 1;
+}
+
+static bool kparse(struct kmap *k, const char *text, const struct kfamily *fam)
 {
 	const char *p;
-	char name[K_NAME], val[K_NAME];
+	char name[K_NAME], val[K_NAME], upper[K_NAME], tpat[K_NAME * 2];
 
 	memset(k, 0, sizeof(*k));
+	k->fam = fam;
+	snprintf(upper, sizeof(upper), "%s", fam->prefix);
+	for (char *c = upper; *c; c++)
+		*c = toupper((unsigned char)*c);
+	snprintf(tpat, sizeof(tpat), "static struct intel_uncore_type %s_uncore_", fam->prefix);
 	for (p = text; (p = strstr(p, "#define ")); p++) {
 		if (sscanf(p, "#define %63s %63s", name, val) == 2 && k->ndefs < K_MAX &&
 		    (val[0] >= '0' && val[0] <= '9')) {
@@ -922,14 +1027,16 @@ static bool kparse(struct kmap *k, const char *text)
 		snprintf(k->groups[k->ngroups].name, K_NAME, "%s", name);
 		snprintf(k->groups[k->ngroups++].val, K_NAME, "%s", val);
 	}
-	for (p = text; (p = strstr(p, "static struct intel_uncore_type skx_uncore_")); p++) {
+	for (p = text; (p = strstr(p, tpat)); p++) {
 		const char *end = strstr(p, "};");
 		struct ktype *t = &k->types[k->ntypes];
-		char block[2048];
+		char block[4096];
 
-		if (!end || end - p >= (long)sizeof(block) || k->ntypes == ARRAY_SIZE(k->types))
+		if (!end || end - p >= 2048 || k->ntypes == ARRAY_SIZE(k->types))
 			continue;
 		snprintf(block, sizeof(block), "%.*s", (int)(end - p), p);
+		if (!kexpand(text, block, sizeof(block)))
+			return false;
 		memset(t, 0, sizeof(*t));
 		if (sscanf(p, "static struct intel_uncore_type %63s", t->var) != 1 ||
 		    !kfield(block, "name", t->name) || !kfield(block, "format_group", t->group) ||
@@ -944,33 +1051,42 @@ static bool kparse(struct kmap *k, const char *text)
 			t->nboxes = atoi(val);
 		k->ntypes++;
 	}
-	/* PCI boxes: UNCORE_PCI_DEV_FULL_DATA(dev, func, SKX_PCI_UNCORE_X, idx). */
-	for (p = text; (p = strstr(p, "UNCORE_PCI_DEV_FULL_DATA(")); p++) {
+	/* PCI boxes: UNCORE_PCI_DEV_FULL_DATA(dev, func, <PREFIX>_PCI_UNCORE_X, idx). */
+	for (p = text; !fam->devfn && (p = strstr(p, "UNCORE_PCI_DEV_FULL_DATA(")); p++) {
 		unsigned int dev, func, idx;
-		char which[K_NAME], var[K_NAME], pat[K_NAME * 2];
-		const char *map;
+		char which[K_NAME], var[K_NAME], fmt[K_NAME * 2];
 
-		if (sscanf(p, "UNCORE_PCI_DEV_FULL_DATA(%u, %u, SKX_PCI_UNCORE_%63[^,], %u)",
-			   &dev, &func, which, &idx) != 4 || idx >= 8)
+		snprintf(fmt, sizeof(fmt), "UNCORE_PCI_DEV_FULL_DATA(%%u, %%u, %s_PCI_UNCORE_%%63[^,], %%u)",
+			 upper);
+		if (sscanf(p, fmt, &dev, &func, which, &idx) != 4 || idx >= 8)
 			continue;
-		/* [SKX_PCI_UNCORE_IMC]	= &skx_uncore_imc, */
-		snprintf(pat, sizeof(pat), "[SKX_PCI_UNCORE_%s]", which);
-		map = strstr(text, pat);
-		map = map ? strchr(map, '&') : NULL;
-		if (!map || sscanf(map, "&%63[a-z0-9_]", var) != 1)
+		if (!kpci_type(text, upper, which, var))
 			return false;
-		for (u32 i = 0; i < k->ntypes; i++) {
-			struct ktype *t = &k->types[i];
-
-			if (strcmp(t->var, var))
-				continue;
-			t->pci = true;
-			t->devfn[idx][0] = dev;
-			t->devfn[idx][1] = func;
-			if (idx + 1 > t->nboxes)
-				t->nboxes = idx + 1;
-		}
+		kadd_pci_box(k, var, idx, dev, func);
 	}
+	/*
+	 * Or by device ID: PCI_DEVICE(PCI_VENDOR_ID_INTEL, ID), then
+	 * .driver_data = UNCORE_PCI_DEV_DATA(<PREFIX>_PCI_UNCORE_X, idx).
+	 */
+	for (p = text; fam->devfn && (p = strstr(p, "PCI_DEVICE(PCI_VENDOR_ID_INTEL, ")); p++) {
+		const char *data = strstr(p, "UNCORE_PCI_DEV_DATA(");
+		const struct kdevfn *d;
+		unsigned int idx;
+		char id[K_NAME], which[K_NAME], var[K_NAME], fmt[K_NAME * 2];
+
+		snprintf(fmt, sizeof(fmt), "UNCORE_PCI_DEV_DATA(%s_PCI_UNCORE_%%63[^,], %%u)", upper);
+		if (!data || sscanf(p, "PCI_DEVICE(PCI_VENDOR_ID_INTEL, %63[A-Za-z0-9_])", id) != 1 ||
+		    sscanf(data, fmt, which, &idx) != 2 || idx >= 8)
+			continue;
+		d = kdevfn_of(fam, id);
+		if (!d || !kpci_type(text, upper, which, var))
+			return false;
+		kadd_pci_box(k, var, idx, d->dev, d->func);
+	}
+	/* .num_boxes set at boot (SKX's CHAs: CAPID6). */
+	for (u32 i = 0; i < k->ntypes; i++)
+		if (!k->types[i].nboxes)
+			k->types[i].nboxes = fam->max_boxes;
 	/* Each type's format files. */
 	for (u32 i = 0; i < k->ntypes; i++) {
 		struct ktype *t = &k->types[i];
@@ -1011,13 +1127,47 @@ static bool kparse(struct kmap *k, const char *text)
 #define SKX_MAX_CHA	28
 /* Model 0x55 (family 6): CPUID.1.EAX of a Skylake-SP. */
 #define SKX_CPUID1_EAX	0x00050654u
+/* Model 0x2d (family 6): CPUID.1.EAX of a Sandy Bridge-EP (C2 stepping). */
+#define SNBEP_CPUID1_EAX	0x000206d7u
 #define UNC_EN		(1ull << 22)
+/* The PCU's occupancy select, PMON_CTL bits 15:14 (327043, the PCU's PMON control). */
+#define UNC_PCU_OCC_SEL_SHIFT	14
 #define UNC_GROUP_OFF	32
 #define UNC_COUNT_OFF	40
 #define UNC_EVENT_INDEX	9
 
 /* PCI types whose init_box sets UNCORE_BOX_FLAG_CTL_OFFS8: selects 8 bytes apart. */
-static const char *const ctl_offs8[] = { "upi", "m2m" };
+static const char *const skx_ctl_offs8[] = { "upi", "m2m", NULL };
+
+static const struct kfamily skx_family = {
+	.name = "skylakex", .prefix = "skx", .model = "Skylake-SP",
+	.cpuid1_eax = SKX_CPUID1_EAX, .max_boxes = SKX_MAX_CHA, .ctl_offs8 = skx_ctl_offs8,
+	/* skx_cha_hw_config(): FILTER0 of the box, FILTER1 the next MSR. */
+	.filter0 = "HSWEP_C0_MSR_PMON_BOX_FILTER0", .filter1_step = 1,
+};
+
+/*
+ * Sandy Bridge-EP's PCI boxes, which Linux matches by device ID: their
+ * device and function in the uncore guide (327043, the PMON PCI devices).
+ */
+static const struct kdevfn snbep_devfn[] = {
+	{ "PCI_DEVICE_ID_INTEL_UNC_HA", 14, 1 },
+	{ "PCI_DEVICE_ID_INTEL_UNC_IMC0", 16, 0 }, { "PCI_DEVICE_ID_INTEL_UNC_IMC1", 16, 1 },
+	{ "PCI_DEVICE_ID_INTEL_UNC_IMC2", 16, 4 }, { "PCI_DEVICE_ID_INTEL_UNC_IMC3", 16, 5 },
+	{ "PCI_DEVICE_ID_INTEL_UNC_QPI0", 8, 2 }, { "PCI_DEVICE_ID_INTEL_UNC_QPI1", 9, 2 },
+	{ "PCI_DEVICE_ID_INTEL_UNC_R2PCIE", 19, 1 },
+	{ "PCI_DEVICE_ID_INTEL_UNC_R3QPI0", 19, 5 }, { "PCI_DEVICE_ID_INTEL_UNC_R3QPI1", 19, 6 },
+	{ NULL, 0, 0 },
+};
+
+static const struct kfamily snbep_family = {
+	.name = "jaketown", .prefix = "snbep", .model = "Sandy Bridge-EP",
+	.cpuid1_eax = SNBEP_CPUID1_EAX, .max_boxes = 1,
+	/* snbep_cbox_hw_config(): one filter register per box. */
+	.filter0 = "SNBEP_C0_MSR_PMON_BOX_FILTER", .devfn = snbep_devfn,
+	/* The IRP's PMON has no Linux PMU on Sandy Bridge-EP (ivbep_uncore_irp is Ivy Bridge-EP's). */
+	.absent_unit = "IRP",
+};
 
 struct unc_enc {
 	const struct ktype *t;
@@ -1079,7 +1229,7 @@ static const struct ktype *ktype_named(const struct kmap *k, const char *name)
 
 static u32 kboxes(const struct ktype *t)
 {
-	return t->nboxes ? t->nboxes : SKX_MAX_CHA;
+	return t->nboxes;
 }
 
 /*
@@ -1091,7 +1241,7 @@ static u32 kboxes(const struct ktype *t)
 static bool unc_encode(const struct kmap *k, const struct jobj *o, u32 ordinal,
 		       struct unc_enc *ue)
 {
-	u64 event, umask, ports, fc, ext;
+	u64 event, umask, ports, fc, ext, occ = 0;
 	const char *unit = jget(o, "Unit"), *counter = jget(o, "Counter");
 	const char *filter = jget(o, "Filter");
 	char terms[128];
@@ -1134,6 +1284,8 @@ static bool unc_encode(const struct kmap *k, const struct jobj *o, u32 ordinal,
 			ports = v;	/* a filter's port mask is the select's too */
 		else if (!strcmp(term, "config1"))
 			ue->filter = v;
+		else if (!strcmp(term, "occ_sel"))
+			occ = v;
 		else
 			return false;
 	}
@@ -1145,7 +1297,8 @@ static bool unc_encode(const struct kmap *k, const struct jobj *o, u32 ordinal,
 	/* The host's select. */
 	ext = umask >> 8;
 	ue->select = (event & 0xff) | (umask & 0xff) << 8 | UNC_EN |
-		     (ext & 0xfff) << 32 | (ext >> 12) << 45 | ports << 36 | fc << 44;
+		     (ext & 0xfff) << 32 | (ext >> 12) << 45 | ports << 36 | fc << 44 |
+		     occ << UNC_PCU_OCC_SEL_SHIFT;
 	if (ext && strcmp(ue->t->name, "upi"))
 		return false;
 	return true;
@@ -1193,8 +1346,8 @@ static void host_unc_ecb(const struct kmap *k, u8 *ecb, const struct unc_enc *ue
 	u32 step = 4;
 	u64 f0;
 
-	for (size_t i = 0; i < ARRAY_SIZE(ctl_offs8); i++)
-		if (!strcmp(t->name, ctl_offs8[i]))
+	for (const char *const *o = k->fam->ctl_offs8; o && *o; o++)
+		if (!strcmp(t->name, *o))
 			step = 8;
 	memset(ecb, 0, U_ECB_LEN);
 	x_section(&h, SEP_OP_WRITE, 0, 3);
@@ -1208,10 +1361,11 @@ static void host_unc_ecb(const struct kmap *k, u8 *ecb, const struct unc_enc *ue
 	       ue->select, 0);
 	u_slot(ecb, 3, ue, t->perf_ctr + box_off + ue->ctr * (t->pci ? 8 : 1), 0,
 	       UNC_COUNT_OFF);
-	if (ue->filter && knum(k, "HSWEP_C0_MSR_PMON_BOX_FILTER0", &f0)) {
-		/* skx_cha_hw_config(): FILTER0 of the box, FILTER1 the next MSR. */
+	if (ue->filter && knum(k, k->fam->filter0, &f0)) {
 		u_slot(ecb, 1, ue, f0 + box_off, ue->filter & 0xffffffff, 0);
-		u_slot(ecb, 2, ue, f0 + box_off + 1, ue->filter >> 32, 0);
+		if (k->fam->filter1_step)
+			u_slot(ecb, 2, ue, f0 + box_off + k->fam->filter1_step, ue->filter >> 32,
+			       0);
 	}
 }
 
@@ -1221,7 +1375,7 @@ struct uctx {
 	struct __test_metadata *md;
 	FIXTURE_DATA(core) *self;
 	const struct kmap *k;
-	u32 checked, mismatches, not_encodable, ordinal;
+	u32 checked, mismatches, not_encodable, absent, ordinal;
 	u32 per_unit[16];
 };
 
@@ -1251,7 +1405,7 @@ static void unc_session(struct __test_metadata *_metadata, FIXTURE_DATA(core) *s
 	struct sep_event_config ec;
 
 	reinit(_metadata, self, FAKE_NCPUS);
-	self->f.cpuid1_eax = SKX_CPUID1_EAX;
+	self->f.cpuid1_eax = k->fam->cpuid1_eax;
 	add_pmus(&self->f, k);
 	open_session(_metadata, self);
 	goto_state(_metadata, self, ACP_CONFIGURED);
@@ -1272,6 +1426,7 @@ static bool unc_translate(struct uctx *x, const char *name, const struct unc_enc
 	FIXTURE_DATA(core) *self = x->self;
 	static u8 ecb[U_ECB_LEN];
 	const struct acp_unc_event *e = &self->f.start_unc[0];
+	const char *fam = x->k->fam->name;
 	u32 type = 100 + 32 * (ue->t - x->k->types) + ue->box;
 	bool ok = true;
 	s32 st;
@@ -1280,18 +1435,18 @@ static bool unc_translate(struct uctx *x, const char *name, const struct unc_enc
 	unc_session(_metadata, self, x->k);
 	st = cmd(_metadata, self, SEP_CMD_EM_CONFIG_NEXT_UNC, ecb, U_ECB_LEN, 0);
 	if (st != VT_SUCCESS) {
-		ksft_print_msg("skylakex %s on %s: EM_CONFIG_NEXT_UNC refused (%d): %s\n", name,
+		ksft_print_msg("%s %s on %s: EM_CONFIG_NEXT_UNC refused (%d): %s\n", fam, name,
 			       ue->pmu, st, self->f.nlogs ? self->f.logs[(self->f.nlogs - 1) % FAKE_MAX_LOGS] : "");
 		return false;
 	}
 	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
 	if (self->f.start_nunc != 1) {
-		ksft_print_msg("skylakex %s: %u uncore events, not 1\n", name, self->f.start_nunc);
+		ksft_print_msg("%s %s: %u uncore events, not 1\n", fam, name, self->f.start_nunc);
 		return false;
 	}
 #define UCHECK(field, want) do { \
 	if ((u64)e->field != (u64)(want)) { \
-		ksft_print_msg("skylakex %s on %s: " #field " 0x%llx, perf 0x%llx\n", name, \
+		ksft_print_msg("%s %s on %s: " #field " 0x%llx, perf 0x%llx\n", fam, name, \
 			       ue->pmu, (unsigned long long)e->field, (unsigned long long)(want)); \
 		ok = false; \
 	} } while (0)
@@ -1303,11 +1458,11 @@ static bool unc_translate(struct uctx *x, const char *name, const struct unc_enc
 	UCHECK(event_index, UNC_EVENT_INDEX);
 #undef UCHECK
 	if (strcmp(e->pmu, ue->pmu)) {
-		ksft_print_msg("skylakex %s: PMU %s, perf's %s\n", name, e->pmu, ue->pmu);
+		ksft_print_msg("%s %s: PMU %s, perf's %s\n", fam, name, e->pmu, ue->pmu);
 		ok = false;
 	}
 	if (ue->config[2]) {
-		ksft_print_msg("skylakex %s: perf sets config2, which aca does not\n", name);
+		ksft_print_msg("%s %s: perf sets config2, which aca does not\n", fam, name);
 		ok = false;
 	}
 	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_STOP, NULL, 0, 0));
@@ -1322,9 +1477,15 @@ static void each_unc_entry(const struct jobj *o, void *arg)
 
 	if (!name || jget(o, "MetricName") || !jget(o, "Unit"))
 		return;
+	if (x->k->fam->absent_unit && !strcmp(jget(o, "Unit"), x->k->fam->absent_unit) &&
+	    !ktype_named(x->k, jget(o, "Unit"))) {
+		x->absent++;
+		return;
+	}
 	if (!unc_encode(x->k, o, x->ordinal++, &ue)) {
 		x->not_encodable++;
-		ksft_print_msg("skylakex %s (%s): not encodable\n", name, jget(o, "Unit"));
+		ksft_print_msg("%s %s (%s): not encodable\n", x->k->fam->name, name,
+			       jget(o, "Unit"));
 		return;
 	}
 	x->checked++;
@@ -1333,7 +1494,7 @@ static void each_unc_entry(const struct jobj *o, void *arg)
 		x->mismatches++;
 }
 
-static struct kmap *load_skx(struct __test_metadata *_metadata)
+static struct kmap *load_family(struct __test_metadata *_metadata, const struct kfamily *fam)
 {
 	char path[PATH_MAX + 64];
 	struct kmap *k = calloc(1, sizeof(*k));
@@ -1348,29 +1509,45 @@ static struct kmap *load_skx(struct __test_metadata *_metadata)
 		TH_LOG("cannot read %s: make tests extracts it", path);
 		return NULL;
 	}
-	if (!kparse(k, text)) {
+	if (!kparse(k, text, fam)) {
 		free(k);
 		k = NULL;
-		TH_LOG("%s: not the layout this test reads", path);
+		TH_LOG("%s: not the layout this test reads (%s_uncore_*)", path, fam->prefix);
 	}
 	free(text);
 	return k;
 }
 
-/* Every uncore event of the server's tables: perf's PMU, type, config and config1. */
-TEST_F(core, skylakex_uncore_events_translate_as_perf_encodes_them)
+static struct kmap *load_skx(struct __test_metadata *_metadata)
+{
+	return load_family(_metadata, &skx_family);
+}
+
+/*
+ * Every uncore event of @fam's tables through EM_CONFIG_NEXT_UNC:
+ * perf's PMU, type, config and config1; at least @types of its uncore
+ * types parsed. The counts are printed.
+ */
+static void check_unc_family(struct __test_metadata *_metadata, FIXTURE_DATA(core) *self,
+			     const struct kfamily *fam, u32 types, struct uctx *x)
 {
 	char dflt[PATH_MAX + 64], dir[PATH_MAX + 128], path[PATH_MAX + 512];
 	const char *base = pmu_events_dir(dflt, sizeof(dflt));
-	struct kmap *k = load_skx(_metadata);
-	struct uctx x = { .md = _metadata, .self = self, .k = k };
+	struct kmap *k = load_family(_metadata, fam);
 	struct dirent **names;
 	int nnames;
 
+	memset(x, 0, sizeof(*x));
+	x->md = _metadata;
+	x->self = self;
+	x->k = k;
 	ASSERT_NE(NULL, k);
 	ASSERT_NE(NULL, base);
-	ASSERT_LE(9, k->ntypes) TH_LOG("skx_uncore_* types found: %u", k->ntypes);
-	snprintf(dir, sizeof(dir), "%s/skylakex", base);
+	ASSERT_LE(types, k->ntypes) TH_LOG("%s_uncore_* types found: %u", fam->prefix, k->ntypes);
+	for (u32 i = 0; i < k->ntypes; i++) {
+		ASSERT_LT(0, k->types[i].nboxes) TH_LOG("%s: no boxes", k->types[i].var);
+	}
+	snprintf(dir, sizeof(dir), "%s/%s", base, fam->name);
 	nnames = scandir(dir, &names, json_file, alphasort);
 	ASSERT_LT(0, nnames) TH_LOG("no pmu-events tables in %s", dir);
 	for (int i = 0; i < nnames; i++) {
@@ -1387,21 +1564,44 @@ TEST_F(core, skylakex_uncore_events_translate_as_perf_encodes_them)
 		free(names[i]);
 		if (!text)
 			continue;
-		err = jtable(text, len, each_unc_entry, &x, &table, &at);
+		err = jtable(text, len, each_unc_entry, x, &table, &at);
 		EXPECT_EQ(NULL, err) TH_LOG("%s: %s at byte %zu", path, err, at);
 		free(text);
 	}
 	free(names);
-	ksft_print_msg("checked %u uncore events of skylakex, mismatches %u, not encodable %u\n",
-		       x.checked, x.mismatches, x.not_encodable);
+	ksft_print_msg("checked %u uncore events of %s, mismatches %u, not encodable %u\n",
+		       x->checked, fam->name, x->mismatches, x->not_encodable);
 	for (u32 i = 0; i < k->ntypes; i++)
-		if (x.per_unit[i])
-			ksft_print_msg("skylakex: uncore_%s: %u events over %u boxes\n",
-				       k->types[i].name, x.per_unit[i], kboxes(&k->types[i]));
+		if (x->per_unit[i])
+			ksft_print_msg("%s: uncore_%s: %u events over %u boxes\n", fam->name,
+				       k->types[i].name, x->per_unit[i], kboxes(&k->types[i]));
+	if (fam->absent_unit)
+		ksft_print_msg("%s: unit %s: %u events, no PMU in Linux (not counted by aca)\n",
+			       fam->name, fam->absent_unit, x->absent);
+	free(k);
+	x->k = NULL;
+}
+
+/* Every uncore event of the server's tables: perf's PMU, type, config and config1. */
+TEST_F(core, skylakex_uncore_events_translate_as_perf_encodes_them)
+{
+	struct uctx x;
+
+	check_unc_family(_metadata, self, &skx_family, 9, &x);
 	EXPECT_LT(3000, x.checked);
 	EXPECT_EQ(0, x.not_encodable);
 	EXPECT_EQ(0, x.mismatches);
-	free(k);
+}
+
+/* Sandy Bridge-EP (E5-2600, model 0x2d): ubox, cbox, pcu, ha, imc, qpi, r2pcie, r3qpi. */
+TEST_F(core, jaketown_uncore_events_translate_as_perf_encodes_them)
+{
+	struct uctx x;
+
+	check_unc_family(_metadata, self, &snbep_family, 8, &x);
+	EXPECT_LT(450, x.checked);
+	EXPECT_EQ(0, x.not_encodable);
+	EXPECT_EQ(0, x.mismatches);
 }
 
 /* A CHA select and its counter, on box @box of a Skylake-SP whose PMUs are @k's. */
@@ -1660,6 +1860,123 @@ TEST_F(core, uncore_needs_a_model_aca_maps_and_its_pmus)
 	EXPECT_EQ(VT_BAD_PARAMETER, cmd(_metadata, self, SEP_CMD_EM_GROUPS_UNC, &ec,
 					sizeof(ec), 0));
 	EXPECT_EQ(1, fake_log_count(&self->f, "counting mode reads core counters only"));
+	free(k);
+}
+
+/*
+ * Sandy Bridge-EP: a CBo's one filter register is config1's low half; the
+ * QPI packet match and mask (PCI 8.6, 9.6), which perf takes from config1
+ * and config2, and the HA's address and opcode match, which Linux does not
+ * program there, refuse the ECB when written nonzero; an IRP counter (no
+ * Linux PMU) is no counter aca knows.
+ */
+TEST_F(core, jaketown_filters_aca_cannot_pass_are_refused)
+{
+	static u8 ecb[U_ECB_LEN];
+	struct kmap *k = load_family(_metadata, &snbep_family);
+	struct unc_enc ue;
+
+	ASSERT_NE(NULL, k);
+	unc_session(_metadata, self, k);
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "cbox");
+	ue.box = 3;
+	ue.select = 0x400334;
+	ue.filter = 0x1f;
+	host_unc_ecb(k, ecb, &ue);
+	EXPECT_EQ(0xd74, u_reg(ecb, 1)->event_reg_id.reg_id) TH_LOG("FILTER of CBo 3");
+	EXPECT_EQ(VT_SUCCESS, send_unc(_metadata, self, ecb));
+	/* QPI port 1, event 0x38, its match register written. */
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "qpi");
+	ue.box = 1;
+	ue.select = 0x400038;
+	host_unc_ecb(k, ecb, &ue);
+	*u_reg(ecb, 1) = *u_reg(ecb, 0);
+	u_reg(ecb, 1)->event_reg_id.reg_id = 0x228;
+	u_reg(ecb, 1)->event_reg_id.pci_func_no = 6;
+	u_reg(ecb, 1)->reg_value = 0x1;
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_unc(_metadata, self, ecb));
+	EXPECT_EQ(1, fake_log_count(&self->f, "PCI 9.6 register 0x228 = 0x1"));
+	/* Written 0, it filters nothing: the event counts. */
+	u_reg(ecb, 1)->reg_value = 0;
+	EXPECT_EQ(VT_SUCCESS, send_unc(_metadata, self, ecb));
+	/* The HA's opcode match. */
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "ha");
+	ue.ctr = 2;
+	ue.select = 0x400001;
+	host_unc_ecb(k, ecb, &ue);
+	*u_reg(ecb, 1) = *u_reg(ecb, 0);
+	u_reg(ecb, 1)->event_reg_id.reg_id = 0x48;
+	u_reg(ecb, 1)->reg_value = 0x40;
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_unc(_metadata, self, ecb));
+	EXPECT_EQ(1, fake_log_count(&self->f, "HA address/opcode match"));
+	/* A PCI device the map has no box on (5.6): no counter. */
+	u_reg(ecb, 1)->reg_value = 0;
+	u_reg(ecb, 3)->event_reg_id.pci_dev_no = 5;
+	u_reg(ecb, 3)->event_reg_id.pci_func_no = 6;
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_unc(_metadata, self, ecb));
+	EXPECT_EQ(1, fake_log_count(&self->f, "is no Sandy Bridge-EP counter aca knows"));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	ASSERT_EQ(2, self->f.start_nunc);
+	EXPECT_STREQ("uncore_cbox_3", self->f.start_unc[0].pmu);
+	EXPECT_EQ(0x334, self->f.start_unc[0].config);
+	EXPECT_EQ(0x1f, self->f.start_unc[0].config1);
+	EXPECT_STREQ("uncore_qpi_1", self->f.start_unc[1].pmu);
+	EXPECT_EQ(0x38, self->f.start_unc[1].config);
+	EXPECT_EQ(0, self->f.start_unc[1].config1);
+	free(k);
+}
+
+/*
+ * No jaketown event names a fixed counter: the ubox's (MSR 0xc09) and an
+ * iMC channel's (0xd0 on 16.4, channel 2) are perf's event 0xff on their
+ * box; the PCU's filter (0xc34) is config1 as written.
+ */
+TEST_F(core, jaketown_fixed_counters_and_pcu_filter_translate)
+{
+	static u8 ecb[U_ECB_LEN];
+	struct kmap *k = load_family(_metadata, &snbep_family);
+	struct unc_enc ue;
+
+	ASSERT_NE(NULL, k);
+	unc_session(_metadata, self, k);
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "ubox");
+	ue.ctr = -1;
+	host_unc_ecb(k, ecb, &ue);
+	EXPECT_EQ(0xc09, u_reg(ecb, 3)->event_reg_id.reg_id);
+	EXPECT_EQ(VT_SUCCESS, send_unc(_metadata, self, ecb));
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "imc");
+	ue.box = 2;
+	ue.ctr = -1;
+	host_unc_ecb(k, ecb, &ue);
+	EXPECT_EQ(16, u_reg(ecb, 3)->event_reg_id.pci_dev_no);
+	EXPECT_EQ(4, u_reg(ecb, 3)->event_reg_id.pci_func_no);
+	EXPECT_EQ(VT_SUCCESS, send_unc(_metadata, self, ecb));
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "pcu");
+	ue.ctr = 3;
+	ue.select = 0x40000d;
+	host_unc_ecb(k, ecb, &ue);
+	*u_reg(ecb, 1) = *u_reg(ecb, 0);
+	u_reg(ecb, 1)->event_reg_id.reg_id = 0xc34;
+	u_reg(ecb, 1)->reg_value = 0x20000000;
+	EXPECT_EQ(VT_SUCCESS, send_unc(_metadata, self, ecb));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	ASSERT_EQ(3, self->f.start_nunc);
+	EXPECT_STREQ("uncore_ubox", self->f.start_unc[0].pmu);
+	EXPECT_EQ(ACP_UNC_FIXED, self->f.start_unc[0].counter);
+	EXPECT_EQ(0xff, self->f.start_unc[0].config);
+	EXPECT_STREQ("uncore_imc_2", self->f.start_unc[1].pmu);
+	EXPECT_EQ(ACP_UNC_FIXED, self->f.start_unc[1].counter);
+	EXPECT_EQ(0xff, self->f.start_unc[1].config);
+	EXPECT_STREQ("uncore_pcu", self->f.start_unc[2].pmu);
+	EXPECT_EQ(3, self->f.start_unc[2].counter);
+	EXPECT_EQ(0x0d, self->f.start_unc[2].config);
+	EXPECT_EQ(0x20000000, self->f.start_unc[2].config1);
 	free(k);
 }
 

@@ -762,8 +762,24 @@ TEST(counting_mode_reads_each_cpus_counts_then_switches_group)
 #define UNC_GROUP_OFF		32
 #define UNC_COUNT_OFF		40
 
-/* One uncore counter's ECB: CHA 0's counter 0 (umask 3), or the ubox's fixed counter. */
-static uint8_t *unc_ecb(bool fixed, size_t *len)
+/*
+ * The registers of the stand-ins' boxes on the target's model (its status
+ * message's): a Sandy Bridge-EP's (model 0x2d) CBo 0 select 0 and counter
+ * 0 and ubox fixed counter, else a Skylake-SP's CHA 0 and ubox.
+ */
+struct unc_regs {
+	uint32_t sel, ctr, fixed;
+};
+
+static struct unc_regs unc_regs_of(const struct host_session *s)
+{
+	if (s->status.hardware_info.family == 6 && s->status.hardware_info.model == 0x2d)
+		return (struct unc_regs){ 0xd10, 0xd16, 0xc09 };
+	return (struct unc_regs){ 0xe01, 0xe08, 0x704 };
+}
+
+/* One uncore counter's ECB: CHA (CBo) 0's counter 0 (umask 3), or the ubox's fixed counter. */
+static uint8_t *unc_ecb(struct unc_regs regs, bool fixed, size_t *len)
 {
 	uint8_t *buf = ecb_alloc(fixed ? SEP_DEVICE_UNC_UBOX : SEP_DEVICE_UNC_CHA, 2, len);
 	struct sep_ecb *h = (struct sep_ecb *)buf;
@@ -780,11 +796,11 @@ static uint8_t *unc_ecb(bool fixed, size_t *len)
 		.operation_type = SEP_OP_READ, .register_start = 1, .register_len = 1,
 	};
 	if (!fixed) {
-		r[0].event_reg_id.reg_id = 0xe01;	/* CHA 0's select 0: umask, enable */
+		r[0].event_reg_id.reg_id = regs.sel;	/* CHA 0's select 0: umask, enable */
 		r[0].reg_value = UNC_CHA_UMASK << 8 | 1 << 22;
 		r[0].reg_prog_type = SEP_REG_PROG_MSR;
 	}
-	r[1].event_reg_id.reg_id = fixed ? 0x704 : 0xe08;
+	r[1].event_reg_id.reg_id = fixed ? regs.fixed : regs.ctr;
 	r[1].reg_prog_type = SEP_REG_PROG_MSR;
 	r[1].counter_event_offset = UNC_COUNT_OFF;
 	r[1].event_id_index = fixed ? 2 : 1;
@@ -845,7 +861,7 @@ out:
 static int32_t send_unc_ecb(struct host_session *s, bool fixed, uint64_t umask)
 {
 	size_t len;
-	uint8_t *ecb = unc_ecb(fixed, &len);
+	uint8_t *ecb = unc_ecb(unc_regs_of(s), fixed, &len);
 	struct sep_event_reg *r = (struct sep_event_reg *)(ecb + sizeof(struct sep_ecb));
 	int32_t st;
 
@@ -1096,8 +1112,9 @@ TEST(uncore_is_refused_with_183_where_the_target_has_none)
 }
 
 /*
- * A target with uncore: selftests/vm/uncore's Skylake-SP guest and its
- * stand-in PMUs (selftests/vm/uncore-stub: a CHA event counts its umask
+ * A target with uncore: selftests/vm/uncore's Skylake-SP or Sandy
+ * Bridge-EP guest and its stand-in PMUs (selftests/vm/uncore-stub: a CHA
+ * or CBo event counts its umask
  * per microsecond, the ubox's fixed counter nanoseconds; umask 0xee is
  * refused). remote_test -f uncore there; -F uncore elsewhere.
  */

@@ -3,7 +3,9 @@
  * Stand-in uncore PMUs for the uncore test VM (selftests/vm/uncore), named
  * and formatted as Linux names and formats a Skylake-SP's: uncore_ubox and
  * uncore_cha_0, uncore_cha_1, with the format files of the kernel's skx
- * types. What they count is known in advance, so a test can check what
+ * types; on a Sandy Bridge-EP (family 6, model 0x2d) a Sandy Bridge-EP's:
+ * uncore_ubox and uncore_cbox_0, uncore_cbox_1, with its snbep formats.
+ * What they count is known in advance, so a test can check what
  * aca reads: an event counts its umask (at least 1) per microsecond it is
  * enabled; the fixed counter (event 0xff) counts nanoseconds; umask 0xee
  * is refused, and umask 0xed never scheduled (its counters taken: perf
@@ -13,6 +15,9 @@
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
+#include <asm/processor.h>
+
+#define STUB_SNBEP_MODEL	0x2d
 
 #define STUB_FIXED_EVENT	0xff
 #define STUB_REFUSED_UMASK	0xee	/* event_init refuses it */
@@ -93,6 +98,32 @@ PMU_FORMAT_ATTR(filter_opc1, "config1:51-60");
 PMU_FORMAT_ATTR(filter_nc, "config1:62");
 PMU_FORMAT_ATTR(filter_isoc, "config1:63");
 
+/* A format file named @_name whose text is @_spec (names the Skylake-SP's take already). */
+#define STUB_FORMAT(_var, _name, _spec) \
+static ssize_t _var##_show(struct device *dev, struct device_attribute *attr, char *page) \
+{ \
+	return sysfs_emit(page, _spec "\n"); \
+} \
+static struct device_attribute _var = __ATTR(_name, 0444, _var##_show, NULL)
+
+STUB_FORMAT(snbep_thresh5, thresh, "config:24-28");
+STUB_FORMAT(snbep_filter_tid, filter_tid, "config1:0-4");
+STUB_FORMAT(snbep_filter_nid, filter_nid, "config1:10-17");
+STUB_FORMAT(snbep_filter_state, filter_state, "config1:18-22");
+STUB_FORMAT(snbep_filter_opc, filter_opc, "config1:23-31");
+
+static struct attribute *stub_snbep_ubox_formats[] = {
+	&format_attr_event.attr, &format_attr_umask.attr, &format_attr_edge.attr,
+	&format_attr_inv.attr, &snbep_thresh5.attr, NULL,
+};
+
+static struct attribute *stub_snbep_cbox_formats[] = {
+	&format_attr_event.attr, &format_attr_umask.attr, &format_attr_edge.attr,
+	&format_attr_tid_en.attr, &format_attr_inv.attr, &format_attr_thresh.attr,
+	&snbep_filter_tid.attr, &snbep_filter_nid.attr, &snbep_filter_state.attr,
+	&snbep_filter_opc.attr, NULL,
+};
+
 static struct attribute *stub_ubox_formats[] = {
 	&format_attr_event.attr, &format_attr_umask.attr, &format_attr_edge.attr,
 	&format_attr_inv.attr, &format_attr_thresh.attr, NULL,
@@ -117,8 +148,18 @@ static const struct attribute_group stub_cha_group = {
 	.name = "format", .attrs = stub_cha_formats,
 };
 
+static const struct attribute_group stub_snbep_ubox_group = {
+	.name = "format", .attrs = stub_snbep_ubox_formats,
+};
+
+static const struct attribute_group stub_snbep_cbox_group = {
+	.name = "format", .attrs = stub_snbep_cbox_formats,
+};
+
 static const struct attribute_group *stub_ubox_groups[] = { &stub_ubox_group, NULL };
 static const struct attribute_group *stub_cha_groups[] = { &stub_cha_group, NULL };
+static const struct attribute_group *stub_snbep_ubox_groups[] = { &stub_snbep_ubox_group, NULL };
+static const struct attribute_group *stub_snbep_cbox_groups[] = { &stub_snbep_cbox_group, NULL };
 
 #define STUB_PMU(_groups) { \
 	.module = THIS_MODULE, .task_ctx_nr = perf_invalid_context, \
@@ -126,19 +167,32 @@ static const struct attribute_group *stub_cha_groups[] = { &stub_cha_group, NULL
 	.start = stub_start, .stop = stub_stop, .read = stub_read, \
 	.capabilities = PERF_PMU_CAP_NO_EXCLUDE, .attr_groups = (_groups) }
 
-static struct {
+#define STUB_NPMUS	3
+
+struct stub {
 	const char *name;
 	struct pmu pmu;
 	bool registered;
-} stubs[] = {
+};
+
+static struct stub skx_stubs[STUB_NPMUS] = {
 	{ "uncore_ubox", STUB_PMU(stub_ubox_groups) },
 	{ "uncore_cha_0", STUB_PMU(stub_cha_groups) },
 	{ "uncore_cha_1", STUB_PMU(stub_cha_groups) },
 };
 
+static struct stub snbep_stubs[STUB_NPMUS] = {
+	{ "uncore_ubox", STUB_PMU(stub_snbep_ubox_groups) },
+	{ "uncore_cbox_0", STUB_PMU(stub_snbep_cbox_groups) },
+	{ "uncore_cbox_1", STUB_PMU(stub_snbep_cbox_groups) },
+};
+
+/* The set this CPU's model names: set once at init, before any is registered. */
+static struct stub *stubs;
+
 static void stub_unregister(void)
 {
-	for (int i = ARRAY_SIZE(stubs) - 1; i >= 0; i--)
+	for (int i = STUB_NPMUS - 1; i >= 0; i--)
 		if (stubs[i].registered) {
 			perf_pmu_unregister(&stubs[i].pmu);
 			stubs[i].registered = false;
@@ -147,7 +201,9 @@ static void stub_unregister(void)
 
 static int __init stub_init(void)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(stubs); i++) {
+	stubs = boot_cpu_data.x86 == 6 && boot_cpu_data.x86_model == STUB_SNBEP_MODEL ?
+		snbep_stubs : skx_stubs;
+	for (size_t i = 0; i < STUB_NPMUS; i++) {
 		int ret = perf_pmu_register(&stubs[i].pmu, stubs[i].name, -1);
 
 		if (ret) {
@@ -169,4 +225,4 @@ module_init(stub_init);
 module_exit(stub_exit);
 
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("Stand-in Skylake-SP uncore PMUs for aca's uncore test");
+MODULE_DESCRIPTION("Stand-in Skylake-SP or Sandy Bridge-EP uncore PMUs for aca's uncore test");
