@@ -27,8 +27,10 @@
  * Non-blocking: under O_NONBLOCK, IOCB_NOWAIT or SPLICE_F_NONBLOCK, read,
  * write, splice and poll never wait for bytes, room or a session's
  * events: -EAGAIN, and poll() says when to try again (aca-relay runs on
- * that, one thread). The locks they take are held for bounded work only,
- * and aca_lock never while a ring drains.
+ * that, on one thread). aca_lock is never held across such a wait, nor
+ * while a ring drains. A read or splice does wait for the file's
+ * read_lock while another reader of the same file holds it (a blocking
+ * one, waiting): one reader per file, as the relay is, never does.
  */
 #include <linux/bits.h>
 #include <linux/bvec.h>
