@@ -36,10 +36,12 @@
 /* Never wait, whatever a descriptor's own flag: pages by reference. */
 #define PUMP_SPLICE	(SPLICE_F_MOVE | SPLICE_F_NONBLOCK)
 /*
- * The host's direction carries commands, small: a 2-page pipe, where the
- * default is 16 (the device's direction keeps those: a due read of a
- * 64-page ring is 16 pages). Fewer pages of fs.pipe-user-pages-soft per
- * connection (aca-relay(8) LIMITS); a kernel that refuses keeps the default.
+ * The host's direction carries commands, most of them small: a 2-page
+ * pipe, where the default is 16 (the device's direction keeps those: a
+ * due read of a 64-page ring is 16 pages). A big one (an uncore
+ * configuration, a few hundred KiB) takes more splices, once a session.
+ * Fewer pages of fs.pipe-user-pages-soft per connection (aca-relay(8)
+ * LIMITS); a kernel that refuses keeps the default.
  */
 #define PUMP_UP_PIPE	(2 * 4096)
 
