@@ -19,12 +19,21 @@
  * calls take under it: the sampler's aca_sampler_lock and the module
  * records' item lock (a raw spinlock), and finish()'s waits for the module
  * records' worker, which takes neither the file's locks nor aca_lock. A
- * pipe's lock, held around splice_read, comes before both. A ring's wait
- * queue lock (its wake-ups) is innermost: under it a file only wakes its
- * own waiters and queues its work item, which takes aca_lock and which
- * release() waits for without holding it.
+ * pipe's lock, held around splice_read and splice_write, comes before
+ * both. A ring's wait queue lock (its wake-ups) is innermost: under it a
+ * file only wakes its own waiters and queues its work item, which takes
+ * aca_lock and which release() waits for without holding it.
+ *
+ * Non-blocking: under O_NONBLOCK, IOCB_NOWAIT or SPLICE_F_NONBLOCK, read,
+ * write, splice and poll never wait for bytes, room or a session's
+ * events: -EAGAIN, and poll() says when to try again (aca-relay runs on
+ * that, on one thread). aca_lock is never held across such a wait, nor
+ * while a ring drains. A read or splice does wait for the file's
+ * read_lock while another reader of the same file holds it (a blocking
+ * one, waiting): one reader per file, as the relay is, never does.
  */
 #include <linux/bits.h>
+#include <linux/bvec.h>
 #include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/fs.h>
@@ -33,6 +42,7 @@
 #include <linux/module.h>
 #include <linux/net.h>
 #include <linux/pid.h>
+#include <linux/pipe_fs_i.h>
 #include <linux/poll.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -394,9 +404,13 @@ static size_t aca_feed(struct aca_file *af, const u8 *buf, size_t len)
 	return used;
 }
 
-static ssize_t aca_write_iter(struct kiocb *iocb, struct iov_iter *from)
+/*
+ * Input for the core from @from, as much as it takes: it waits for the
+ * core to take input only before its first bytes, and never if @nonblock.
+ */
+static ssize_t aca_write(struct aca_file *af, struct iov_iter *from,
+			 bool nonblock)
 {
-	struct aca_file *af = iocb->ki_filp->private_data;
 	size_t done = 0;
 	u8 buf[256];
 	int ret;
@@ -407,8 +421,7 @@ static ssize_t aca_write_iter(struct kiocb *iocb, struct iov_iter *from)
 
 		if (!copy_from_iter_full(buf, len, from))
 			return done ? done : -EFAULT;
-		ret = aca_lock_when(af, aca_writable,
-				    done || aca_nonblock(iocb));
+		ret = aca_lock_when(af, aca_writable, done || nonblock);
 		if (ret) {
 			iov_iter_revert(from, len);
 			return done ? done : ret;
@@ -421,6 +434,52 @@ static ssize_t aca_write_iter(struct kiocb *iocb, struct iov_iter *from)
 		done += used;
 	}
 	return done;
+}
+
+static ssize_t aca_write_iter(struct kiocb *iocb, struct iov_iter *from)
+{
+	return aca_write(iocb->ki_filp->private_data, from, aca_nonblock(iocb));
+}
+
+/*
+ * One pipe buffer to the core, as write() would. A splice waits neither
+ * once it has moved bytes nor under SPLICE_F_NONBLOCK or O_NONBLOCK: the
+ * flag reaches no write_iter, hence this actor and not
+ * iter_file_splice_write().
+ */
+static int aca_pipe_to_core(struct pipe_inode_info *pipe,
+			    struct pipe_buffer *buf, struct splice_desc *sd)
+{
+	struct file *out = sd->u.file;
+	bool nonblock = sd->num_spliced || (sd->flags & SPLICE_F_NONBLOCK) ||
+			(out->f_flags & O_NONBLOCK);
+	struct bio_vec bv = {
+		.bv_page = buf->page,
+		.bv_len = sd->len,
+		.bv_offset = buf->offset,
+	};
+	struct iov_iter from;
+
+	iov_iter_bvec(&from, ITER_SOURCE, &bv, 1, sd->len);
+	return aca_write(out->private_data, &from, nonblock);
+}
+
+/* The pipe's lock comes before aca_lock (see the top). */
+static ssize_t aca_splice_write(struct pipe_inode_info *pipe, struct file *out,
+				loff_t *ppos, size_t len, unsigned int flags)
+{
+	struct splice_desc sd = {
+		.total_len = len,
+		.flags = flags,
+		.pos = *ppos,
+		.u.file = out,
+	};
+	ssize_t ret;
+
+	pipe_lock(pipe);
+	ret = __splice_from_pipe(pipe, &sd, aca_pipe_to_core);
+	pipe_unlock(pipe);
+	return ret;
 }
 
 /*
@@ -795,7 +854,7 @@ static const struct file_operations aca_fops = {
 	.compat_ioctl = compat_ptr_ioctl,
 	/* The relay moves bytes with splice(2) through io_uring. */
 	.splice_read = aca_splice_read,
-	.splice_write = iter_file_splice_write,
+	.splice_write = aca_splice_write,
 };
 
 int aca_device_init(void)

@@ -3,7 +3,17 @@
  * One connection (TCP, or the local socket) and its /dev/aca file, joined
  * by two splice pumps.
  * Bytes go socket -> pipe -> device and device -> pipe -> socket without
- * ever entering this process's memory.
+ * ever entering this process's memory: the device's stream as ring pages
+ * given to the pipe by reference, and from the pipe to the socket.
+ *
+ * No worker thread: every descriptor is non-blocking and each splice(2) is
+ * the relay's own system call, made as soon as io_uring says a descriptor
+ * is ready, and repeated until one end says EAGAIN. io_uring's SPLICE
+ * would not do: the kernel runs every one of them, blocking, in an io-wq
+ * worker (__io_splice_prep() forces it async). A pump's in has a multishot
+ * POLLIN armed from the connection's start to its close; its out gets a
+ * one-shot POLLOUT only once it said EAGAIN. Each wake-up of either runs
+ * the pump (pump_run()), which moves what can move now.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +21,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,27 +31,53 @@
 #include "relay.h"
 #include "../uapi/aca.h"
 
+/* What one splice from in may take: the pipe's whole capacity, at most. */
 #define PUMP_CHUNK	(64 * 1024)
+/* Never wait, whatever a descriptor's own flag: pages by reference. */
+#define PUMP_SPLICE	(SPLICE_F_MOVE | SPLICE_F_NONBLOCK)
+/*
+ * The host's direction carries commands, most of them small: a 2-page
+ * pipe, where the default is 16 (the device's direction keeps those: a
+ * due read of a 64-page ring is 16 pages). A big one (an uncore
+ * configuration, a few hundred KiB) takes more splices, once a session.
+ * Fewer pages of fs.pipe-user-pages-soft per connection (aca-relay(8)
+ * LIMITS); a kernel that refuses keeps the default.
+ */
+#define PUMP_UP_PIPE	(2 * 4096)
 
-static void pump_splice(struct pump *p, int in, int out, unsigned int len)
+static void park_remove(struct relay *r, struct conn *c);
+
+static __u64 pump_tag(const struct pump *p, bool out)
+{
+	return (__u64)(uintptr_t)p | (out ? RELAY_POLL_OUT : 0);
+}
+
+/* Any poll still armed: its last completion will name the connection. */
+static bool conn_busy(const struct conn *c)
+{
+	return c->up.polling || c->up.waiting ||
+	       c->down.polling || c->down.waiting;
+}
+
+/* For the life of the connection, until its last completion has no F_MORE. */
+static void pump_arm_in(struct pump *p)
 {
 	struct io_uring_sqe *sqe = relay_sqe(p->conn->relay);
 
-	io_uring_prep_splice(sqe, in, -1, out, -1, len, SPLICE_F_MOVE);
-	io_uring_sqe_set_data(sqe, p);
-	p->busy = true;
+	io_uring_prep_poll_multishot(sqe, p->in, POLLIN);
+	io_uring_sqe_set_data64(sqe, pump_tag(p, false));
+	p->polling = true;
 }
 
-/* pending == 0: the pipe is empty, refill it; else drain it. */
-static void pump_next(struct pump *p)
+/* Once out said EAGAIN with bytes in the pipe: one wake-up, then the pump. */
+static void pump_arm_out(struct pump *p)
 {
-	if (p->pending)
-		pump_splice(p, p->pipe[0], p->out, p->pending);
-	else
-		pump_splice(p, p->in, p->pipe[1], PUMP_CHUNK);
-}
+	struct io_uring_sqe *sqe = relay_sqe(p->conn->relay);
 
-static void park_remove(struct relay *r, struct conn *c);
+	io_uring_prep_poll_add(sqe, p->out, POLLOUT);
+	io_uring_sqe_set_data64(sqe, pump_tag(p, true));
+	p->waiting = true;
+}
 
 static void conn_free(struct conn *c)
 {
@@ -69,24 +106,31 @@ static void conn_free(struct conn *c)
 	free(c);
 }
 
-/* Cancel whatever is in flight; the last completion frees the connection. */
+/*
+ * Cancel every poll armed; the last completion frees the connection, now
+ * if none is. The caller touches @c no more.
+ */
 void conn_close(struct conn *c)
 {
 	struct pump *pumps[] = { &c->up, &c->down };
 
 	c->closing = true;
 	for (int i = 0; i < 2; i++) {
-		if (pumps[i]->busy) {
-			struct io_uring_sqe *sqe = relay_sqe(c->relay);
+		for (int out = 0; out < 2; out++) {
+			struct io_uring_sqe *sqe;
 
-			io_uring_prep_cancel(sqe, pumps[i], 0);
+			if (!(out ? pumps[i]->waiting : pumps[i]->polling))
+				continue;
+			sqe = relay_sqe(c->relay);
+			io_uring_prep_cancel64(sqe, pump_tag(pumps[i], out), 0);
 			io_uring_sqe_set_data64(sqe, RELAY_TAG_CANCEL);
 		}
 	}
-	if (!c->up.busy && !c->down.busy)
+	if (!conn_busy(c))
 		conn_free(c);
 }
 
+/* in ended (splice gave 0). The caller touches @p's connection no more. */
 static void pump_eof(struct pump *p)
 {
 	struct conn *c = p->conn;
@@ -112,50 +156,117 @@ static void pump_eof(struct pump *p)
 		conn_close(c);
 }
 
-void pump_complete(struct pump *p, int res)
+/* A splice failed: the connection is done. The caller touches it no more. */
+static void pump_failed(struct pump *p, const char *what, int err)
 {
 	struct conn *c = p->conn;
 
-	p->busy = false;
-	if (c->closing) {
-		if (!c->up.busy && !c->down.busy)
-			conn_free(c);
-		return;
-	}
-	if (res == -EINTR || res == -EAGAIN) {
-		pump_next(p);
-		return;
-	}
-	if (res < 0) {
-		if (c->relay->verbose)
-			log_info("%s: %s", c->peer, strerror(-res));
-		conn_close(c);
-		return;
-	}
-	if (!p->pending) {
-		if (!res) {
+	if (c->relay->verbose)
+		log_info("%s: %s: %s", c->peer, what, strerror(err));
+	conn_close(c);
+}
+
+/*
+ * Move what can move now: empty the pipe into out, refill it from in,
+ * again, until out or in says EAGAIN (a poll armed on it says when to go
+ * on) or in ends. Returns with the pipe empty unless out is waited for.
+ * It may close the connection: the caller touches it no more.
+ */
+static void pump_run(struct pump *p)
+{
+	struct conn *c = p->conn;
+	ssize_t n;
+
+	while (!p->waiting) {
+		if (p->pending) {
+			n = splice(p->pipe[0], NULL, p->out, NULL, p->pending,
+				   PUMP_SPLICE);
+			if (n > 0) {
+				p->pending -= (unsigned int)n;
+				continue;
+			}
+			if (n < 0 && errno == EAGAIN) {
+				pump_arm_out(p);
+				return;
+			}
+			if (n < 0 && errno == EINTR)
+				continue;
+			/* 0: a pipe that will not drain. */
+			pump_failed(p, "splice out", n ? errno : EIO);
+			return;
+		}
+		if (p->eof)
+			return;
+		n = splice(p->in, NULL, p->pipe[1], NULL, PUMP_CHUNK,
+			   PUMP_SPLICE);
+		if (n > 0) {
+			/* The device answered: whatever the role, the hello was whole. */
+			if (p == &c->down)
+				c->spoke = true;
+			p->pending = (unsigned int)n;
+			continue;
+		}
+		if (!n) {
 			pump_eof(p);
 			return;
 		}
-		/* The device answered: whatever the role, the hello was whole. */
-		if (p == &c->down)
-			c->spoke = true;
-		p->pending = res;
-	} else if (!res) {
-		conn_close(c);	/* a pipe that will not drain */
+		if (errno == EAGAIN)
+			return;		/* the POLLIN on in says when */
+		if (errno == EINTR)
+			continue;
+		pump_failed(p, "splice in", errno);
 		return;
-	} else {
-		p->pending -= res;
 	}
-	pump_next(p);
 }
 
+/*
+ * A completion of one of @p's polls: @out, the POLLOUT on its out; else the
+ * multishot POLLIN on its in, still armed while @flags has F_MORE.
+ */
+void pump_polled(struct pump *p, bool out, int res, unsigned int flags)
+{
+	struct conn *c = p->conn;
+
+	if (out)
+		p->waiting = false;
+	else if (!(flags & IORING_CQE_F_MORE))
+		p->polling = false;
+	if (c->closing) {
+		if (!conn_busy(c))
+			conn_free(c);
+		return;
+	}
+	if (res < 0) {
+		pump_failed(p, out ? "poll out" : "poll in", -res);
+		return;
+	}
+	/* A multishot poll may end by itself (a full completion queue). */
+	if (!p->polling)
+		pump_arm_in(p);
+	pump_run(p);
+}
+
+/*
+ * Non-blocking ends, so that a splice never waits (the socket is accepted
+ * non-blocking, the device opened so).
+ */
 static int pump_init(struct pump *p, struct conn *c, int in, int out)
 {
 	p->conn = c;
 	p->in = in;
 	p->out = out;
-	return pipe2(p->pipe, O_CLOEXEC);
+	return pipe2(p->pipe, O_CLOEXEC | O_NONBLOCK);
+}
+
+/* Its polls first, so that no wake-up after a splice's EAGAIN is missed. */
+static void conn_run(struct conn *c)
+{
+	pump_arm_in(&c->up);
+	pump_arm_in(&c->down);
+	/* The polls are armed: closing cannot free @c before both run. */
+	pump_run(&c->up);
+	if (!c->closing)
+		pump_run(&c->down);
 }
 
 /*
@@ -383,8 +494,7 @@ static void conn_start(struct conn *c)
 		return;
 	}
 	c->opened_ms = now_ms();
-	pump_next(&c->up);
-	pump_next(&c->down);
+	conn_run(c);
 }
 
 /* Start the parked connections that need wait no more, oldest first. */
@@ -471,7 +581,7 @@ void conn_open(struct relay *r, int sock, const struct sockaddr *peer,
 		c->uid = uid;
 		c->addr.family = AF_UNIX;
 	}
-	c->dev = open(r->device, O_RDWR | O_CLOEXEC);
+	c->dev = open(r->device, O_RDWR | O_CLOEXEC | O_NONBLOCK);
 	if (c->dev < 0) {
 		char why[512];
 
@@ -500,6 +610,7 @@ void conn_open(struct relay *r, int sock, const struct sockaddr *peer,
 		conn_free(c);
 		return;
 	}
+	fcntl(c->up.pipe[1], F_SETPIPE_SZ, PUMP_UP_PIPE);
 	r->nconns++;
 	c->next = r->conns;
 	if (c->next)

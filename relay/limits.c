@@ -94,10 +94,11 @@ int limits_apply(struct relay *r)
 unsigned int relay_cq_entries(const struct relay *r)
 {
 	/*
-	 * Per connection two splices and two cancels; per listener two; the
-	 * tick and the parking bound.
+	 * Per connection two polls in, two out and their four cancels (a
+	 * multishot poll that finds the queue full ends, and conn.c arms it
+	 * again); per listener two; the tick and the parking bound.
 	 */
-	unsigned int want = 4 * r->lim.max_conns + 2 * RELAY_MAX_LISTEN + 8;
+	unsigned int want = 8 * r->lim.max_conns + 2 * RELAY_MAX_LISTEN + 8;
 	unsigned int n = 512;
 
 	while (n < want)

@@ -135,7 +135,7 @@ int local_listen(const char *path, gid_t gid, bool dflt)
 	}
 	if (clear_stale(&sun))
 		return -1;
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0) {
 		log_err("cannot use --unix %s: socket: %s", path, strerror(errno));
 		return -1;

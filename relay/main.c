@@ -42,7 +42,7 @@ static void usage(FILE *f)
 		"  -b, --bind ADDR     listen on this numeric IPv4/IPv6 address only\n"
 		"  -a, --allow CIDR    accept connections only from CIDR (repeatable); without\n"
 		"                      --bind, listen on all addresses\n"
-		"  -c, --cpu N         run the relay and its io_uring workers on CPU N\n"
+		"  -c, --cpu N         run the relay on CPU N\n"
 		"  -d, --device PATH   device to open per connection (default " ACA_DEVICE_PATH ")\n"
 		"  -u, --unix PATH     also listen on this local socket, mode 0660 and the\n"
 		"                      group of the device (default " DEFAULT_UNIX ");\n"
@@ -299,7 +299,7 @@ static int listen_one(const struct addrinfo *ai, bool v6only)
 {
 	int fd, one = 1, v6 = v6only, err;
 
-	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, 0);
+	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return -1;
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
@@ -481,10 +481,45 @@ static int pin_to_cpu(struct relay *r, int cpu)
 		log_err("cannot pin to CPU %d: %s", cpu, strerror(errno));
 		return -1;
 	}
+	/* None should ever run (conn.c); one that did would stay there too. */
 	err = io_uring_register_iowq_aff(&r->ring, sizeof(set), &set);
 	if (err) {
 		log_err("cannot pin io_uring workers to CPU %d: %s", cpu,
 			strerror(-err));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The relay's one thread is the ring's only submitter, and completions
+ * are worked on only when it asks for them (io_uring_enter() waiting in
+ * run()), never by interrupting it: IORING_SETUP_SINGLE_ISSUER and
+ * IORING_SETUP_DEFER_TASKRUN, both in Linux 6.1. A kernel without them
+ * (EINVAL) gets the defaults, and one line says so.
+ */
+static int ring_init(struct relay *r)
+{
+	const unsigned int lean = IORING_SETUP_SINGLE_ISSUER |
+				  IORING_SETUP_DEFER_TASKRUN;
+	struct io_uring_params p = {
+		.flags = IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP | lean,
+		.cq_entries = relay_cq_entries(r),
+	};
+	int err;
+
+	err = io_uring_queue_init_params(256, &r->ring, &p);
+	if (err == -EINVAL) {
+		p = (struct io_uring_params){
+			.flags = IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP,
+			.cq_entries = relay_cq_entries(r),
+		};
+		err = io_uring_queue_init_params(256, &r->ring, &p);
+		if (!err)
+			log_info("io_uring: no IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN in this kernel (Linux 6.1 has them): completions are worked on at any system call");
+	}
+	if (err) {
+		log_err("io_uring_queue_init: %s", strerror(-err));
 		return -1;
 	}
 	return 0;
@@ -556,7 +591,8 @@ static void run(struct relay *r)
 			else if (tag == RELAY_TAG_PARK)
 				conn_park_timeout(r);
 			else if (tag != RELAY_TAG_CANCEL)
-				pump_complete(io_uring_cqe_get_data(cqe), cqe->res);
+				pump_polled((struct pump *)(uintptr_t)(tag & ~(__u64)RELAY_POLL_OUT),
+					    tag & RELAY_POLL_OUT, cqe->res, cqe->flags);
 		}
 		io_uring_cq_advance(&r->ring, seen);
 		/* What parked connections waited for may have ended. */
@@ -570,9 +606,6 @@ int main(int argc, char **argv)
 	struct relay r = { .device = ACA_DEVICE_PATH };
 	struct options o = {
 		.port = DEFAULT_PORT, .cpu = -1, .unix_path = DEFAULT_UNIX,
-	};
-	struct io_uring_params p = {
-		.flags = IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP,
 	};
 	int err;
 
@@ -588,12 +621,8 @@ int main(int argc, char **argv)
 	/* A vanished host must cost one connection, not the relay. */
 	signal(SIGPIPE, SIG_IGN);
 
-	p.cq_entries = relay_cq_entries(&r);
-	err = io_uring_queue_init_params(256, &r.ring, &p);
-	if (err) {
-		log_err("io_uring_queue_init: %s", strerror(-err));
+	if (ring_init(&r))
 		return 1;
-	}
 	if (o.cpu >= 0 && pin_to_cpu(&r, o.cpu))
 		return 1;
 	if (listen_all(&r, &o))

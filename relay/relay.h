@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * aca-relay: moves bytes between TCP connections and /dev/aca, one device
- * file per connection, with io_uring splice. It knows nothing of the protocol.
+ * file per connection, with splice(2) issued inline on non-blocking
+ * descriptors and io_uring saying when they are ready: one thread, no
+ * io-wq worker. It knows nothing of the protocol.
  */
 #ifndef ACA_RELAY_H
 #define ACA_RELAY_H
@@ -17,14 +19,19 @@
 
 struct relay;
 
-/* One direction of a connection: in -> pipe -> out. */
+/*
+ * One direction of a connection: in -> pipe -> out, by splice(2) from the
+ * relay's own thread, never blocking (conn.c). in is read only while the
+ * pipe is empty, so the pipe holds at most one splice's bytes.
+ */
 struct pump {
 	struct conn *conn;
 	int in, out;
 	int pipe[2];
 	unsigned int pending;	/* bytes sitting in the pipe */
-	bool busy;		/* a splice is in flight */
-	bool eof;
+	bool polling;		/* the multishot POLLIN on in is armed */
+	bool waiting;		/* out said EAGAIN: a POLLOUT on it is armed */
+	bool eof;		/* in ended: it is read no more */
 };
 
 struct conn {
@@ -108,12 +115,14 @@ void allow_format(const struct allow *list, char *buf, size_t len);
 void addr_format(const struct sockaddr *sa, char *buf, size_t len);
 
 /*
- * uring.c: SQE helpers. The user_data of a pump's splice is the pump pointer;
- * pointers are aligned, so small integers tag the other operations: a
+ * uring.c: SQE helpers. The user_data of a pump's POLLIN is the pump
+ * pointer, of its POLLOUT the pointer + RELAY_POLL_OUT (pointers are
+ * aligned, the low bit is free); small integers tag the other operations: a
  * cancel, the sweep's tick, the bound on parked connections' wait, the
  * accept of listener i (RELAY_TAG_ACCEPT + i) and its retry after a
  * back-off (RELAY_TAG_RETRY + i).
  */
+#define RELAY_POLL_OUT		1
 #define RELAY_TAG_CANCEL	1
 #define RELAY_TAG_TICK		2
 #define RELAY_TAG_PARK		3
@@ -166,6 +175,6 @@ void conn_open(struct relay *r, int sock, const struct sockaddr *peer,
 void conn_close(struct conn *c);
 void conn_unpark(struct relay *r);
 void conn_park_timeout(struct relay *r);
-void pump_complete(struct pump *p, int res);
+void pump_polled(struct pump *p, bool out, int res, unsigned int flags);
 
 #endif /* ACA_RELAY_H */

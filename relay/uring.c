@@ -32,7 +32,10 @@ struct io_uring_sqe *relay_sqe(struct relay *r)
 	return sqe;
 }
 
-/* Each listener has one accept in flight, tagged with its index. */
+/*
+ * Each listener has one accept in flight, tagged with its index; the
+ * connection's socket is non-blocking, as every descriptor of the relay.
+ */
 void relay_submit_accept(struct relay *r, unsigned int i)
 {
 	struct io_uring_sqe *sqe = relay_sqe(r);
@@ -40,6 +43,6 @@ void relay_submit_accept(struct relay *r, unsigned int i)
 
 	l->peer_len = sizeof(l->peer);
 	io_uring_prep_accept(sqe, l->fd, (struct sockaddr *)&l->peer,
-			     &l->peer_len, SOCK_CLOEXEC);
+			     &l->peer_len, SOCK_CLOEXEC | SOCK_NONBLOCK);
 	io_uring_sqe_set_data64(sqe, RELAY_TAG_ACCEPT + i);
 }

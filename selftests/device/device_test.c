@@ -172,6 +172,47 @@ TEST(poll_and_nonblocking_read)
 	close(fd);
 }
 
+/*
+ * SPLICE_F_NONBLOCK alone, on a blocking file and a blocking pipe, is
+ * honoured both ways as O_NONBLOCK is (aca-relay relies on it: no splice
+ * may wait): input the core cannot take yet, and a reply not there yet,
+ * are -EAGAIN at once.
+ */
+TEST(splice_nonblock_flag_on_a_blocking_file)
+{
+	struct sep_control_first_msg hello = sep_hello(sizeof(hello));
+	struct sep_target_status_msg s;
+	int fd = open_dev(0), in[2], out[2];
+	ssize_t n;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, pipe(in));
+	ASSERT_EQ(0, pipe(out));
+	ASSERT_EQ(sizeof(hello), write(in[1], &hello, sizeof(hello)));
+	/* Nothing to read yet. */
+	EXPECT_EQ(-1, splice(fd, NULL, out[1], NULL, 4096, SPLICE_F_NONBLOCK));
+	EXPECT_EQ(EAGAIN, errno);
+	ASSERT_EQ(sizeof(hello), splice(in[0], NULL, fd, NULL, sizeof(hello),
+					SPLICE_F_NONBLOCK));
+	/* The reply is pending: input waits for it to be read. */
+	ASSERT_EQ(sizeof(hello), write(in[1], &hello, sizeof(hello)));
+	EXPECT_EQ(-1, splice(in[0], NULL, fd, NULL, sizeof(hello),
+			     SPLICE_F_NONBLOCK));
+	EXPECT_EQ(EAGAIN, errno);
+	n = splice(fd, NULL, out[1], NULL, sizeof(s), SPLICE_F_NONBLOCK);
+	ASSERT_EQ(sizeof(s), n);
+	ASSERT_EQ(sizeof(s), read(out[0], &s, sizeof(s)));
+	check_status_layout(_metadata, &s, VT_SUCCESS);
+	/* Read whole: nothing more to read. */
+	EXPECT_EQ(-1, splice(fd, NULL, out[1], NULL, 4096, SPLICE_F_NONBLOCK));
+	EXPECT_EQ(EAGAIN, errno);
+	close(in[0]);
+	close(in[1]);
+	close(out[0]);
+	close(out[1]);
+	close(fd);
+}
+
 TEST(hangup_drains_then_eof)
 {
 	struct sep_control_first_msg hello = sep_hello(sizeof(hello));
