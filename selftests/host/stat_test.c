@@ -369,16 +369,22 @@ TEST_F(dir, stat_asks_for_counting_mode_and_reads_every_interval)
 	EXPECT_TRUE(m.collection_config & SEP_DRV_CFG_COUNTING_MODE);
 	EXPECT_TRUE(m.stop_seen);
 	EXPECT_TRUE(m.terminate_seen);
-	/* At 0.1, 0.2 and 0.3 s, and at the end: 0.35 s. */
-	EXPECT_EQ(4, m.reads);
-	/* The target's TSC says when, not the host's clock. */
+	/*
+	 * At 0.1, 0.2 and 0.3 s, and at the end: 0.35 s. A host too loaded
+	 * to wake at 0.3 before 0.35 leaves that read to the end's: three.
+	 */
+	EXPECT_LE(3, m.reads);
+	EXPECT_GE(4, m.reads);
+	/* The target's TSC says when (0.1 s more a read), not the host's clock. */
 	EXPECT_EQ(1, stat_lines(self->d.run.out, "0.100000000,2000001,,cs\n"));
 	EXPECT_EQ(1, stat_lines(self->d.run.out, "0.100000000,4.00,msec,task-clock\n"));
-	EXPECT_EQ(1, stat_lines(self->d.run.out, "0.400000000,2000001,,cs\n"));
-	snprintf(want, sizeof(want), "total,%d,,cs\n", 4 * 2000001);
+	snprintf(want, sizeof(want), "0.%d00000000,2000001,,cs\n", m.reads);
+	EXPECT_EQ(1, stat_lines(self->d.run.out, want));
+	snprintf(want, sizeof(want), "total,%d,,cs\n", m.reads * 2000001);
 	EXPECT_EQ(1, stat_lines(self->d.run.out, want)) TH_LOG("stdout: %s", self->d.run.out);
-	EXPECT_EQ(1, stat_lines(self->d.run.out, "total,16.00,msec,task-clock\n"));
-	EXPECT_EQ(10, stat_lines(self->d.run.out, ""));
+	snprintf(want, sizeof(want), "total,%d.00,msec,task-clock\n", m.reads * 4);
+	EXPECT_EQ(1, stat_lines(self->d.run.out, want));
+	EXPECT_EQ(2 * m.reads + 2, stat_lines(self->d.run.out, ""));
 }
 
 TEST_F(dir, stat_without_interval_prints_the_totals_alone)
