@@ -33,6 +33,14 @@
 
 /* What one splice from in may take: the pipe's whole capacity, at most. */
 #define PUMP_CHUNK	(64 * 1024)
+/*
+ * Splices a pump makes before the others get their turn: a peer that
+ * keeps its socket full, into a device that takes everything (a data
+ * channel's input is dropped), never makes in say EAGAIN, and would hold
+ * the relay's only thread. Spent, the pump queues a NOP and goes on at its
+ * completion, after those already queued.
+ */
+#define PUMP_BUDGET	16
 /* Never wait, whatever a descriptor's own flag: pages by reference. */
 #define PUMP_SPLICE	(SPLICE_F_MOVE | SPLICE_F_NONBLOCK)
 /*
@@ -55,8 +63,8 @@ static __u64 pump_tag(const struct pump *p, bool out)
 /* Any poll still armed: its last completion will name the connection. */
 static bool conn_busy(const struct conn *c)
 {
-	return c->up.polling || c->up.waiting ||
-	       c->down.polling || c->down.waiting;
+	return c->up.polling || c->up.waiting || c->up.resuming ||
+	       c->down.polling || c->down.waiting || c->down.resuming;
 }
 
 /* For the life of the connection, until its last completion has no F_MORE. */
@@ -77,6 +85,19 @@ static void pump_arm_out(struct pump *p)
 	io_uring_prep_poll_add(sqe, p->out, POLLOUT);
 	io_uring_sqe_set_data64(sqe, pump_tag(p, true));
 	p->waiting = true;
+}
+
+/* Its budget spent: go on once the completions queued before are done. */
+static void pump_yield(struct pump *p)
+{
+	struct io_uring_sqe *sqe;
+
+	if (p->resuming)
+		return;
+	sqe = relay_sqe(p->conn->relay);
+	io_uring_prep_nop(sqe);
+	io_uring_sqe_set_data64(sqe, (__u64)(uintptr_t)p | RELAY_PUMP_RESUME);
+	p->resuming = true;
 }
 
 static void conn_free(struct conn *c)
@@ -107,8 +128,8 @@ static void conn_free(struct conn *c)
 }
 
 /*
- * Cancel every poll armed; the last completion frees the connection, now
- * if none is. The caller touches @c no more.
+ * Cancel every poll armed; the last completion (a NOP queued too) frees
+ * the connection, now if none is. The caller touches @c no more.
  */
 void conn_close(struct conn *c)
 {
@@ -169,15 +190,21 @@ static void pump_failed(struct pump *p, const char *what, int err)
 /*
  * Move what can move now: empty the pipe into out, refill it from in,
  * again, until out or in says EAGAIN (a poll armed on it says when to go
- * on) or in ends. Returns with the pipe empty unless out is waited for.
- * It may close the connection: the caller touches it no more.
+ * on), in ends or PUMP_BUDGET splices are made (a NOP says when to go on).
+ * Returns with the pipe empty unless out is waited for or the budget is
+ * spent. It may close the connection: the caller touches it no more.
  */
 static void pump_run(struct pump *p)
 {
 	struct conn *c = p->conn;
+	unsigned int budget = PUMP_BUDGET;
 	ssize_t n;
 
 	while (!p->waiting) {
+		if (!budget--) {
+			pump_yield(p);
+			return;
+		}
 		if (p->pending) {
 			n = splice(p->pipe[0], NULL, p->out, NULL, p->pending,
 				   PUMP_SPLICE);
@@ -243,6 +270,20 @@ void pump_polled(struct pump *p, bool out, int res, unsigned int flags)
 	/* A multishot poll may end by itself (a full completion queue). */
 	if (!p->polling)
 		pump_arm_in(p);
+	pump_run(p);
+}
+
+/* The NOP queued when @p's budget was spent: its turn again. */
+void pump_resumed(struct pump *p)
+{
+	struct conn *c = p->conn;
+
+	p->resuming = false;
+	if (c->closing) {
+		if (!conn_busy(c))
+			conn_free(c);
+		return;
+	}
 	pump_run(p);
 }
 

@@ -96,9 +96,10 @@ unsigned int relay_cq_entries(const struct relay *r)
 	/*
 	 * Per connection two polls in, two out and their four cancels (a
 	 * multishot poll that finds the queue full ends, and conn.c arms it
-	 * again); per listener two; the tick and the parking bound.
+	 * again) and a NOP a pump; per listener two; the tick and the
+	 * parking bound.
 	 */
-	unsigned int want = 8 * r->lim.max_conns + 2 * RELAY_MAX_LISTEN + 8;
+	unsigned int want = 10 * r->lim.max_conns + 2 * RELAY_MAX_LISTEN + 8;
 	unsigned int n = 512;
 
 	while (n < want)

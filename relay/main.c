@@ -590,6 +590,8 @@ static void run(struct relay *r)
 				limits_tick(r);
 			else if (tag == RELAY_TAG_PARK)
 				conn_park_timeout(r);
+			else if (tag & RELAY_PUMP_RESUME)
+				pump_resumed((struct pump *)(uintptr_t)(tag & ~(__u64)RELAY_PUMP_RESUME));
 			else if (tag != RELAY_TAG_CANCEL)
 				pump_polled((struct pump *)(uintptr_t)(tag & ~(__u64)RELAY_POLL_OUT),
 					    tag & RELAY_POLL_OUT, cqe->res, cqe->flags);

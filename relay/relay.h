@@ -32,6 +32,7 @@ struct pump {
 	bool polling;		/* the multishot POLLIN on in is armed */
 	bool waiting;		/* out said EAGAIN: a POLLOUT on it is armed */
 	bool eof;		/* in ended: it is read no more */
+	bool resuming;		/* its budget spent: a NOP says when to go on */
 };
 
 struct conn {
@@ -116,13 +117,16 @@ void addr_format(const struct sockaddr *sa, char *buf, size_t len);
 
 /*
  * uring.c: SQE helpers. The user_data of a pump's POLLIN is the pump
- * pointer, of its POLLOUT the pointer + RELAY_POLL_OUT (pointers are
- * aligned, the low bit is free); small integers tag the other operations: a
+ * pointer, of its POLLOUT the pointer + RELAY_POLL_OUT, of the NOP that
+ * resumes it once its budget is spent the pointer + RELAY_PUMP_RESUME
+ * (pointers are aligned, the two low bits are free); small integers tag
+ * the other operations: a
  * cancel, the sweep's tick, the bound on parked connections' wait, the
  * accept of listener i (RELAY_TAG_ACCEPT + i) and its retry after a
  * back-off (RELAY_TAG_RETRY + i).
  */
 #define RELAY_POLL_OUT		1
+#define RELAY_PUMP_RESUME	2
 #define RELAY_TAG_CANCEL	1
 #define RELAY_TAG_TICK		2
 #define RELAY_TAG_PARK		3
@@ -176,5 +180,6 @@ void conn_close(struct conn *c);
 void conn_unpark(struct relay *r);
 void conn_park_timeout(struct relay *r);
 void pump_polled(struct pump *p, bool out, int res, unsigned int flags);
+void pump_resumed(struct pump *p);
 
 #endif /* ACA_RELAY_H */
