@@ -41,7 +41,12 @@
  * completion, after those already queued.
  */
 #define PUMP_BUDGET	16
-/* Never wait, whatever a descriptor's own flag: pages by reference. */
+/*
+ * Pages by reference; the pipe's side never waits. The other end's own
+ * flag counts too (since 6.5 a splice to or from a socket follows the
+ * socket's O_NONBLOCK alone): every socket is accepted non-blocking and the
+ * device opened so.
+ */
 #define PUMP_SPLICE	(SPLICE_F_MOVE | SPLICE_F_NONBLOCK)
 /*
  * The host's direction carries commands, most of them small: a 2-page
