@@ -94,6 +94,16 @@ $(B)/aca-relay: $(wildcard relay/*.c relay/*.h) uapi/aca.h driver/aca.h $(UFLAGS
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) -o $@ $(filter %.c,$^) -luring
 
+# The relay's unit tests (selftests/relay/TOPIC_test.c): its sources but
+# main.c, without a VM.
+RELAY_TESTS := $(patsubst selftests/relay/%.c,$(B)/tests/relay_%,$(wildcard selftests/relay/*_test.c))
+tests: $(RELAY_TESTS)
+$(RELAY_TESTS): $(B)/tests/relay_%: selftests/relay/%.c $(filter-out relay/main.c,$(wildcard relay/*.c)) \
+		$(wildcard relay/*.h) uapi/aca.h driver/aca.h $(KSRC)/.stamp $(UFLAGS_STAMP)
+	$(call need,liburing.h,liburing-dev)
+	@mkdir -p $(@D)
+	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^) -luring
+
 host: $(B)/aca-host
 
 # aca-host is main.c and the command-line front-ends only it needs, linked
