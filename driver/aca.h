@@ -11,7 +11,11 @@
 
 #define ACA_VERSION	"0.1.0"
 
-/* Module parameters (params.c); the sampler reads the first three at START. */
+/*
+ * Module parameters (params.c): a session reads ring_pages at INIT_DRIVER
+ * (and the local API at ALLOC_TRACE), a collection sw_clock and
+ * max_sample_rate at START.
+ */
 extern unsigned int aca_ring_pages;
 extern bool aca_sw_clock;
 extern unsigned int aca_max_sample_rate;
