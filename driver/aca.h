@@ -45,8 +45,12 @@ extern struct mutex aca_lock;
 extern struct acp_target aca_target;
 struct acp_target *aca_target_lock(void);
 void aca_target_unlock(void);
+/*
+ * A /dev/aca file as the local API sees it (device.c): under aca_lock,
+ * @file has taken a role in the protocol; CAP_PERFMON, CAP_SYS_ADMIN or
+ * group_perfmon when @file was opened.
+ */
 bool aca_file_is_conn(struct file *file);
-/* CAP_PERFMON, CAP_SYS_ADMIN or group_perfmon when @file was opened. */
 bool aca_file_opener_privileged(struct file *file);
 
 /*
