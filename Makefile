@@ -11,7 +11,7 @@
 #   make host           aca-host alone (no kernel headers needed)
 #   make deps           install every Debian package the project needs
 #   make check          everything CI runs; prints a stage table and
-#                       "N passed, N failed" (tools/check; README "Test")
+#                       "N passed, N failed" (tools/check; selftests/README.md)
 #   make check-fast     every test that needs no VM (about 3 min warm):
 #                       the inner loop
 #   make bench          aca's cost to a profiled workload beside perf's, in
@@ -347,7 +347,7 @@ fuzz-replay: $(FUZZ_REPLAY) $(FUZZ)/seeds.stamp
 	@$(FUZZ_REPLAY) $(FUZZ)/seeds $(FUZZ)/garbage $(FUZZ)/corpus
 # ---- end of fuzz
 
-# ---- install: install like an out-of-tree driver (README.md, "Install")
+# ---- install: install like an out-of-tree driver (Documentation/install.md)
 #   make install        the target (the machine to profile): aca.ko for the
 #                       running kernel into /lib/modules/KRELEASE/updates/
 #                       and depmod; aca-relay, aca-host, <linux/aca.h>, the

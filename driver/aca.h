@@ -11,7 +11,11 @@
 
 #define ACA_VERSION	"0.1.0"
 
-/* Module parameters (params.c); the sampler reads the first three at START. */
+/*
+ * Module parameters (params.c): a session reads ring_pages at INIT_DRIVER
+ * (and the local API at ALLOC_TRACE), a collection sw_clock and
+ * max_sample_rate at START.
+ */
 extern unsigned int aca_ring_pages;
 extern bool aca_sw_clock;
 extern unsigned int aca_max_sample_rate;
@@ -41,8 +45,12 @@ extern struct mutex aca_lock;
 extern struct acp_target aca_target;
 struct acp_target *aca_target_lock(void);
 void aca_target_unlock(void);
+/*
+ * A /dev/aca file as the local API sees it (device.c): under aca_lock,
+ * @file has taken a role in the protocol; CAP_PERFMON, CAP_SYS_ADMIN or
+ * group_perfmon when @file was opened.
+ */
 bool aca_file_is_conn(struct file *file);
-/* CAP_PERFMON, CAP_SYS_ADMIN or group_perfmon when @file was opened. */
 bool aca_file_opener_privileged(struct file *file);
 
 /*

@@ -424,8 +424,10 @@ static bool same_addr(const struct conn *a, const struct conn *b)
 }
 
 /*
- * Has the host closed its side (TCP holds its FIN, or a reset; a local
- * peer's socket is shut down for reading: POLLRDHUP)?
+ * Has the host closed its side? For TCP, one of the five states a socket is
+ * in once the host's FIN has arrived (CLOSE_WAIT, LAST_ACK, CLOSING,
+ * TIME_WAIT) or once it is gone altogether (CLOSE: a reset); a local
+ * peer's socket is shut down for reading (POLLRDHUP).
  */
 static bool host_closed(const struct conn *c)
 {

@@ -3,7 +3,11 @@
  * aca-relay: moves bytes between TCP connections and /dev/aca, one device
  * file per connection, with splice(2) issued inline on non-blocking
  * descriptors and io_uring saying when they are ready: one thread, no
- * io-wq worker. It knows nothing of the protocol.
+ * io-wq worker. It knows nothing of the protocol's contents: it never reads
+ * the bytes it moves. What it knows of a session is the module's rule that
+ * a host's connections get their roles in order (ACA_IOC_SET_PEER), so a
+ * new connection waits until those its host already closed have ended
+ * (conn.c: parked connections).
  */
 #ifndef ACA_RELAY_H
 #define ACA_RELAY_H
@@ -120,10 +124,9 @@ void addr_format(const struct sockaddr *sa, char *buf, size_t len);
  * pointer, of its POLLOUT the pointer + RELAY_POLL_OUT, of the NOP that
  * resumes it once its budget is spent the pointer + RELAY_PUMP_RESUME
  * (pointers are aligned, the two low bits are free); small integers tag
- * the other operations: a
- * cancel, the sweep's tick, the bound on parked connections' wait, the
- * accept of listener i (RELAY_TAG_ACCEPT + i) and its retry after a
- * back-off (RELAY_TAG_RETRY + i).
+ * the other operations: a cancel, the sweep's tick, the bound on parked
+ * connections' wait, the accept of listener i (RELAY_TAG_ACCEPT + i) and
+ * its retry after a back-off (RELAY_TAG_RETRY + i).
  */
 #define RELAY_POLL_OUT		1
 #define RELAY_PUMP_RESUME	2
@@ -133,8 +136,6 @@ void addr_format(const struct sockaddr *sa, char *buf, size_t len);
 #define RELAY_TAG_ACCEPT	4
 #define RELAY_TAG_RETRY		(RELAY_TAG_ACCEPT + RELAY_MAX_LISTEN)
 
-/* Entries of the completion queue: every operation in flight fits. */
-unsigned int relay_cq_entries(const struct relay *r);
 struct io_uring_sqe *relay_sqe(struct relay *r);
 void relay_submit_accept(struct relay *r, unsigned int i);
 
@@ -160,6 +161,8 @@ void limits_arm_tick(struct relay *r);
 bool limits_admit(struct relay *r, const char *peer);
 void limits_accept_failed(struct relay *r, unsigned int i, int err);
 void limits_accepted(struct relay *r, unsigned int i);
+/* Entries of the completion queue: every operation in flight fits. */
+unsigned int relay_cq_entries(const struct relay *r);
 
 /* device.c: the device check at start, and open errors explained */
 int dev_check(const char *path);

@@ -10,7 +10,7 @@
 #define ACP_PRIV_GRANT	"connect through aca-relay's local socket as a user who has it, or from a host the relay admits with --allow,"
 #define ACP_PRIV_PARAM	"or load aca with group_perfmon=1 and join the group of /dev/aca"
 
-/* A line for the system log (dispatch.c). */
+/* A line for the system log (util.c). */
 __printf(2, 3) void acp_log(const struct acp_target *t, const char *fmt, ...);
 
 /* A command being run: the request as the host sent it. */
@@ -67,7 +67,7 @@ void acp_close_data(struct acp_target *t);
 void acp_dispatch(struct acp_conn *c);
 const struct acp_command *acp_find_command(u32 id);
 
-/* reply helpers (dispatch.c) */
+/* util.c: replies and the target's allocations */
 s32 acp_reply_copy(struct acp_reply *r, const void *p, u32 n);
 void *acp_reply_alloc(const struct acp_cmd *cmd, struct acp_reply *r,
 		      u64 n);
