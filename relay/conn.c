@@ -156,12 +156,25 @@ void conn_close(struct conn *c)
 		conn_free(c);
 }
 
+/* Cancel @p's POLLIN: in ended, nothing is read from it again. */
+static void pump_disarm_in(struct pump *p)
+{
+	struct io_uring_sqe *sqe;
+
+	if (!p->polling)
+		return;
+	sqe = relay_sqe(p->conn->relay);
+	io_uring_prep_cancel64(sqe, pump_tag(p, false), 0);
+	io_uring_sqe_set_data64(sqe, RELAY_TAG_CANCEL);
+}
+
 /* in ended (splice gave 0). The caller touches @p's connection no more. */
 static void pump_eof(struct pump *p)
 {
 	struct conn *c = p->conn;
 
 	p->eof = true;
+	pump_disarm_in(p);
 	if (p == &c->up) {
 		/* The host sent its last byte: let the device finish. */
 		if (ioctl(c->dev, ACA_IOC_HANGUP) < 0) {
@@ -268,6 +281,9 @@ void pump_polled(struct pump *p, bool out, int res, unsigned int flags)
 			conn_free(c);
 		return;
 	}
+	/* The POLLIN of an in that ended: cancelled (pump_disarm_in()). */
+	if (!out && p->eof)
+		return;
 	if (res < 0) {
 		pump_failed(p, out ? "poll out" : "poll in", -res);
 		return;

@@ -6,8 +6,10 @@
  * other connections with a NOP tagged pump + RELAY_PUMP_RESUME, and goes
  * on when that completes, until in ends: every byte through, in order.
  * Without the budget the first wake-up would move the whole file in one
- * go, the relay's other connections waiting meanwhile.
+ * go, the relay's other connections waiting meanwhile. And once in ends,
+ * its POLLIN is cancelled, its last completion ignored.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -147,6 +149,33 @@ TEST_F(pump, moves_every_byte_in_turns)
 	for (size_t i = 0; i < sizeof(want); i++)
 		want[i] = (char)(i * 7 + i / CHUNK);
 	EXPECT_EQ(0, memcmp(got, want, sizeof(got)));
+}
+
+TEST_F(pump, cancels_its_pollin_once_in_ends)
+{
+	struct pump *p = &self->c->down;
+	struct io_uring_cqe *cqe;
+	__u64 tag;
+
+	/* The host's side still open: the device's end alone. */
+	self->c->up.eof = false;
+	p->polling = true;
+	pump_polled(p, false, POLLIN, IORING_CQE_F_MORE);
+	while (!p->eof) {
+		ASSERT_EQ((__u64)(uintptr_t)p | RELAY_PUMP_RESUME, next_tag(&self->r));
+		pump_resumed(p);
+	}
+	ASSERT_EQ(FILE_BYTES, out_bytes(self->out));
+	/* Its last turn queued one thing: the cancel of its POLLIN. */
+	EXPECT_EQ(1, io_uring_sq_ready(&self->r.ring));
+	tag = next_tag(&self->r);
+	EXPECT_EQ(RELAY_TAG_CANCEL, tag);
+	/* The poll's last completion: no re-arm, no close, nothing queued. */
+	pump_polled(p, false, -ECANCELED, 0);
+	EXPECT_FALSE(p->polling);
+	EXPECT_EQ(1, self->r.nconns);
+	EXPECT_EQ(0, io_uring_sq_ready(&self->r.ring));
+	EXPECT_EQ(-EAGAIN, io_uring_peek_cqe(&self->r.ring, &cqe));
 }
 
 TEST_HARNESS_MAIN
