@@ -92,6 +92,39 @@ TEST_F_TIMEOUT(dir, target_gone_mid_collection_fails, 120)
 	EXPECT_NE(NULL, strstr(self->d.run.err, "ended during the collection"));
 }
 
+/* Whether the target was asked @cmd. */
+static bool asked(const struct mock_target *m, uint32_t cmd)
+{
+	for (int i = 0; i < m->ncommands; i++)
+		if (m->commands[i] == cmd)
+			return true;
+	return false;
+}
+
+/* A ^C while the host configures: nothing more sent, no START; TERMINATE. */
+TEST_F_TIMEOUT(dir, sigint_before_start_ends_the_session, 60)
+{
+	struct mock_target m = { .samples_per_cpu = 10, .sigint_at = SEP_CMD_INIT,
+				 .sigint_pid = &self->d.run.pid };
+
+	EXPECT_EQ(1, run_collect(&self->d, &m, NULL));
+	ASSERT_NE(NULL, self->d.run.err);
+	EXPECT_NE(NULL, strstr(self->d.run.err, "interrupted before START: EM_GROUPS not sent"));
+	EXPECT_FALSE(asked(&m, SEP_CMD_START));
+	EXPECT_TRUE(m.terminate_seen);
+	EXPECT_EQ(0, m.failed);
+}
+
+/* A ^C while STOP drains: the collection goes on to its end, whole. */
+TEST_F_TIMEOUT(dir, sigint_during_stop_keeps_the_collection, 120)
+{
+	struct mock_target m = { .mode = MOCK_DRAIN_THEN_ANSWER, .samples_per_cpu = FLOOD_SAMPLES,
+				 .dropped_per_cpu = 7, .sigint_at = SEP_CMD_STOP,
+				 .sigint_pid = &self->d.run.pid };
+
+	check_full_collection(_metadata, self, &m, run_collect(&self->d, &m, NULL));
+}
+
 /* collection.txt says which aca-host wrote it. */
 TEST_F_TIMEOUT(dir, collection_txt_names_the_tool_version, 60)
 {

@@ -2,6 +2,7 @@
 /* A scripted SEP target for collect tests (see mock_target.h). */
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,6 +300,19 @@ static int read_and_reset(struct mock_target *m, uint8_t *out, uint64_t len)
 	return 0;
 }
 
+/*
+ * SIGINT to the host (its pid once the test's fork has it), then a moment
+ * for it to land before the answer.
+ */
+static void interrupt_host(struct mock_target *m)
+{
+	for (int i = 0; i < 500 && !*m->sigint_pid; i++)
+		usleep(10000);
+	if (*m->sigint_pid > 0)
+		kill(*m->sigint_pid, SIGINT);
+	usleep(200000);
+}
+
 /* One command; returns 0 to go on, 1 after TERMINATE. */
 static int command(struct session *s, const struct sep_control_msg_header *h,
 		   const uint8_t *in)
@@ -313,6 +327,8 @@ static int command(struct session *s, const struct sep_control_msg_header *h,
 		abort();
 	if (m->ncommands < 64)
 		m->commands[m->ncommands++] = h->command_id;
+	if (m->sigint_at && h->command_id == m->sigint_at)
+		interrupt_host(m);
 	if (m->fail_status && h->command_id == m->fail_command) {
 		respond(s, h->command_id, m->fail_status, NULL, 0);
 		free(out);

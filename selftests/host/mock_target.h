@@ -60,6 +60,9 @@ struct mock_target {
 	enum mock_hello hello;
 	uint32_t fail_command;		/* answered with fail_status, if non-zero */
 	int fail_status;
+	/* When this command comes, SIGINT to *sigint_pid, then the answer. */
+	uint32_t sigint_at;
+	volatile pid_t *sigint_pid;
 	uint32_t samples_per_cpu;	/* sent at STOP on each CPU channel */
 	uint32_t dropped_per_cpu;	/* reported by GET_SAMPLE_DROP_INFO */
 	/*

@@ -369,8 +369,12 @@ int synth_run_host(const char *dir, const char *const *args, struct host_run *r)
 		execv(bin, (char *const *)argv);
 		_exit(127);
 	}
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+	r->pid = pid;
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) {
+		r->pid = 0;
 		return -1;
+	}
+	r->pid = 0;
 	r->out = read_text(dir, "host.out");
 	r->err = read_text(dir, "host.err");
 	r->status = r->out && r->err ? WEXITSTATUS(status) : -1;

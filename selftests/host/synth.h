@@ -92,6 +92,7 @@ const char *synth_host_path(void);
 struct host_run {
 	int status;		/* its exit status; -1 if it did not run or exit */
 	char *out, *err;	/* what it wrote on stdout and stderr */
+	volatile pid_t pid;	/* while it runs, else 0 */
 };
 
 /*

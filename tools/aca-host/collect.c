@@ -27,19 +27,43 @@
 #define BUSY_RETRIES		20		/* 219 while a session ends */
 #define STOP_TIMEOUT_S		120		/* STOP waits for the drain */
 
+/*
+ * SIGINT, from the moment the target holds a session for us to the end: a
+ * first one ends the collection cleanly wherever it comes (before START:
+ * no command more, then TERMINATE; during the wait: STOP now; after it:
+ * nothing more to do), a second one kills (SA_RESETHAND). in_setup says that
+ * the commands before START are still being sent.
+ */
 static volatile sig_atomic_t interrupted;
+static int in_setup;
 
 static void on_sigint(int sig)
 {
 	interrupted = 1;
 }
 
+static void catch_sigint(void)
+{
+	struct sigaction sa = { .sa_handler = on_sigint,
+				.sa_flags = SA_RESETHAND | SA_RESTART };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+}
+
 int collect_cmd(struct host_session *s, uint32_t id, const void *in,
 		uint64_t in_len, void *out, uint64_t out_len, const char *name)
 {
-	int st = host_command(s, id, in, in_len, out, out_len);
+	int st;
 
-	if (st > 0)
+	if (in_setup && interrupted) {
+		fprintf(stderr, "aca-host: interrupted before START: %s not sent\n", name);
+		return -1;
+	}
+	st = host_command(s, id, in, in_len, out, out_len);
+	if (st < 0 && interrupted)
+		fprintf(stderr, "aca-host: %s: interrupted\n", name);
+	else if (st > 0)
 		fprintf(stderr, "aca-host: %s refused by the target: status %d%s\n",
 			name, st, st == VT_DRIVER_COMM_FAILED ?
 			" (VT_DRIVER_COMM_FAILED: wrong state or bad payload)" : "");
@@ -186,7 +210,6 @@ static int run(struct host_session *s, const struct collect_opts *o,
 	       struct collect_result *r)
 {
 	struct timeval stop_tv = { .tv_sec = STOP_TIMEOUT_S };
-	struct sigaction sa = { .sa_handler = on_sigint, .sa_flags = SA_RESETHAND };
 	struct progress p;
 	double t0, t;
 	int err;
@@ -195,12 +218,11 @@ static int run(struct host_session *s, const struct collect_opts *o,
 		"GET_NORMALIZED_TSC") ||
 	    collect_cmd(s, SEP_CMD_START, NULL, 0, NULL, 0, "START"))
 		return -1;
+	in_setup = 0;
 	r->started = 1;
 	t0 = host_now_s();
 	r->start_s = t0;
 	/* A first ^C ends the wait early (and cleanly), a second one kills. */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
 	progress_init(&p);
 	while ((t = host_now_s() - t0) < o->duration && !interrupted &&
 	       chans_reading(&r->chans) == r->chans.n) {
@@ -208,7 +230,6 @@ static int run(struct host_session *s, const struct collect_opts *o,
 				collect_samples_received(&r->chans, r->layout.sample_size), "");
 		host_sleep_s(0.1);
 	}
-	signal(SIGINT, SIG_DFL);
 	r->interrupted = interrupted;
 	for (uint32_t i = 0; i < r->chans.n; i++)
 		r->chans.ch[i].early = atomic_load(&r->chans.ch[i].state) != CHAN_READING;
@@ -400,6 +421,8 @@ int collect_run(const struct collect_opts *o)
 	if (collect_open_session(s, o))
 		goto out;
 	session = 1;
+	in_setup = 1;
+	catch_sigint();
 	r->ncpus = s->ncpus;
 	r->tsc_hz = s->status.hardware_info.tsc_freq;
 	/* Only a target that answered gets a directory (or DIR.old). */
@@ -418,6 +441,7 @@ int collect_run(const struct collect_opts *o)
 	if (r->all_eof)
 		kernel_symbols(s, o, r);
 end:
+	in_setup = 0;
 	if (session && collect_terminate(s))
 		r->complete = 0;
 	/* After TERMINATE nothing more comes: stragglers are cut off. */
@@ -433,6 +457,8 @@ end:
 		fprintf(stderr, "aca-host: collection %s\n",
 			r->complete ? "incomplete: see above" : "failed");
 out:
+	signal(SIGINT, SIG_DFL);
+	in_setup = 0;
 	collect_ecb_set_free(&ecbs);
 	free(s);
 	free(r);
