@@ -28,9 +28,9 @@
  * write, splice and poll never wait for bytes, room or a session's
  * events: -EAGAIN, and poll() says when to try again (aca-relay runs on
  * that, on one thread). aca_lock is never held across such a wait, nor
- * while a ring drains. A read or splice does wait for the file's
- * read_lock while another reader of the same file holds it (a blocking
- * one, waiting): one reader per file, as the relay is, never does.
+ * while a ring drains, nor is a file's read_lock waited for: held by
+ * another reader of the same file (a blocking one, waiting), it is
+ * -EAGAIN too.
  */
 #include <linux/bits.h>
 #include <linux/bvec.h>
@@ -354,6 +354,17 @@ static ssize_t aca_read_out(struct aca_file *af, struct iov_iter *to)
 	return n;
 }
 
+/*
+ * The file's read_lock: waited for, or, for I/O that may not wait, taken
+ * only if no other reader of the file holds it.
+ */
+static int aca_read_lock(struct aca_file *af, bool nonblock)
+{
+	if (nonblock)
+		return mutex_trylock(&af->read_lock) ? 0 : -EAGAIN;
+	return mutex_lock_interruptible(&af->read_lock) ? -ERESTARTSYS : 0;
+}
+
 static ssize_t aca_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
 	struct aca_file *af = iocb->ki_filp->private_data;
@@ -363,8 +374,9 @@ static ssize_t aca_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	if (!iov_iter_count(to))
 		return 0;
 	aca_use(af);
-	if (mutex_lock_interruptible(&af->read_lock))
-		return -ERESTARTSYS;
+	ret = aca_read_lock(af, aca_nonblock(iocb));
+	if (ret)
+		return ret;
 	for (;;) {
 		ret = aca_read_out(af, to);
 		if (ret)
@@ -521,8 +533,9 @@ static ssize_t aca_splice_read(struct file *in, loff_t *ppos,
 	ssize_t ret = 0;
 
 	aca_use(af);
-	if (mutex_lock_interruptible(&af->read_lock))
-		return -ERESTARTSYS;
+	ret = aca_read_lock(af, nonblock);
+	if (ret)
+		return ret;
 	for (;;) {
 		/* Reply bytes taken before go first, as read() gives them. */
 		if (af->out_left)

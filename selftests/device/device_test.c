@@ -213,6 +213,70 @@ TEST(splice_nonblock_flag_on_a_blocking_file)
 	close(fd);
 }
 
+/* A blocking reader of a file: it reads until it gets something. */
+struct blocked_reader {
+	int fd;
+	ssize_t got;
+	char buf[4096];
+};
+
+static void *read_blocking(void *arg)
+{
+	struct blocked_reader *b = arg;
+
+	b->got = read(b->fd, b->buf, sizeof(b->buf));
+	return NULL;
+}
+
+/* A hello written to the file a moment later: the blocked reader's answer. */
+static void *hello_later(void *arg)
+{
+	struct sep_control_first_msg hello = sep_hello(sizeof(hello));
+	int fd = *(int *)arg;
+
+	usleep(3000000);
+	if (write(fd, &hello, sizeof(hello)) != sizeof(hello))
+		return (void *)1;
+	return NULL;
+}
+
+/*
+ * Another reader of the same file waits inside read(): a splice under
+ * SPLICE_F_NONBLOCK does not wait for it, it is -EAGAIN at once.
+ */
+TEST(nonblocking_splice_beside_a_blocked_reader)
+{
+	struct blocked_reader b = { .got = -2 };
+	struct timespec t0, t1;
+	pthread_t reader, writer;
+	int p[2];
+	ssize_t n;
+	double s;
+
+	b.fd = open_dev(0);
+	ASSERT_LE(0, b.fd);
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(0, pthread_create(&reader, NULL, read_blocking, &b));
+	/* The reader is inside read(), the hello on its way. */
+	usleep(300000);
+	ASSERT_EQ(-2, b.got);
+	ASSERT_EQ(0, pthread_create(&writer, NULL, hello_later, &b.fd));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	n = splice(b.fd, NULL, p[1], NULL, 4096, SPLICE_F_NONBLOCK);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	EXPECT_EQ(-1, n);
+	EXPECT_EQ(EAGAIN, errno);
+	/* Not after the reader got its answer, 3 s on. */
+	EXPECT_GT(2.0, s);
+	ASSERT_EQ(0, pthread_join(writer, NULL));
+	ASSERT_EQ(0, pthread_join(reader, NULL));
+	EXPECT_EQ(sizeof(struct sep_target_status_msg), b.got);
+	close(p[0]);
+	close(p[1]);
+	close(b.fd);
+}
+
 TEST(hangup_drains_then_eof)
 {
 	struct sep_control_first_msg hello = sep_hello(sizeof(hello));
