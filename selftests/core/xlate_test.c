@@ -794,6 +794,8 @@ struct ktype {
 	u64 event_ctl, perf_ctr, fixed_ctr, msr_offset;
 	u32 nboxes;		/* .num_boxes, or the PCI boxes found */
 	bool pci;
+	u32 nat;		/* counters at kfamily.irp_ctls/ctrs (no .event_ctl) */
+	u64 ctl_at[8], ctr_at[8];
 	u8 devfn[8][2];
 	char formats[FAKE_PMU_FORMATS];	/* each NUL-ended, as fake_add_pmu() takes them */
 	const char *fmt[24];
@@ -826,6 +828,8 @@ struct kfamily {
 	u32 filter1_step;		/* from it to the high half's register; 0: none */
 	const struct kdevfn *devfn;	/* NULL-ended; NULL: UNCORE_PCI_DEV_FULL_DATA */
 	const char *absent_unit;	/* a JSON unit with no PMU in Linux */
+	/* The arrays of an IRP's select and counter offsets (its type has no .event_ctl). */
+	const char *irp_ctls, *irp_ctrs;
 };
 
 struct kmap {
@@ -977,6 +981,30 @@ static bool kpci_type(const char *text, const char *upper, const char *which, ch
 	return map && sscanf(map, "&%63[a-z0-9_]", var) == 1;
 }
 
+/* "static unsigned NAME[] = {0xd8, 0xdc, ...};": its numbers, at most @max. */
+static u32 karray(const char *text, const char *name, u64 *out, u32 max)
+{
+	char pat[K_NAME * 2];
+	const char *p;
+	u32 n = 0;
+
+	snprintf(pat, sizeof(pat), "static unsigned %s[] = {", name);
+	p = name ? strstr(text, pat) : NULL;
+	if (!p)
+		return 0;
+	p += strlen(pat);
+	while (n < max && *p != '}') {
+		char *end;
+
+		out[n] = strtoull(p, &end, 0);
+		if (end == p)
+			return 0;
+		n++;
+		p = end + strspn(end, ", ");
+	}
+	return *p == '}' ? n : 0;
+}
+
 static bool kparse(struct kmap *k, const char *text, const struct kfamily *fam)
 {
 	const char *p;
@@ -1039,10 +1067,18 @@ static bool kparse(struct kmap *k, const char *text, const struct kfamily *fam)
 			return false;
 		memset(t, 0, sizeof(*t));
 		if (sscanf(p, "static struct intel_uncore_type %63s", t->var) != 1 ||
-		    !kfield(block, "name", t->name) || !kfield(block, "format_group", t->group) ||
-		    !kfield(block, "event_ctl", val) || !knum(k, val, &t->event_ctl) ||
-		    !kfield(block, "perf_ctr", val) || !knum(k, val, &t->perf_ctr))
+		    !kfield(block, "name", t->name) || !kfield(block, "format_group", t->group))
 			continue;
+		if (!strcmp(t->name, "irp") && !kfield(block, "event_ctl", val)) {
+			/* Its counters where the IRP's ops put them. */
+			t->nat = karray(text, fam->irp_ctls, t->ctl_at, ARRAY_SIZE(t->ctl_at));
+			if (!t->nat ||
+			    karray(text, fam->irp_ctrs, t->ctr_at, ARRAY_SIZE(t->ctr_at)) != t->nat)
+				continue;
+		} else if (!kfield(block, "event_ctl", val) || !knum(k, val, &t->event_ctl) ||
+			   !kfield(block, "perf_ctr", val) || !knum(k, val, &t->perf_ctr)) {
+			continue;
+		}
 		if (kfield(block, "fixed_ctr", val) && !knum(k, val, &t->fixed_ctr))
 			return false;
 		if (kfield(block, "msr_offset", val) && !knum(k, val, &t->msr_offset))
@@ -1167,6 +1203,32 @@ static const struct kfamily snbep_family = {
 	.filter0 = "SNBEP_C0_MSR_PMON_BOX_FILTER", .devfn = snbep_devfn,
 	/* The IRP's PMON has no Linux PMU on Sandy Bridge-EP (ivbep_uncore_irp is Ivy Bridge-EP's). */
 	.absent_unit = "IRP",
+};
+
+/* Model 0x3e (family 6): CPUID.1.EAX of an Ivy Bridge-EP (C1 stepping). */
+#define IVBEP_CPUID1_EAX	0x000306e4u
+
+/*
+ * Ivy Bridge-EP's PCI boxes, matched by device ID alone: their device
+ * and function in the v2 uncore guide (329468, the PMON PCI devices).
+ */
+static const struct kdevfn ivbep_devfn[] = {
+	{ "0xe30", 14, 1 }, { "0xe38", 28, 1 },
+	{ "0xeb4", 16, 4 }, { "0xeb5", 16, 5 }, { "0xeb0", 16, 0 }, { "0xeb1", 16, 1 },
+	{ "0xef4", 30, 4 }, { "0xef5", 30, 5 }, { "0xef0", 30, 0 }, { "0xef1", 30, 1 },
+	{ "0xe39", 5, 6 },
+	{ "0xe32", 8, 2 }, { "0xe33", 9, 2 }, { "0xe3a", 24, 2 },
+	{ "0xe34", 19, 1 },
+	{ "0xe36", 19, 5 }, { "0xe37", 19, 6 }, { "0xe3e", 18, 5 },
+	{ NULL, 0, 0 },
+};
+
+static const struct kfamily ivbep_family = {
+	.name = "ivytown", .prefix = "ivbep", .model = "Ivy Bridge-EP",
+	.cpuid1_eax = IVBEP_CPUID1_EAX, .max_boxes = 1,
+	/* ivbep_cbox_enable_event(): config1's high half 6 MSRs past the low. */
+	.filter0 = "SNBEP_C0_MSR_PMON_BOX_FILTER", .filter1_step = 6, .devfn = ivbep_devfn,
+	.irp_ctls = "ivbep_uncore_irp_ctls", .irp_ctrs = "ivbep_uncore_irp_ctrs",
 };
 
 struct unc_enc {
@@ -1357,10 +1419,15 @@ static void host_unc_ecb(const struct kmap *k, u8 *ecb, const struct unc_enc *ue
 		u_slot(ecb, 3, ue, t->fixed_ctr + box_off, 0, UNC_COUNT_OFF);
 		return;
 	}
-	u_slot(ecb, 0, ue, t->event_ctl + box_off + ue->ctr * (t->pci ? step : 1),
-	       ue->select, 0);
-	u_slot(ecb, 3, ue, t->perf_ctr + box_off + ue->ctr * (t->pci ? 8 : 1), 0,
-	       UNC_COUNT_OFF);
+	if (t->nat) {
+		u_slot(ecb, 0, ue, t->ctl_at[ue->ctr], ue->select, 0);
+		u_slot(ecb, 3, ue, t->ctr_at[ue->ctr], 0, UNC_COUNT_OFF);
+	} else {
+		u_slot(ecb, 0, ue, t->event_ctl + box_off + ue->ctr * (t->pci ? step : 1),
+		       ue->select, 0);
+		u_slot(ecb, 3, ue, t->perf_ctr + box_off + ue->ctr * (t->pci ? 8 : 1), 0,
+		       UNC_COUNT_OFF);
+	}
 	if (ue->filter && knum(k, k->fam->filter0, &f0)) {
 		u_slot(ecb, 1, ue, f0 + box_off, ue->filter & 0xffffffff, 0);
 		if (k->fam->filter1_step)
@@ -1602,6 +1669,18 @@ TEST_F(core, jaketown_uncore_events_translate_as_perf_encodes_them)
 	EXPECT_LT(450, x.checked);
 	EXPECT_EQ(0, x.not_encodable);
 	EXPECT_EQ(0, x.mismatches);
+}
+
+/* Ivy Bridge-EP (E5-2600 v2, model 0x3e): Sandy Bridge-EP's boxes, more of them, and the IRP. */
+TEST_F(core, ivytown_uncore_events_translate_as_perf_encodes_them)
+{
+	struct uctx x;
+
+	check_unc_family(_metadata, self, &ivbep_family, 9, &x);
+	EXPECT_LT(1000, x.checked);
+	EXPECT_EQ(0, x.not_encodable);
+	EXPECT_EQ(0, x.mismatches);
+	EXPECT_EQ(0, x.absent);
 }
 
 /* A CHA select and its counter, on box @box of a Skylake-SP whose PMUs are @k's. */
@@ -1977,6 +2056,81 @@ TEST_F(core, jaketown_fixed_counters_and_pcu_filter_translate)
 	EXPECT_EQ(3, self->f.start_unc[2].counter);
 	EXPECT_EQ(0x0d, self->f.start_unc[2].config);
 	EXPECT_EQ(0x20000000, self->f.start_unc[2].config1);
+	free(k);
+}
+
+/*
+ * Ivy Bridge-EP, what no ivytown event names: a CBo filter's two halves
+ * (CBo 14: 0xed4 low, 0xeda high) are config1's; the fixed counter of
+ * memory controller 1's first channel (30.4) is uncore_imc_4's; an IRP
+ * counter is found at its uneven offset (counter 1 at 0xb0); QPI port 2's
+ * packet match (24.6) and HA 1's opcode match (28.1) refuse the ECB.
+ */
+TEST_F(core, ivytown_cbo_filter_fixed_counter_irp_and_refusals)
+{
+	static u8 ecb[U_ECB_LEN];
+	struct kmap *k = load_family(_metadata, &ivbep_family);
+	struct unc_enc ue;
+
+	ASSERT_NE(NULL, k);
+	unc_session(_metadata, self, k);
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "cbox");
+	ue.box = 14;
+	ue.select = 0x400135;
+	ue.filter = 0x1820000000000003ull;	/* filter_opc 0x182, filter_tid 3 */
+	host_unc_ecb(k, ecb, &ue);
+	EXPECT_EQ(0xed4, u_reg(ecb, 1)->event_reg_id.reg_id);
+	EXPECT_EQ(0xeda, u_reg(ecb, 2)->event_reg_id.reg_id);
+	EXPECT_EQ(VT_SUCCESS, send_unc(_metadata, self, ecb));
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "imc");
+	ue.box = 4;
+	ue.ctr = -1;
+	host_unc_ecb(k, ecb, &ue);
+	EXPECT_EQ(30, u_reg(ecb, 3)->event_reg_id.pci_dev_no);
+	EXPECT_EQ(4, u_reg(ecb, 3)->event_reg_id.pci_func_no);
+	EXPECT_EQ(VT_SUCCESS, send_unc(_metadata, self, ecb));
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "irp");
+	ue.ctr = 1;
+	ue.select = 0x400112;
+	host_unc_ecb(k, ecb, &ue);
+	EXPECT_EQ(0xdc, u_reg(ecb, 0)->event_reg_id.reg_id);
+	EXPECT_EQ(0xb0, u_reg(ecb, 3)->event_reg_id.reg_id);
+	EXPECT_EQ(VT_SUCCESS, send_unc(_metadata, self, ecb));
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "qpi");
+	ue.box = 2;
+	ue.select = 0x400038;
+	host_unc_ecb(k, ecb, &ue);
+	*u_reg(ecb, 1) = *u_reg(ecb, 0);
+	u_reg(ecb, 1)->event_reg_id.reg_id = 0x230;
+	u_reg(ecb, 1)->event_reg_id.pci_func_no = 6;
+	u_reg(ecb, 1)->reg_value = 0x10;
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_unc(_metadata, self, ecb));
+	EXPECT_EQ(1, fake_log_count(&self->f, "PCI 24.6 register 0x230 = 0x10"));
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "ha");
+	ue.box = 1;
+	ue.select = 0x400001;
+	host_unc_ecb(k, ecb, &ue);
+	*u_reg(ecb, 1) = *u_reg(ecb, 0);
+	u_reg(ecb, 1)->event_reg_id.reg_id = 0x40;
+	u_reg(ecb, 1)->reg_value = 0x1000;
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_unc(_metadata, self, ecb));
+	EXPECT_EQ(1, fake_log_count(&self->f, "PCI 28.1 register 0x40"));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	ASSERT_EQ(3, self->f.start_nunc);
+	EXPECT_STREQ("uncore_cbox_14", self->f.start_unc[0].pmu);
+	EXPECT_EQ(0x135, self->f.start_unc[0].config);
+	EXPECT_EQ(0x1820000000000003ull, self->f.start_unc[0].config1);
+	EXPECT_STREQ("uncore_imc_4", self->f.start_unc[1].pmu);
+	EXPECT_EQ(ACP_UNC_FIXED, self->f.start_unc[1].counter);
+	EXPECT_EQ(0xff, self->f.start_unc[1].config);
+	EXPECT_STREQ("uncore_irp", self->f.start_unc[2].pmu);
+	EXPECT_EQ(1, self->f.start_unc[2].counter);
+	EXPECT_EQ(0x112, self->f.start_unc[2].config);
 	free(k);
 }
 
