@@ -183,12 +183,58 @@ static const struct unc_unpassed ivbep_unpassed[] = {
 	{ 28, 1, 0x40, 0x4b, "HA address/opcode match (Linux programs none)" },
 };
 
+/*
+ * Haswell-EP, Xeon E5-2600 v3 and E5-4600 v3 (model 0x3f): MSR boxes at
+ * Skylake-SP's addresses (ubox 0x705/0x709, fixed 0x704, filter 0x707;
+ * up to 18 CBos 0x10 apart from 0xe01/0xe08, filters 0xe05 low and 0xe06
+ * high; PCU 0x711/0x717, filter 0x715) and four SBoxes 0xa apart from
+ * 0x721/0x726. PCI boxes: HA 18.1, 18.5; iMC channels 21.0, 21.1, 20.0,
+ * 20.1 (memory controller 0) and 24.0, 24.1, 23.0, 23.1 (1), in Linux's
+ * order of their device IDs; IRP 5.6, counters 8 apart from 0xa0 but
+ * selects Ivy Bridge-EP's; QPI ports 8.2, 9.2, 10.2; R2PCIe 16.1; R3QPI
+ * links 11.1, 11.2, 11.5.
+ */
+static const u8 hswep_ha_devfn[][2] = { { 18, 1 }, { 18, 5 } };
+static const u8 hswep_imc_devfn[][2] = {
+	{ 21, 0 }, { 21, 1 }, { 20, 0 }, { 20, 1 }, { 24, 0 }, { 24, 1 }, { 23, 0 }, { 23, 1 },
+};
+
+static const u8 hswep_qpi_devfn[][2] = { { 8, 2 }, { 9, 2 }, { 10, 2 } };
+static const u8 hswep_r2pcie_devfn[][2] = { { 16, 1 } };
+static const u8 hswep_r3qpi_devfn[][2] = { { 11, 1 }, { 11, 2 }, { 11, 5 } };
+
+static const struct unc_box hswep_boxes[] = {
+	{ MSR_BOX("ubox", 1, 2, 0, 0x705, 0x709), .fixed_ctr = 0x704, .filter0 = 0x707 },
+	{ MSR_BOX("cbox", 18, 4, 0x10, 0xe01, 0xe08), .filter0 = 0xe05, .filter1 = 0xe06 },
+	{ MSR_BOX("sbox", 4, 4, 0xa, 0x721, 0x726) },
+	{ MSR_BOX("pcu", 1, 4, 0, 0x711, 0x717), .filter0 = 0x715 },
+	{ PCI_BOX("ha", 4, 4, 0xd8, 0xa0, hswep_ha_devfn, ARRAY_SIZE(hswep_ha_devfn)) },
+	{ PCI_BOX("imc", 4, 4, 0xd8, 0xa0, hswep_imc_devfn, ARRAY_SIZE(hswep_imc_devfn)),
+	  .fixed_ctr = 0xd0 },
+	{ PCI_BOX("irp", 4, 4, 0xd8, 0xa0, ivbep_irp_devfn, ARRAY_SIZE(ivbep_irp_devfn)),
+	  .ctl_at = ivbep_irp_ctl },
+	{ PCI_BOX("qpi", 4, 4, 0xd8, 0xa0, hswep_qpi_devfn, ARRAY_SIZE(hswep_qpi_devfn)) },
+	{ PCI_BOX("r2pcie", 4, 4, 0xd8, 0xa0, hswep_r2pcie_devfn,
+		  ARRAY_SIZE(hswep_r2pcie_devfn)) },
+	{ PCI_BOX("r3qpi", 3, 4, 0xd8, 0xa0, hswep_r3qpi_devfn, ARRAY_SIZE(hswep_r3qpi_devfn)) },
+};
+
+static const struct unc_unpassed hswep_unpassed[] = {
+	{ 8, 6, 0x228, 0x23f, "QPI packet match/mask (perf's config2)" },
+	{ 9, 6, 0x228, 0x23f, "QPI packet match/mask (perf's config2)" },
+	{ 10, 6, 0x228, 0x23f, "QPI packet match/mask (perf's config2)" },
+	{ 18, 1, 0x40, 0x4b, "HA address/opcode match (Linux programs none)" },
+	{ 18, 5, 0x40, 0x4b, "HA address/opcode match (Linux programs none)" },
+};
+
 static const struct unc_model unc_models[] = {
 	{ 6, 0x55, "Skylake-SP", skx_boxes, ARRAY_SIZE(skx_boxes), "uncore_ubox", NULL, 0 },
 	{ 6, 0x2d, "Sandy Bridge-EP", snbep_boxes, ARRAY_SIZE(snbep_boxes), "uncore_ubox",
 	  snbep_unpassed, ARRAY_SIZE(snbep_unpassed) },
 	{ 6, 0x3e, "Ivy Bridge-EP", ivbep_boxes, ARRAY_SIZE(ivbep_boxes), "uncore_ubox",
 	  ivbep_unpassed, ARRAY_SIZE(ivbep_unpassed) },
+	{ 6, 0x3f, "Haswell-EP", hswep_boxes, ARRAY_SIZE(hswep_boxes), "uncore_ubox",
+	  hswep_unpassed, ARRAY_SIZE(hswep_unpassed) },
 };
 
 static const struct unc_model *unc_model(const struct acp_target *t)

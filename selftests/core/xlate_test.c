@@ -1231,6 +1231,34 @@ static const struct kfamily ivbep_family = {
 	.irp_ctls = "ivbep_uncore_irp_ctls", .irp_ctrs = "ivbep_uncore_irp_ctrs",
 };
 
+/* Model 0x3f (family 6): CPUID.1.EAX of a Haswell-EP (M0/R2 stepping). */
+#define HSWEP_CPUID1_EAX	0x000306f2u
+
+/*
+ * Haswell-EP's PCI boxes by device ID: device and function as the v3
+ * uncore guide (331051) and Intel's PCM place them (link 2 of the R3QPI
+ * by the guide's layout: no second source found).
+ */
+static const struct kdevfn hswep_devfn[] = {
+	{ "0x2f30", 18, 1 }, { "0x2f38", 18, 5 },
+	{ "0x2fb0", 21, 0 }, { "0x2fb1", 21, 1 }, { "0x2fb4", 20, 0 }, { "0x2fb5", 20, 1 },
+	{ "0x2fd0", 24, 0 }, { "0x2fd1", 24, 1 }, { "0x2fd4", 23, 0 }, { "0x2fd5", 23, 1 },
+	{ "0x2f39", 5, 6 },
+	{ "0x2f32", 8, 2 }, { "0x2f33", 9, 2 }, { "0x2f3a", 10, 2 },
+	{ "0x2f34", 16, 1 },
+	{ "0x2f36", 11, 1 }, { "0x2f37", 11, 2 }, { "0x2f3e", 11, 5 },
+	{ NULL, 0, 0 },
+};
+
+static const struct kfamily hswep_family = {
+	.name = "haswellx", .prefix = "hswep", .model = "Haswell-EP",
+	.cpuid1_eax = HSWEP_CPUID1_EAX, .max_boxes = 1,
+	/* hswep_cbox_enable_event(): config1's high half in the next MSR. */
+	.filter0 = "HSWEP_C0_MSR_PMON_BOX_FILTER0", .filter1_step = 1, .devfn = hswep_devfn,
+	/* hswep_uncore_irp_ops: Ivy Bridge-EP's selects, its own counters. */
+	.irp_ctls = "ivbep_uncore_irp_ctls", .irp_ctrs = "hswep_uncore_irp_ctrs",
+};
+
 struct unc_enc {
 	const struct ktype *t;
 	u32 box;
@@ -1304,6 +1332,7 @@ static bool unc_encode(const struct kmap *k, const struct jobj *o, u32 ordinal,
 		       struct unc_enc *ue)
 {
 	u64 event, umask, ports, fc, ext, occ = 0;
+	bool filtered = false;
 	const char *unit = jget(o, "Unit"), *counter = jget(o, "Counter");
 	const char *filter = jget(o, "Filter");
 	char terms[128];
@@ -1348,9 +1377,13 @@ static bool unc_encode(const struct kmap *k, const struct jobj *o, u32 ordinal,
 			ue->filter = v;
 		else if (!strcmp(term, "occ_sel"))
 			occ = v;
+		else if (!strncmp(term, "filter_", 7))
+			filtered = true;	/* a CBo filter field: config1, as placed */
 		else
 			return false;
 	}
+	if (filtered)
+		ue->filter = ue->config[1];
 	if (kboxes(ue->t) == 1)
 		snprintf(ue->pmu, sizeof(ue->pmu), "uncore_%.16s", ue->t->name);
 	else
@@ -1678,6 +1711,18 @@ TEST_F(core, ivytown_uncore_events_translate_as_perf_encodes_them)
 
 	check_unc_family(_metadata, self, &ivbep_family, 9, &x);
 	EXPECT_LT(1000, x.checked);
+	EXPECT_EQ(0, x.not_encodable);
+	EXPECT_EQ(0, x.mismatches);
+	EXPECT_EQ(0, x.absent);
+}
+
+/* Haswell-EP (E5-2600 v3, model 0x3f): ubox, cbox, sbox, pcu, ha, imc, irp, qpi, r2pcie, r3qpi. */
+TEST_F(core, haswellx_uncore_events_translate_as_perf_encodes_them)
+{
+	struct uctx x;
+
+	check_unc_family(_metadata, self, &hswep_family, 10, &x);
+	EXPECT_LT(1200, x.checked);
 	EXPECT_EQ(0, x.not_encodable);
 	EXPECT_EQ(0, x.mismatches);
 	EXPECT_EQ(0, x.absent);
@@ -2131,6 +2176,106 @@ TEST_F(core, ivytown_cbo_filter_fixed_counter_irp_and_refusals)
 	EXPECT_STREQ("uncore_irp", self->f.start_unc[2].pmu);
 	EXPECT_EQ(1, self->f.start_unc[2].counter);
 	EXPECT_EQ(0x112, self->f.start_unc[2].config);
+	free(k);
+}
+
+/*
+ * Haswell-EP, what no haswellx event names: the ubox's filter (0x707)
+ * and the PCU's (0x715) are config1 as written; SBox 3 is at 0x73f/0x744;
+ * the fixed counter of memory controller 1's first channel in Linux's
+ * order (24.0) is uncore_imc_4's; the IRP's counter 2 is at 0xb0 with its
+ * select at 0xe0; QPI port 2's packet match (10.6) and HA 1's address
+ * match (18.5) refuse the ECB.
+ */
+TEST_F(core, haswellx_filters_sbox_fixed_counter_irp_and_refusals)
+{
+	static u8 ecb[U_ECB_LEN];
+	struct kmap *k = load_family(_metadata, &hswep_family);
+	struct unc_enc ue;
+
+	ASSERT_NE(NULL, k);
+	unc_session(_metadata, self, k);
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "ubox");
+	ue.ctr = 1;
+	ue.select = 0x400044;
+	host_unc_ecb(k, ecb, &ue);
+	*u_reg(ecb, 1) = *u_reg(ecb, 0);
+	u_reg(ecb, 1)->event_reg_id.reg_id = 0x707;
+	u_reg(ecb, 1)->reg_value = 0x21;	/* filter_tid config1:0, filter_cid config1:5 */
+	EXPECT_EQ(0x706, u_reg(ecb, 0)->event_reg_id.reg_id);
+	EXPECT_EQ(VT_SUCCESS, send_unc(_metadata, self, ecb));
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "pcu");
+	ue.ctr = 2;
+	ue.select = 0x40000c;
+	host_unc_ecb(k, ecb, &ue);
+	*u_reg(ecb, 1) = *u_reg(ecb, 0);
+	u_reg(ecb, 1)->event_reg_id.reg_id = 0x715;
+	u_reg(ecb, 1)->reg_value = 0x10000;
+	EXPECT_EQ(VT_SUCCESS, send_unc(_metadata, self, ecb));
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "sbox");
+	ue.box = 3;
+	ue.select = 0x400102;
+	host_unc_ecb(k, ecb, &ue);
+	EXPECT_EQ(0x73f, u_reg(ecb, 0)->event_reg_id.reg_id);
+	EXPECT_EQ(0x744, u_reg(ecb, 3)->event_reg_id.reg_id);
+	EXPECT_EQ(VT_SUCCESS, send_unc(_metadata, self, ecb));
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "imc");
+	ue.box = 4;
+	ue.ctr = -1;
+	host_unc_ecb(k, ecb, &ue);
+	EXPECT_EQ(24, u_reg(ecb, 3)->event_reg_id.pci_dev_no);
+	EXPECT_EQ(0, u_reg(ecb, 3)->event_reg_id.pci_func_no);
+	EXPECT_EQ(VT_SUCCESS, send_unc(_metadata, self, ecb));
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "irp");
+	ue.ctr = 2;
+	ue.select = 0x400118;
+	host_unc_ecb(k, ecb, &ue);
+	EXPECT_EQ(0xe0, u_reg(ecb, 0)->event_reg_id.reg_id);
+	EXPECT_EQ(0xb0, u_reg(ecb, 3)->event_reg_id.reg_id);
+	EXPECT_EQ(VT_SUCCESS, send_unc(_metadata, self, ecb));
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "qpi");
+	ue.box = 2;
+	ue.select = 0x400038;
+	host_unc_ecb(k, ecb, &ue);
+	*u_reg(ecb, 1) = *u_reg(ecb, 0);
+	u_reg(ecb, 1)->event_reg_id.reg_id = 0x238;
+	u_reg(ecb, 1)->event_reg_id.pci_func_no = 6;
+	u_reg(ecb, 1)->reg_value = 0x4;
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_unc(_metadata, self, ecb));
+	EXPECT_EQ(1, fake_log_count(&self->f, "PCI 10.6 register 0x238 = 0x4"));
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "ha");
+	ue.box = 1;
+	ue.select = 0x400001;
+	host_unc_ecb(k, ecb, &ue);
+	*u_reg(ecb, 1) = *u_reg(ecb, 0);
+	u_reg(ecb, 1)->event_reg_id.reg_id = 0x44;
+	u_reg(ecb, 1)->reg_value = 0x1;
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_unc(_metadata, self, ecb));
+	EXPECT_EQ(1, fake_log_count(&self->f, "PCI 18.5 register 0x44"));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	ASSERT_EQ(5, self->f.start_nunc);
+	EXPECT_STREQ("uncore_ubox", self->f.start_unc[0].pmu);
+	EXPECT_EQ(1, self->f.start_unc[0].counter);
+	EXPECT_EQ(0x44, self->f.start_unc[0].config);
+	EXPECT_EQ(0x21, self->f.start_unc[0].config1);
+	EXPECT_STREQ("uncore_pcu", self->f.start_unc[1].pmu);
+	EXPECT_EQ(0x0c, self->f.start_unc[1].config);
+	EXPECT_EQ(0x10000, self->f.start_unc[1].config1);
+	EXPECT_STREQ("uncore_sbox_3", self->f.start_unc[2].pmu);
+	EXPECT_EQ(0, self->f.start_unc[2].counter);
+	EXPECT_EQ(0x102, self->f.start_unc[2].config);
+	EXPECT_STREQ("uncore_imc_4", self->f.start_unc[3].pmu);
+	EXPECT_EQ(ACP_UNC_FIXED, self->f.start_unc[3].counter);
+	EXPECT_STREQ("uncore_irp", self->f.start_unc[4].pmu);
+	EXPECT_EQ(2, self->f.start_unc[4].counter);
+	EXPECT_EQ(0x118, self->f.start_unc[4].config);
 	free(k);
 }
 
