@@ -227,6 +227,29 @@ static const struct unc_unpassed hswep_unpassed[] = {
 	{ 18, 5, 0x40, 0x4b, "HA address/opcode match (Linux programs none)" },
 };
 
+/*
+ * Broadwell-EP, Xeon E5-2600 v4 and E5-4600 v4 (model 0x4f), and
+ * Broadwell-DE, Xeon D-1500 (model 0x56), which Linux drives alike:
+ * Haswell-EP's boxes at its addresses, up to 24 CBos, and a ubox Linux
+ * gives no filter. A Broadwell-DE has no SBox or QPI: Linux registers no
+ * PMU for them, so their counters are refused as any box without one.
+ */
+static const struct unc_box bdx_boxes[] = {
+	{ MSR_BOX("ubox", 1, 2, 0, 0x705, 0x709), .fixed_ctr = 0x704 },
+	{ MSR_BOX("cbox", 24, 4, 0x10, 0xe01, 0xe08), .filter0 = 0xe05, .filter1 = 0xe06 },
+	{ MSR_BOX("sbox", 4, 4, 0xa, 0x721, 0x726) },
+	{ MSR_BOX("pcu", 1, 4, 0, 0x711, 0x717), .filter0 = 0x715 },
+	{ PCI_BOX("ha", 4, 4, 0xd8, 0xa0, hswep_ha_devfn, ARRAY_SIZE(hswep_ha_devfn)) },
+	{ PCI_BOX("imc", 4, 4, 0xd8, 0xa0, hswep_imc_devfn, ARRAY_SIZE(hswep_imc_devfn)),
+	  .fixed_ctr = 0xd0 },
+	{ PCI_BOX("irp", 4, 4, 0xd8, 0xa0, ivbep_irp_devfn, ARRAY_SIZE(ivbep_irp_devfn)),
+	  .ctl_at = ivbep_irp_ctl },
+	{ PCI_BOX("qpi", 4, 4, 0xd8, 0xa0, hswep_qpi_devfn, ARRAY_SIZE(hswep_qpi_devfn)) },
+	{ PCI_BOX("r2pcie", 4, 4, 0xd8, 0xa0, hswep_r2pcie_devfn,
+		  ARRAY_SIZE(hswep_r2pcie_devfn)) },
+	{ PCI_BOX("r3qpi", 3, 4, 0xd8, 0xa0, hswep_r3qpi_devfn, ARRAY_SIZE(hswep_r3qpi_devfn)) },
+};
+
 static const struct unc_model unc_models[] = {
 	{ 6, 0x55, "Skylake-SP", skx_boxes, ARRAY_SIZE(skx_boxes), "uncore_ubox", NULL, 0 },
 	{ 6, 0x2d, "Sandy Bridge-EP", snbep_boxes, ARRAY_SIZE(snbep_boxes), "uncore_ubox",
@@ -234,6 +257,10 @@ static const struct unc_model unc_models[] = {
 	{ 6, 0x3e, "Ivy Bridge-EP", ivbep_boxes, ARRAY_SIZE(ivbep_boxes), "uncore_ubox",
 	  ivbep_unpassed, ARRAY_SIZE(ivbep_unpassed) },
 	{ 6, 0x3f, "Haswell-EP", hswep_boxes, ARRAY_SIZE(hswep_boxes), "uncore_ubox",
+	  hswep_unpassed, ARRAY_SIZE(hswep_unpassed) },
+	{ 6, 0x4f, "Broadwell-EP", bdx_boxes, ARRAY_SIZE(bdx_boxes), "uncore_ubox",
+	  hswep_unpassed, ARRAY_SIZE(hswep_unpassed) },
+	{ 6, 0x56, "Broadwell-DE", bdx_boxes, ARRAY_SIZE(bdx_boxes), "uncore_ubox",
 	  hswep_unpassed, ARRAY_SIZE(hswep_unpassed) },
 };
 

@@ -830,6 +830,8 @@ struct kfamily {
 	const char *absent_unit;	/* a JSON unit with no PMU in Linux */
 	/* The arrays of an IRP's select and counter offsets (its type has no .event_ctl). */
 	const char *irp_ctls, *irp_ctrs;
+	/* Types of another family's the model's uncore registers too (Broadwell-EP's PCU). */
+	const char *const *also;
 };
 
 struct kmap {
@@ -1005,6 +1007,48 @@ static u32 karray(const char *text, const char *name, u64 *out, u32 max)
 	return *p == '}' ? n : 0;
 }
 
+/* Each intel_uncore_type whose definition starts with @tpat: its name, registers and boxes. */
+static bool kparse_types(struct kmap *k, const char *text, const struct kfamily *fam,
+			 const char *tpat)
+{
+	const char *p;
+	char val[K_NAME];
+
+	for (p = text; (p = strstr(p, tpat)); p++) {
+		const char *end = strstr(p, "};");
+		struct ktype *t = &k->types[k->ntypes];
+		char block[4096];
+
+		if (!end || end - p >= 2048 || k->ntypes == ARRAY_SIZE(k->types))
+			continue;
+		snprintf(block, sizeof(block), "%.*s", (int)(end - p), p);
+		if (!kexpand(text, block, sizeof(block)))
+			return false;
+		memset(t, 0, sizeof(*t));
+		if (sscanf(p, "static struct intel_uncore_type %63s", t->var) != 1 ||
+		    !kfield(block, "name", t->name) || !kfield(block, "format_group", t->group))
+			continue;
+		if (!strcmp(t->name, "irp") && !kfield(block, "event_ctl", val)) {
+			/* Its counters where the IRP's ops put them. */
+			t->nat = karray(text, fam->irp_ctls, t->ctl_at, ARRAY_SIZE(t->ctl_at));
+			if (!t->nat ||
+			    karray(text, fam->irp_ctrs, t->ctr_at, ARRAY_SIZE(t->ctr_at)) != t->nat)
+				continue;
+		} else if (!kfield(block, "event_ctl", val) || !knum(k, val, &t->event_ctl) ||
+			   !kfield(block, "perf_ctr", val) || !knum(k, val, &t->perf_ctr)) {
+			continue;
+		}
+		if (kfield(block, "fixed_ctr", val) && !knum(k, val, &t->fixed_ctr))
+			return false;
+		if (kfield(block, "msr_offset", val) && !knum(k, val, &t->msr_offset))
+			return false;
+		if (kfield(block, "num_boxes", val))
+			t->nboxes = atoi(val);
+		k->ntypes++;
+	}
+	return true;
+}
+
 static bool kparse(struct kmap *k, const char *text, const struct kfamily *fam)
 {
 	const char *p;
@@ -1055,37 +1099,12 @@ static bool kparse(struct kmap *k, const char *text, const struct kfamily *fam)
 		snprintf(k->groups[k->ngroups].name, K_NAME, "%s", name);
 		snprintf(k->groups[k->ngroups++].val, K_NAME, "%s", val);
 	}
-	for (p = text; (p = strstr(p, tpat)); p++) {
-		const char *end = strstr(p, "};");
-		struct ktype *t = &k->types[k->ntypes];
-		char block[4096];
-
-		if (!end || end - p >= 2048 || k->ntypes == ARRAY_SIZE(k->types))
-			continue;
-		snprintf(block, sizeof(block), "%.*s", (int)(end - p), p);
-		if (!kexpand(text, block, sizeof(block)))
+	if (!kparse_types(k, text, fam, tpat))
+		return false;
+	for (u32 a = 0; fam->also && fam->also[a]; a++) {
+		snprintf(tpat, sizeof(tpat), "static struct intel_uncore_type %s =", fam->also[a]);
+		if (!kparse_types(k, text, fam, tpat))
 			return false;
-		memset(t, 0, sizeof(*t));
-		if (sscanf(p, "static struct intel_uncore_type %63s", t->var) != 1 ||
-		    !kfield(block, "name", t->name) || !kfield(block, "format_group", t->group))
-			continue;
-		if (!strcmp(t->name, "irp") && !kfield(block, "event_ctl", val)) {
-			/* Its counters where the IRP's ops put them. */
-			t->nat = karray(text, fam->irp_ctls, t->ctl_at, ARRAY_SIZE(t->ctl_at));
-			if (!t->nat ||
-			    karray(text, fam->irp_ctrs, t->ctr_at, ARRAY_SIZE(t->ctr_at)) != t->nat)
-				continue;
-		} else if (!kfield(block, "event_ctl", val) || !knum(k, val, &t->event_ctl) ||
-			   !kfield(block, "perf_ctr", val) || !knum(k, val, &t->perf_ctr)) {
-			continue;
-		}
-		if (kfield(block, "fixed_ctr", val) && !knum(k, val, &t->fixed_ctr))
-			return false;
-		if (kfield(block, "msr_offset", val) && !knum(k, val, &t->msr_offset))
-			return false;
-		if (kfield(block, "num_boxes", val))
-			t->nboxes = atoi(val);
-		k->ntypes++;
 	}
 	/* PCI boxes: UNCORE_PCI_DEV_FULL_DATA(dev, func, <PREFIX>_PCI_UNCORE_X, idx). */
 	for (p = text; !fam->devfn && (p = strstr(p, "UNCORE_PCI_DEV_FULL_DATA(")); p++) {
@@ -1257,6 +1276,33 @@ static const struct kfamily hswep_family = {
 	.filter0 = "HSWEP_C0_MSR_PMON_BOX_FILTER0", .filter1_step = 1, .devfn = hswep_devfn,
 	/* hswep_uncore_irp_ops: Ivy Bridge-EP's selects, its own counters. */
 	.irp_ctls = "ivbep_uncore_irp_ctls", .irp_ctrs = "hswep_uncore_irp_ctrs",
+};
+
+/* Model 0x4f (family 6): CPUID.1.EAX of a Broadwell-EP (B0 stepping). */
+#define BDX_CPUID1_EAX		0x000406f1u
+
+/*
+ * Broadwell-EP's PCI boxes by device ID: Haswell-EP's devices and
+ * functions (the v4 uncore guide, 334291, keeps the v3 layout).
+ */
+static const struct kdevfn bdx_devfn[] = {
+	{ "0x6f30", 18, 1 }, { "0x6f38", 18, 5 },
+	{ "0x6fb0", 21, 0 }, { "0x6fb1", 21, 1 }, { "0x6fb4", 20, 0 }, { "0x6fb5", 20, 1 },
+	{ "0x6fd0", 24, 0 }, { "0x6fd1", 24, 1 }, { "0x6fd4", 23, 0 }, { "0x6fd5", 23, 1 },
+	{ "0x6f39", 5, 6 },
+	{ "0x6f32", 8, 2 }, { "0x6f33", 9, 2 }, { "0x6f3a", 10, 2 },
+	{ "0x6f34", 16, 1 },
+	{ "0x6f36", 11, 1 }, { "0x6f37", 11, 2 }, { "0x6f3e", 11, 5 },
+	{ NULL, 0, 0 },
+};
+
+static const struct kfamily bdx_family = {
+	.name = "broadwellx", .prefix = "bdx", .model = "Broadwell-EP",
+	.cpuid1_eax = BDX_CPUID1_EAX, .max_boxes = 1,
+	.filter0 = "HSWEP_C0_MSR_PMON_BOX_FILTER0", .filter1_step = 1, .devfn = bdx_devfn,
+	.irp_ctls = "ivbep_uncore_irp_ctls", .irp_ctrs = "hswep_uncore_irp_ctrs",
+	/* bdx_msr_uncores: Haswell-EP's PCU. */
+	.also = (const char *const[]){ "hswep_uncore_pcu", NULL },
 };
 
 struct unc_enc {
@@ -1722,6 +1768,18 @@ TEST_F(core, haswellx_uncore_events_translate_as_perf_encodes_them)
 	struct uctx x;
 
 	check_unc_family(_metadata, self, &hswep_family, 10, &x);
+	EXPECT_LT(1200, x.checked);
+	EXPECT_EQ(0, x.not_encodable);
+	EXPECT_EQ(0, x.mismatches);
+	EXPECT_EQ(0, x.absent);
+}
+
+/* Broadwell-EP (E5-2600 v4, model 0x4f): Haswell-EP's boxes; its PCU Haswell-EP's type. */
+TEST_F(core, broadwellx_uncore_events_translate_as_perf_encodes_them)
+{
+	struct uctx x;
+
+	check_unc_family(_metadata, self, &bdx_family, 10, &x);
 	EXPECT_LT(1200, x.checked);
 	EXPECT_EQ(0, x.not_encodable);
 	EXPECT_EQ(0, x.mismatches);
@@ -2276,6 +2334,64 @@ TEST_F(core, haswellx_filters_sbox_fixed_counter_irp_and_refusals)
 	EXPECT_STREQ("uncore_irp", self->f.start_unc[4].pmu);
 	EXPECT_EQ(2, self->f.start_unc[4].counter);
 	EXPECT_EQ(0x118, self->f.start_unc[4].config);
+	free(k);
+}
+
+/*
+ * Broadwell-EP: CBo 23 (0xf71/0xf78) with both filter halves (0xf75,
+ * 0xf76); Linux's Broadwell ubox has no filter, so its 0x707 is no
+ * register aca reads. A Broadwell-DE (model 0x56) is translated by the
+ * same map, and named so where a register is none of its counters.
+ */
+TEST_F(core, broadwellx_cbo_23_and_broadwell_de)
+{
+	static u8 ecb[U_ECB_LEN];
+	struct kmap *k = load_family(_metadata, &bdx_family);
+	struct unc_enc ue;
+
+	ASSERT_NE(NULL, k);
+	unc_session(_metadata, self, k);
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "cbox");
+	ue.box = 23;
+	ue.ctr = 3;
+	ue.select = 0x400134;
+	ue.filter = 0x0190000000020000ull;	/* filter_opc 0x19, filter_state 1 */
+	host_unc_ecb(k, ecb, &ue);
+	EXPECT_EQ(0xf74, u_reg(ecb, 0)->event_reg_id.reg_id);
+	EXPECT_EQ(0xf75, u_reg(ecb, 1)->event_reg_id.reg_id);
+	EXPECT_EQ(0xf76, u_reg(ecb, 2)->event_reg_id.reg_id);
+	EXPECT_EQ(0xf7b, u_reg(ecb, 3)->event_reg_id.reg_id);
+	EXPECT_EQ(VT_SUCCESS, send_unc(_metadata, self, ecb));
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "ubox");
+	ue.select = 0x400044;
+	host_unc_ecb(k, ecb, &ue);
+	*u_reg(ecb, 1) = *u_reg(ecb, 0);
+	u_reg(ecb, 1)->event_reg_id.reg_id = 0x707;
+	u_reg(ecb, 1)->reg_value = 0x1;
+	EXPECT_EQ(VT_SUCCESS, send_unc(_metadata, self, ecb));
+	/* Broadwell-DE, family 6 model 0x56. */
+	self->f.cpuid1_eax = 0x00050663u;
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "cbox");
+	ue.box = 1;
+	ue.select = 0x400037;
+	host_unc_ecb(k, ecb, &ue);
+	EXPECT_EQ(VT_SUCCESS, send_unc(_metadata, self, ecb));
+	u_reg(ecb, 3)->event_reg_id.reg_id = 0xd16;	/* an Ivy Bridge-EP CBo counter */
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_unc(_metadata, self, ecb));
+	EXPECT_EQ(1, fake_log_count(&self->f, "is no Broadwell-DE counter aca knows"));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	ASSERT_EQ(3, self->f.start_nunc);
+	EXPECT_STREQ("uncore_cbox_23", self->f.start_unc[0].pmu);
+	EXPECT_EQ(3, self->f.start_unc[0].counter);
+	EXPECT_EQ(0x134, self->f.start_unc[0].config);
+	EXPECT_EQ(0x0190000000020000ull, self->f.start_unc[0].config1);
+	EXPECT_STREQ("uncore_ubox", self->f.start_unc[1].pmu);
+	EXPECT_EQ(0, self->f.start_unc[1].config1);
+	EXPECT_STREQ("uncore_cbox_1", self->f.start_unc[2].pmu);
+	EXPECT_EQ(0x37, self->f.start_unc[2].config);
 	free(k);
 }
 
