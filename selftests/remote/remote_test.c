@@ -765,7 +765,8 @@ TEST(counting_mode_reads_each_cpus_counts_then_switches_group)
 /*
  * The registers of the stand-ins' boxes on the target's model (its status
  * message's): a Sandy or Ivy Bridge-EP's (model 0x2d, 0x3e) CBo 0 select 0
- * and counter 0 and ubox fixed counter, else a Skylake-SP's CHA 0 and ubox.
+ * and counter 0 and ubox fixed counter, else a Skylake-SP's CHA 0 and ubox
+ * (a Haswell-EP's CBo 0 and ubox are at the same addresses).
  */
 struct unc_regs {
 	uint32_t sel, ctr, fixed;
