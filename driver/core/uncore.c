@@ -41,6 +41,8 @@ struct unc_box {
 	u32 fixed_ctr;		/* 0: no fixed counter (its select perf programs) */
 	u32 filter0, filter1;	/* config1 bits 31:0 and 63:32; 0: none */
 	const u8 (*devfn)[2];	/* PCI boxes: device, function of box n */
+	/* Counter k's select and counter where they are not evenly spaced; NULL: they are. */
+	const u16 *ctl_at, *ctr_at;
 };
 
 /* A PCI filter register range (device, function, first and last offset) perf is not given. */
@@ -136,10 +138,130 @@ static const struct unc_unpassed snbep_unpassed[] = {
 	{ 14, 1, 0x40, 0x4b, "HA address/opcode match (Linux programs none)" },
 };
 
+/*
+ * Ivy Bridge-EP, Xeon E5-2600 v2 and E5-4600 v2 (model 0x3e): the v2
+ * uncore guide's (329468) boxes as Linux registers them. The MSR boxes
+ * are Sandy Bridge-EP's, with up to 15 CBos whose filter is two
+ * registers (config1 bits 31:0 at 0xd14, 63:32 at 0xd1a, 0x20 apart per
+ * CBo). PCI boxes: HA 14.1, 28.1; iMC channels 16.4, 16.5, 16.0, 16.1
+ * (memory controller 0) and 30.4, 30.5, 30.0, 30.1 (1); IRP 5.6, whose
+ * counters are not evenly spaced; QPI ports 8.2, 9.2, 24.2; R2PCIe 19.1;
+ * R3QPI links 19.5, 19.6, 18.5.
+ */
+static const u8 ivbep_ha_devfn[][2] = { { 14, 1 }, { 28, 1 } };
+static const u8 ivbep_imc_devfn[][2] = {
+	{ 16, 4 }, { 16, 5 }, { 16, 0 }, { 16, 1 }, { 30, 4 }, { 30, 5 }, { 30, 0 }, { 30, 1 },
+};
+
+static const u8 ivbep_irp_devfn[][2] = { { 5, 6 } };
+static const u16 ivbep_irp_ctl[] = { 0xd8, 0xdc, 0xe0, 0xe4 };
+static const u16 ivbep_irp_ctr[] = { 0xa0, 0xb0, 0xb8, 0xc0 };
+static const u8 ivbep_qpi_devfn[][2] = { { 8, 2 }, { 9, 2 }, { 24, 2 } };
+static const u8 ivbep_r3qpi_devfn[][2] = { { 19, 5 }, { 19, 6 }, { 18, 5 } };
+
+static const struct unc_box ivbep_boxes[] = {
+	{ MSR_BOX("ubox", 1, 2, 0, 0xc10, 0xc16), .fixed_ctr = 0xc09 },
+	{ MSR_BOX("cbox", 15, 4, 0x20, 0xd10, 0xd16), .filter0 = 0xd14, .filter1 = 0xd1a },
+	{ MSR_BOX("pcu", 1, 4, 0, 0xc30, 0xc36), .filter0 = 0xc34 },
+	{ PCI_BOX("ha", 4, 4, 0xd8, 0xa0, ivbep_ha_devfn, ARRAY_SIZE(ivbep_ha_devfn)) },
+	{ PCI_BOX("imc", 4, 4, 0xd8, 0xa0, ivbep_imc_devfn, ARRAY_SIZE(ivbep_imc_devfn)),
+	  .fixed_ctr = 0xd0 },
+	{ PCI_BOX("irp", 4, 4, 0xd8, 0xa0, ivbep_irp_devfn, ARRAY_SIZE(ivbep_irp_devfn)),
+	  .ctl_at = ivbep_irp_ctl, .ctr_at = ivbep_irp_ctr },
+	{ PCI_BOX("qpi", 4, 4, 0xd8, 0xa0, ivbep_qpi_devfn, ARRAY_SIZE(ivbep_qpi_devfn)) },
+	{ PCI_BOX("r2pcie", 4, 4, 0xd8, 0xa0, snbep_r2pcie_devfn,
+		  ARRAY_SIZE(snbep_r2pcie_devfn)) },
+	{ PCI_BOX("r3qpi", 3, 4, 0xd8, 0xa0, ivbep_r3qpi_devfn, ARRAY_SIZE(ivbep_r3qpi_devfn)) },
+};
+
+/* As on Sandy Bridge-EP, for each QPI port's match/mask device and each HA. */
+static const struct unc_unpassed ivbep_unpassed[] = {
+	{ 8, 6, 0x228, 0x23f, "QPI packet match/mask (perf's config2)" },
+	{ 9, 6, 0x228, 0x23f, "QPI packet match/mask (perf's config2)" },
+	{ 24, 6, 0x228, 0x23f, "QPI packet match/mask (perf's config2)" },
+	{ 14, 1, 0x40, 0x4b, "HA address/opcode match (Linux programs none)" },
+	{ 28, 1, 0x40, 0x4b, "HA address/opcode match (Linux programs none)" },
+};
+
+/*
+ * Haswell-EP, Xeon E5-2600 v3 and E5-4600 v3 (model 0x3f): MSR boxes at
+ * Skylake-SP's addresses (ubox 0x705/0x709, fixed 0x704, filter 0x707;
+ * up to 18 CBos 0x10 apart from 0xe01/0xe08, filters 0xe05 low and 0xe06
+ * high; PCU 0x711/0x717, filter 0x715) and four SBoxes 0xa apart from
+ * 0x721/0x726. PCI boxes: HA 18.1, 18.5; iMC channels 21.0, 21.1, 20.0,
+ * 20.1 (memory controller 0) and 24.0, 24.1, 23.0, 23.1 (1), in Linux's
+ * order of their device IDs; IRP 5.6, counters 8 apart from 0xa0 but
+ * selects Ivy Bridge-EP's; QPI ports 8.2, 9.2, 10.2; R2PCIe 16.1; R3QPI
+ * links 11.1, 11.2, 11.5.
+ */
+static const u8 hswep_ha_devfn[][2] = { { 18, 1 }, { 18, 5 } };
+static const u8 hswep_imc_devfn[][2] = {
+	{ 21, 0 }, { 21, 1 }, { 20, 0 }, { 20, 1 }, { 24, 0 }, { 24, 1 }, { 23, 0 }, { 23, 1 },
+};
+
+static const u8 hswep_qpi_devfn[][2] = { { 8, 2 }, { 9, 2 }, { 10, 2 } };
+static const u8 hswep_r2pcie_devfn[][2] = { { 16, 1 } };
+static const u8 hswep_r3qpi_devfn[][2] = { { 11, 1 }, { 11, 2 }, { 11, 5 } };
+
+static const struct unc_box hswep_boxes[] = {
+	{ MSR_BOX("ubox", 1, 2, 0, 0x705, 0x709), .fixed_ctr = 0x704, .filter0 = 0x707 },
+	{ MSR_BOX("cbox", 18, 4, 0x10, 0xe01, 0xe08), .filter0 = 0xe05, .filter1 = 0xe06 },
+	{ MSR_BOX("sbox", 4, 4, 0xa, 0x721, 0x726) },
+	{ MSR_BOX("pcu", 1, 4, 0, 0x711, 0x717), .filter0 = 0x715 },
+	{ PCI_BOX("ha", 4, 4, 0xd8, 0xa0, hswep_ha_devfn, ARRAY_SIZE(hswep_ha_devfn)) },
+	{ PCI_BOX("imc", 4, 4, 0xd8, 0xa0, hswep_imc_devfn, ARRAY_SIZE(hswep_imc_devfn)),
+	  .fixed_ctr = 0xd0 },
+	{ PCI_BOX("irp", 4, 4, 0xd8, 0xa0, ivbep_irp_devfn, ARRAY_SIZE(ivbep_irp_devfn)),
+	  .ctl_at = ivbep_irp_ctl },
+	{ PCI_BOX("qpi", 4, 4, 0xd8, 0xa0, hswep_qpi_devfn, ARRAY_SIZE(hswep_qpi_devfn)) },
+	{ PCI_BOX("r2pcie", 4, 4, 0xd8, 0xa0, hswep_r2pcie_devfn,
+		  ARRAY_SIZE(hswep_r2pcie_devfn)) },
+	{ PCI_BOX("r3qpi", 3, 4, 0xd8, 0xa0, hswep_r3qpi_devfn, ARRAY_SIZE(hswep_r3qpi_devfn)) },
+};
+
+static const struct unc_unpassed hswep_unpassed[] = {
+	{ 8, 6, 0x228, 0x23f, "QPI packet match/mask (perf's config2)" },
+	{ 9, 6, 0x228, 0x23f, "QPI packet match/mask (perf's config2)" },
+	{ 10, 6, 0x228, 0x23f, "QPI packet match/mask (perf's config2)" },
+	{ 18, 1, 0x40, 0x4b, "HA address/opcode match (Linux programs none)" },
+	{ 18, 5, 0x40, 0x4b, "HA address/opcode match (Linux programs none)" },
+};
+
+/*
+ * Broadwell-EP, Xeon E5-2600 v4 and E5-4600 v4 (model 0x4f), and
+ * Broadwell-DE, Xeon D-1500 (model 0x56), which Linux drives alike:
+ * Haswell-EP's boxes at its addresses, up to 24 CBos, and a ubox Linux
+ * gives no filter. A Broadwell-DE has no SBox or QPI: Linux registers no
+ * PMU for them, so their counters are refused as any box without one.
+ */
+static const struct unc_box bdx_boxes[] = {
+	{ MSR_BOX("ubox", 1, 2, 0, 0x705, 0x709), .fixed_ctr = 0x704 },
+	{ MSR_BOX("cbox", 24, 4, 0x10, 0xe01, 0xe08), .filter0 = 0xe05, .filter1 = 0xe06 },
+	{ MSR_BOX("sbox", 4, 4, 0xa, 0x721, 0x726) },
+	{ MSR_BOX("pcu", 1, 4, 0, 0x711, 0x717), .filter0 = 0x715 },
+	{ PCI_BOX("ha", 4, 4, 0xd8, 0xa0, hswep_ha_devfn, ARRAY_SIZE(hswep_ha_devfn)) },
+	{ PCI_BOX("imc", 4, 4, 0xd8, 0xa0, hswep_imc_devfn, ARRAY_SIZE(hswep_imc_devfn)),
+	  .fixed_ctr = 0xd0 },
+	{ PCI_BOX("irp", 4, 4, 0xd8, 0xa0, ivbep_irp_devfn, ARRAY_SIZE(ivbep_irp_devfn)),
+	  .ctl_at = ivbep_irp_ctl },
+	{ PCI_BOX("qpi", 4, 4, 0xd8, 0xa0, hswep_qpi_devfn, ARRAY_SIZE(hswep_qpi_devfn)) },
+	{ PCI_BOX("r2pcie", 4, 4, 0xd8, 0xa0, hswep_r2pcie_devfn,
+		  ARRAY_SIZE(hswep_r2pcie_devfn)) },
+	{ PCI_BOX("r3qpi", 3, 4, 0xd8, 0xa0, hswep_r3qpi_devfn, ARRAY_SIZE(hswep_r3qpi_devfn)) },
+};
+
 static const struct unc_model unc_models[] = {
 	{ 6, 0x55, "Skylake-SP", skx_boxes, ARRAY_SIZE(skx_boxes), "uncore_ubox", NULL, 0 },
 	{ 6, 0x2d, "Sandy Bridge-EP", snbep_boxes, ARRAY_SIZE(snbep_boxes), "uncore_ubox",
 	  snbep_unpassed, ARRAY_SIZE(snbep_unpassed) },
+	{ 6, 0x3e, "Ivy Bridge-EP", ivbep_boxes, ARRAY_SIZE(ivbep_boxes), "uncore_ubox",
+	  ivbep_unpassed, ARRAY_SIZE(ivbep_unpassed) },
+	{ 6, 0x3f, "Haswell-EP", hswep_boxes, ARRAY_SIZE(hswep_boxes), "uncore_ubox",
+	  hswep_unpassed, ARRAY_SIZE(hswep_unpassed) },
+	{ 6, 0x4f, "Broadwell-EP", bdx_boxes, ARRAY_SIZE(bdx_boxes), "uncore_ubox",
+	  hswep_unpassed, ARRAY_SIZE(hswep_unpassed) },
+	{ 6, 0x56, "Broadwell-DE", bdx_boxes, ARRAY_SIZE(bdx_boxes), "uncore_ubox",
+	  hswep_unpassed, ARRAY_SIZE(hswep_unpassed) },
 };
 
 static const struct unc_model *unc_model(const struct acp_target *t)
@@ -296,6 +418,13 @@ static bool counter_at(const struct unc_view *v, const struct sep_event_reg *r,
 			w->ctr = -1;
 			return true;
 		}
+		for (u32 k = 0; box->ctr_at && k < box->ncounters; k++)
+			if (reg == box->ctr_at[k]) {
+				w->ctr = k;
+				return true;
+			}
+		if (box->ctr_at)
+			continue;
 		off = reg - box->ctr0;
 		if (reg >= box->ctr0 && off % box->ctr_step == 0 &&
 		    off / box->ctr_step < box->ncounters) {
@@ -386,7 +515,10 @@ static bool add_unc_event(const struct unc_view *v, const struct sep_event_reg *
 	if (w.ctr < 0) {
 		e->config = UNC_FIXED_EVENT;
 	} else {
-		if (!written(v, ctr, &w, w.box->ctl0 + w.ctr * w.box->ctl_step, &sel)) {
+		u32 ctl = w.box->ctl_at ? w.box->ctl_at[w.ctr] :
+			  w.box->ctl0 + w.ctr * w.box->ctl_step;
+
+		if (!written(v, ctr, &w, ctl, &sel)) {
 			acp_log(v->t, "ECB: %s counter %d has no event select", pmu.name, w.ctr);
 			return false;
 		}

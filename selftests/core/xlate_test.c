@@ -794,6 +794,8 @@ struct ktype {
 	u64 event_ctl, perf_ctr, fixed_ctr, msr_offset;
 	u32 nboxes;		/* .num_boxes, or the PCI boxes found */
 	bool pci;
+	u32 nat;		/* counters at kfamily.irp_ctls/ctrs (no .event_ctl) */
+	u64 ctl_at[8], ctr_at[8];
 	u8 devfn[8][2];
 	char formats[FAKE_PMU_FORMATS];	/* each NUL-ended, as fake_add_pmu() takes them */
 	const char *fmt[24];
@@ -826,6 +828,10 @@ struct kfamily {
 	u32 filter1_step;		/* from it to the high half's register; 0: none */
 	const struct kdevfn *devfn;	/* NULL-ended; NULL: UNCORE_PCI_DEV_FULL_DATA */
 	const char *absent_unit;	/* a JSON unit with no PMU in Linux */
+	/* The arrays of an IRP's select and counter offsets (its type has no .event_ctl). */
+	const char *irp_ctls, *irp_ctrs;
+	/* Types of another family's the model's uncore registers too (Broadwell-EP's PCU). */
+	const char *const *also;
 };
 
 struct kmap {
@@ -977,6 +983,72 @@ static bool kpci_type(const char *text, const char *upper, const char *which, ch
 	return map && sscanf(map, "&%63[a-z0-9_]", var) == 1;
 }
 
+/* "static unsigned NAME[] = {0xd8, 0xdc, ...};": its numbers, at most @max. */
+static u32 karray(const char *text, const char *name, u64 *out, u32 max)
+{
+	char pat[K_NAME * 2];
+	const char *p;
+	u32 n = 0;
+
+	snprintf(pat, sizeof(pat), "static unsigned %s[] = {", name);
+	p = name ? strstr(text, pat) : NULL;
+	if (!p)
+		return 0;
+	p += strlen(pat);
+	while (n < max && *p != '}') {
+		char *end;
+
+		out[n] = strtoull(p, &end, 0);
+		if (end == p)
+			return 0;
+		n++;
+		p = end + strspn(end, ", ");
+	}
+	return *p == '}' ? n : 0;
+}
+
+/* Each intel_uncore_type whose definition starts with @tpat: its name, registers and boxes. */
+static bool kparse_types(struct kmap *k, const char *text, const struct kfamily *fam,
+			 const char *tpat)
+{
+	const char *p;
+	char val[K_NAME];
+
+	for (p = text; (p = strstr(p, tpat)); p++) {
+		const char *end = strstr(p, "};");
+		struct ktype *t = &k->types[k->ntypes];
+		char block[4096];
+
+		if (!end || end - p >= 2048 || k->ntypes == ARRAY_SIZE(k->types))
+			continue;
+		snprintf(block, sizeof(block), "%.*s", (int)(end - p), p);
+		if (!kexpand(text, block, sizeof(block)))
+			return false;
+		memset(t, 0, sizeof(*t));
+		if (sscanf(p, "static struct intel_uncore_type %63s", t->var) != 1 ||
+		    !kfield(block, "name", t->name) || !kfield(block, "format_group", t->group))
+			continue;
+		if (!strcmp(t->name, "irp") && !kfield(block, "event_ctl", val)) {
+			/* Its counters where the IRP's ops put them. */
+			t->nat = karray(text, fam->irp_ctls, t->ctl_at, ARRAY_SIZE(t->ctl_at));
+			if (!t->nat ||
+			    karray(text, fam->irp_ctrs, t->ctr_at, ARRAY_SIZE(t->ctr_at)) != t->nat)
+				continue;
+		} else if (!kfield(block, "event_ctl", val) || !knum(k, val, &t->event_ctl) ||
+			   !kfield(block, "perf_ctr", val) || !knum(k, val, &t->perf_ctr)) {
+			continue;
+		}
+		if (kfield(block, "fixed_ctr", val) && !knum(k, val, &t->fixed_ctr))
+			return false;
+		if (kfield(block, "msr_offset", val) && !knum(k, val, &t->msr_offset))
+			return false;
+		if (kfield(block, "num_boxes", val))
+			t->nboxes = atoi(val);
+		k->ntypes++;
+	}
+	return true;
+}
+
 static bool kparse(struct kmap *k, const char *text, const struct kfamily *fam)
 {
 	const char *p;
@@ -1027,29 +1099,12 @@ static bool kparse(struct kmap *k, const char *text, const struct kfamily *fam)
 		snprintf(k->groups[k->ngroups].name, K_NAME, "%s", name);
 		snprintf(k->groups[k->ngroups++].val, K_NAME, "%s", val);
 	}
-	for (p = text; (p = strstr(p, tpat)); p++) {
-		const char *end = strstr(p, "};");
-		struct ktype *t = &k->types[k->ntypes];
-		char block[4096];
-
-		if (!end || end - p >= 2048 || k->ntypes == ARRAY_SIZE(k->types))
-			continue;
-		snprintf(block, sizeof(block), "%.*s", (int)(end - p), p);
-		if (!kexpand(text, block, sizeof(block)))
+	if (!kparse_types(k, text, fam, tpat))
+		return false;
+	for (u32 a = 0; fam->also && fam->also[a]; a++) {
+		snprintf(tpat, sizeof(tpat), "static struct intel_uncore_type %s =", fam->also[a]);
+		if (!kparse_types(k, text, fam, tpat))
 			return false;
-		memset(t, 0, sizeof(*t));
-		if (sscanf(p, "static struct intel_uncore_type %63s", t->var) != 1 ||
-		    !kfield(block, "name", t->name) || !kfield(block, "format_group", t->group) ||
-		    !kfield(block, "event_ctl", val) || !knum(k, val, &t->event_ctl) ||
-		    !kfield(block, "perf_ctr", val) || !knum(k, val, &t->perf_ctr))
-			continue;
-		if (kfield(block, "fixed_ctr", val) && !knum(k, val, &t->fixed_ctr))
-			return false;
-		if (kfield(block, "msr_offset", val) && !knum(k, val, &t->msr_offset))
-			return false;
-		if (kfield(block, "num_boxes", val))
-			t->nboxes = atoi(val);
-		k->ntypes++;
 	}
 	/* PCI boxes: UNCORE_PCI_DEV_FULL_DATA(dev, func, <PREFIX>_PCI_UNCORE_X, idx). */
 	for (p = text; !fam->devfn && (p = strstr(p, "UNCORE_PCI_DEV_FULL_DATA(")); p++) {
@@ -1169,6 +1224,87 @@ static const struct kfamily snbep_family = {
 	.absent_unit = "IRP",
 };
 
+/* Model 0x3e (family 6): CPUID.1.EAX of an Ivy Bridge-EP (C1 stepping). */
+#define IVBEP_CPUID1_EAX	0x000306e4u
+
+/*
+ * Ivy Bridge-EP's PCI boxes, matched by device ID alone: their device
+ * and function in the v2 uncore guide (329468, the PMON PCI devices).
+ */
+static const struct kdevfn ivbep_devfn[] = {
+	{ "0xe30", 14, 1 }, { "0xe38", 28, 1 },
+	{ "0xeb4", 16, 4 }, { "0xeb5", 16, 5 }, { "0xeb0", 16, 0 }, { "0xeb1", 16, 1 },
+	{ "0xef4", 30, 4 }, { "0xef5", 30, 5 }, { "0xef0", 30, 0 }, { "0xef1", 30, 1 },
+	{ "0xe39", 5, 6 },
+	{ "0xe32", 8, 2 }, { "0xe33", 9, 2 }, { "0xe3a", 24, 2 },
+	{ "0xe34", 19, 1 },
+	{ "0xe36", 19, 5 }, { "0xe37", 19, 6 }, { "0xe3e", 18, 5 },
+	{ NULL, 0, 0 },
+};
+
+static const struct kfamily ivbep_family = {
+	.name = "ivytown", .prefix = "ivbep", .model = "Ivy Bridge-EP",
+	.cpuid1_eax = IVBEP_CPUID1_EAX, .max_boxes = 1,
+	/* ivbep_cbox_enable_event(): config1's high half 6 MSRs past the low. */
+	.filter0 = "SNBEP_C0_MSR_PMON_BOX_FILTER", .filter1_step = 6, .devfn = ivbep_devfn,
+	.irp_ctls = "ivbep_uncore_irp_ctls", .irp_ctrs = "ivbep_uncore_irp_ctrs",
+};
+
+/* Model 0x3f (family 6): CPUID.1.EAX of a Haswell-EP (M0/R2 stepping). */
+#define HSWEP_CPUID1_EAX	0x000306f2u
+
+/*
+ * Haswell-EP's PCI boxes by device ID: device and function as the v3
+ * uncore guide (331051) and Intel's PCM place them (link 2 of the R3QPI
+ * by the guide's layout: no second source found).
+ */
+static const struct kdevfn hswep_devfn[] = {
+	{ "0x2f30", 18, 1 }, { "0x2f38", 18, 5 },
+	{ "0x2fb0", 21, 0 }, { "0x2fb1", 21, 1 }, { "0x2fb4", 20, 0 }, { "0x2fb5", 20, 1 },
+	{ "0x2fd0", 24, 0 }, { "0x2fd1", 24, 1 }, { "0x2fd4", 23, 0 }, { "0x2fd5", 23, 1 },
+	{ "0x2f39", 5, 6 },
+	{ "0x2f32", 8, 2 }, { "0x2f33", 9, 2 }, { "0x2f3a", 10, 2 },
+	{ "0x2f34", 16, 1 },
+	{ "0x2f36", 11, 1 }, { "0x2f37", 11, 2 }, { "0x2f3e", 11, 5 },
+	{ NULL, 0, 0 },
+};
+
+static const struct kfamily hswep_family = {
+	.name = "haswellx", .prefix = "hswep", .model = "Haswell-EP",
+	.cpuid1_eax = HSWEP_CPUID1_EAX, .max_boxes = 1,
+	/* hswep_cbox_enable_event(): config1's high half in the next MSR. */
+	.filter0 = "HSWEP_C0_MSR_PMON_BOX_FILTER0", .filter1_step = 1, .devfn = hswep_devfn,
+	/* hswep_uncore_irp_ops: Ivy Bridge-EP's selects, its own counters. */
+	.irp_ctls = "ivbep_uncore_irp_ctls", .irp_ctrs = "hswep_uncore_irp_ctrs",
+};
+
+/* Model 0x4f (family 6): CPUID.1.EAX of a Broadwell-EP (B0 stepping). */
+#define BDX_CPUID1_EAX		0x000406f1u
+
+/*
+ * Broadwell-EP's PCI boxes by device ID: Haswell-EP's devices and
+ * functions (the v4 uncore guide, 334291, keeps the v3 layout).
+ */
+static const struct kdevfn bdx_devfn[] = {
+	{ "0x6f30", 18, 1 }, { "0x6f38", 18, 5 },
+	{ "0x6fb0", 21, 0 }, { "0x6fb1", 21, 1 }, { "0x6fb4", 20, 0 }, { "0x6fb5", 20, 1 },
+	{ "0x6fd0", 24, 0 }, { "0x6fd1", 24, 1 }, { "0x6fd4", 23, 0 }, { "0x6fd5", 23, 1 },
+	{ "0x6f39", 5, 6 },
+	{ "0x6f32", 8, 2 }, { "0x6f33", 9, 2 }, { "0x6f3a", 10, 2 },
+	{ "0x6f34", 16, 1 },
+	{ "0x6f36", 11, 1 }, { "0x6f37", 11, 2 }, { "0x6f3e", 11, 5 },
+	{ NULL, 0, 0 },
+};
+
+static const struct kfamily bdx_family = {
+	.name = "broadwellx", .prefix = "bdx", .model = "Broadwell-EP",
+	.cpuid1_eax = BDX_CPUID1_EAX, .max_boxes = 1,
+	.filter0 = "HSWEP_C0_MSR_PMON_BOX_FILTER0", .filter1_step = 1, .devfn = bdx_devfn,
+	.irp_ctls = "ivbep_uncore_irp_ctls", .irp_ctrs = "hswep_uncore_irp_ctrs",
+	/* bdx_msr_uncores: Haswell-EP's PCU. */
+	.also = (const char *const[]){ "hswep_uncore_pcu", NULL },
+};
+
 struct unc_enc {
 	const struct ktype *t;
 	u32 box;
@@ -1242,6 +1378,7 @@ static bool unc_encode(const struct kmap *k, const struct jobj *o, u32 ordinal,
 		       struct unc_enc *ue)
 {
 	u64 event, umask, ports, fc, ext, occ = 0;
+	bool filtered = false;
 	const char *unit = jget(o, "Unit"), *counter = jget(o, "Counter");
 	const char *filter = jget(o, "Filter");
 	char terms[128];
@@ -1286,9 +1423,13 @@ static bool unc_encode(const struct kmap *k, const struct jobj *o, u32 ordinal,
 			ue->filter = v;
 		else if (!strcmp(term, "occ_sel"))
 			occ = v;
+		else if (!strncmp(term, "filter_", 7))
+			filtered = true;	/* a CBo filter field: config1, as placed */
 		else
 			return false;
 	}
+	if (filtered)
+		ue->filter = ue->config[1];
 	if (kboxes(ue->t) == 1)
 		snprintf(ue->pmu, sizeof(ue->pmu), "uncore_%.16s", ue->t->name);
 	else
@@ -1357,10 +1498,15 @@ static void host_unc_ecb(const struct kmap *k, u8 *ecb, const struct unc_enc *ue
 		u_slot(ecb, 3, ue, t->fixed_ctr + box_off, 0, UNC_COUNT_OFF);
 		return;
 	}
-	u_slot(ecb, 0, ue, t->event_ctl + box_off + ue->ctr * (t->pci ? step : 1),
-	       ue->select, 0);
-	u_slot(ecb, 3, ue, t->perf_ctr + box_off + ue->ctr * (t->pci ? 8 : 1), 0,
-	       UNC_COUNT_OFF);
+	if (t->nat) {
+		u_slot(ecb, 0, ue, t->ctl_at[ue->ctr], ue->select, 0);
+		u_slot(ecb, 3, ue, t->ctr_at[ue->ctr], 0, UNC_COUNT_OFF);
+	} else {
+		u_slot(ecb, 0, ue, t->event_ctl + box_off + ue->ctr * (t->pci ? step : 1),
+		       ue->select, 0);
+		u_slot(ecb, 3, ue, t->perf_ctr + box_off + ue->ctr * (t->pci ? 8 : 1), 0,
+		       UNC_COUNT_OFF);
+	}
 	if (ue->filter && knum(k, k->fam->filter0, &f0)) {
 		u_slot(ecb, 1, ue, f0 + box_off, ue->filter & 0xffffffff, 0);
 		if (k->fam->filter1_step)
@@ -1602,6 +1748,42 @@ TEST_F(core, jaketown_uncore_events_translate_as_perf_encodes_them)
 	EXPECT_LT(450, x.checked);
 	EXPECT_EQ(0, x.not_encodable);
 	EXPECT_EQ(0, x.mismatches);
+}
+
+/* Ivy Bridge-EP (E5-2600 v2, model 0x3e): Sandy Bridge-EP's boxes, more of them, and the IRP. */
+TEST_F(core, ivytown_uncore_events_translate_as_perf_encodes_them)
+{
+	struct uctx x;
+
+	check_unc_family(_metadata, self, &ivbep_family, 9, &x);
+	EXPECT_LT(1000, x.checked);
+	EXPECT_EQ(0, x.not_encodable);
+	EXPECT_EQ(0, x.mismatches);
+	EXPECT_EQ(0, x.absent);
+}
+
+/* Haswell-EP (E5-2600 v3, model 0x3f): ubox, cbox, sbox, pcu, ha, imc, irp, qpi, r2pcie, r3qpi. */
+TEST_F(core, haswellx_uncore_events_translate_as_perf_encodes_them)
+{
+	struct uctx x;
+
+	check_unc_family(_metadata, self, &hswep_family, 10, &x);
+	EXPECT_LT(1200, x.checked);
+	EXPECT_EQ(0, x.not_encodable);
+	EXPECT_EQ(0, x.mismatches);
+	EXPECT_EQ(0, x.absent);
+}
+
+/* Broadwell-EP (E5-2600 v4, model 0x4f): Haswell-EP's boxes; its PCU Haswell-EP's type. */
+TEST_F(core, broadwellx_uncore_events_translate_as_perf_encodes_them)
+{
+	struct uctx x;
+
+	check_unc_family(_metadata, self, &bdx_family, 10, &x);
+	EXPECT_LT(1200, x.checked);
+	EXPECT_EQ(0, x.not_encodable);
+	EXPECT_EQ(0, x.mismatches);
+	EXPECT_EQ(0, x.absent);
 }
 
 /* A CHA select and its counter, on box @box of a Skylake-SP whose PMUs are @k's. */
@@ -1977,6 +2159,239 @@ TEST_F(core, jaketown_fixed_counters_and_pcu_filter_translate)
 	EXPECT_EQ(3, self->f.start_unc[2].counter);
 	EXPECT_EQ(0x0d, self->f.start_unc[2].config);
 	EXPECT_EQ(0x20000000, self->f.start_unc[2].config1);
+	free(k);
+}
+
+/*
+ * Ivy Bridge-EP, what no ivytown event names: a CBo filter's two halves
+ * (CBo 14: 0xed4 low, 0xeda high) are config1's; the fixed counter of
+ * memory controller 1's first channel (30.4) is uncore_imc_4's; an IRP
+ * counter is found at its uneven offset (counter 1 at 0xb0); QPI port 2's
+ * packet match (24.6) and HA 1's opcode match (28.1) refuse the ECB.
+ */
+TEST_F(core, ivytown_cbo_filter_fixed_counter_irp_and_refusals)
+{
+	static u8 ecb[U_ECB_LEN];
+	struct kmap *k = load_family(_metadata, &ivbep_family);
+	struct unc_enc ue;
+
+	ASSERT_NE(NULL, k);
+	unc_session(_metadata, self, k);
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "cbox");
+	ue.box = 14;
+	ue.select = 0x400135;
+	ue.filter = 0x1820000000000003ull;	/* filter_opc 0x182, filter_tid 3 */
+	host_unc_ecb(k, ecb, &ue);
+	EXPECT_EQ(0xed4, u_reg(ecb, 1)->event_reg_id.reg_id);
+	EXPECT_EQ(0xeda, u_reg(ecb, 2)->event_reg_id.reg_id);
+	EXPECT_EQ(VT_SUCCESS, send_unc(_metadata, self, ecb));
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "imc");
+	ue.box = 4;
+	ue.ctr = -1;
+	host_unc_ecb(k, ecb, &ue);
+	EXPECT_EQ(30, u_reg(ecb, 3)->event_reg_id.pci_dev_no);
+	EXPECT_EQ(4, u_reg(ecb, 3)->event_reg_id.pci_func_no);
+	EXPECT_EQ(VT_SUCCESS, send_unc(_metadata, self, ecb));
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "irp");
+	ue.ctr = 1;
+	ue.select = 0x400112;
+	host_unc_ecb(k, ecb, &ue);
+	EXPECT_EQ(0xdc, u_reg(ecb, 0)->event_reg_id.reg_id);
+	EXPECT_EQ(0xb0, u_reg(ecb, 3)->event_reg_id.reg_id);
+	EXPECT_EQ(VT_SUCCESS, send_unc(_metadata, self, ecb));
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "qpi");
+	ue.box = 2;
+	ue.select = 0x400038;
+	host_unc_ecb(k, ecb, &ue);
+	*u_reg(ecb, 1) = *u_reg(ecb, 0);
+	u_reg(ecb, 1)->event_reg_id.reg_id = 0x230;
+	u_reg(ecb, 1)->event_reg_id.pci_func_no = 6;
+	u_reg(ecb, 1)->reg_value = 0x10;
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_unc(_metadata, self, ecb));
+	EXPECT_EQ(1, fake_log_count(&self->f, "PCI 24.6 register 0x230 = 0x10"));
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "ha");
+	ue.box = 1;
+	ue.select = 0x400001;
+	host_unc_ecb(k, ecb, &ue);
+	*u_reg(ecb, 1) = *u_reg(ecb, 0);
+	u_reg(ecb, 1)->event_reg_id.reg_id = 0x40;
+	u_reg(ecb, 1)->reg_value = 0x1000;
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_unc(_metadata, self, ecb));
+	EXPECT_EQ(1, fake_log_count(&self->f, "PCI 28.1 register 0x40"));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	ASSERT_EQ(3, self->f.start_nunc);
+	EXPECT_STREQ("uncore_cbox_14", self->f.start_unc[0].pmu);
+	EXPECT_EQ(0x135, self->f.start_unc[0].config);
+	EXPECT_EQ(0x1820000000000003ull, self->f.start_unc[0].config1);
+	EXPECT_STREQ("uncore_imc_4", self->f.start_unc[1].pmu);
+	EXPECT_EQ(ACP_UNC_FIXED, self->f.start_unc[1].counter);
+	EXPECT_EQ(0xff, self->f.start_unc[1].config);
+	EXPECT_STREQ("uncore_irp", self->f.start_unc[2].pmu);
+	EXPECT_EQ(1, self->f.start_unc[2].counter);
+	EXPECT_EQ(0x112, self->f.start_unc[2].config);
+	free(k);
+}
+
+/*
+ * Haswell-EP, what no haswellx event names: the ubox's filter (0x707)
+ * and the PCU's (0x715) are config1 as written; SBox 3 is at 0x73f/0x744;
+ * the fixed counter of memory controller 1's first channel in Linux's
+ * order (24.0) is uncore_imc_4's; the IRP's counter 2 is at 0xb0 with its
+ * select at 0xe0; QPI port 2's packet match (10.6) and HA 1's address
+ * match (18.5) refuse the ECB.
+ */
+TEST_F(core, haswellx_filters_sbox_fixed_counter_irp_and_refusals)
+{
+	static u8 ecb[U_ECB_LEN];
+	struct kmap *k = load_family(_metadata, &hswep_family);
+	struct unc_enc ue;
+
+	ASSERT_NE(NULL, k);
+	unc_session(_metadata, self, k);
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "ubox");
+	ue.ctr = 1;
+	ue.select = 0x400044;
+	host_unc_ecb(k, ecb, &ue);
+	*u_reg(ecb, 1) = *u_reg(ecb, 0);
+	u_reg(ecb, 1)->event_reg_id.reg_id = 0x707;
+	u_reg(ecb, 1)->reg_value = 0x21;	/* filter_tid config1:0, filter_cid config1:5 */
+	EXPECT_EQ(0x706, u_reg(ecb, 0)->event_reg_id.reg_id);
+	EXPECT_EQ(VT_SUCCESS, send_unc(_metadata, self, ecb));
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "pcu");
+	ue.ctr = 2;
+	ue.select = 0x40000c;
+	host_unc_ecb(k, ecb, &ue);
+	*u_reg(ecb, 1) = *u_reg(ecb, 0);
+	u_reg(ecb, 1)->event_reg_id.reg_id = 0x715;
+	u_reg(ecb, 1)->reg_value = 0x10000;
+	EXPECT_EQ(VT_SUCCESS, send_unc(_metadata, self, ecb));
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "sbox");
+	ue.box = 3;
+	ue.select = 0x400102;
+	host_unc_ecb(k, ecb, &ue);
+	EXPECT_EQ(0x73f, u_reg(ecb, 0)->event_reg_id.reg_id);
+	EXPECT_EQ(0x744, u_reg(ecb, 3)->event_reg_id.reg_id);
+	EXPECT_EQ(VT_SUCCESS, send_unc(_metadata, self, ecb));
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "imc");
+	ue.box = 4;
+	ue.ctr = -1;
+	host_unc_ecb(k, ecb, &ue);
+	EXPECT_EQ(24, u_reg(ecb, 3)->event_reg_id.pci_dev_no);
+	EXPECT_EQ(0, u_reg(ecb, 3)->event_reg_id.pci_func_no);
+	EXPECT_EQ(VT_SUCCESS, send_unc(_metadata, self, ecb));
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "irp");
+	ue.ctr = 2;
+	ue.select = 0x400118;
+	host_unc_ecb(k, ecb, &ue);
+	EXPECT_EQ(0xe0, u_reg(ecb, 0)->event_reg_id.reg_id);
+	EXPECT_EQ(0xb0, u_reg(ecb, 3)->event_reg_id.reg_id);
+	EXPECT_EQ(VT_SUCCESS, send_unc(_metadata, self, ecb));
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "qpi");
+	ue.box = 2;
+	ue.select = 0x400038;
+	host_unc_ecb(k, ecb, &ue);
+	*u_reg(ecb, 1) = *u_reg(ecb, 0);
+	u_reg(ecb, 1)->event_reg_id.reg_id = 0x238;
+	u_reg(ecb, 1)->event_reg_id.pci_func_no = 6;
+	u_reg(ecb, 1)->reg_value = 0x4;
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_unc(_metadata, self, ecb));
+	EXPECT_EQ(1, fake_log_count(&self->f, "PCI 10.6 register 0x238 = 0x4"));
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "ha");
+	ue.box = 1;
+	ue.select = 0x400001;
+	host_unc_ecb(k, ecb, &ue);
+	*u_reg(ecb, 1) = *u_reg(ecb, 0);
+	u_reg(ecb, 1)->event_reg_id.reg_id = 0x44;
+	u_reg(ecb, 1)->reg_value = 0x1;
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_unc(_metadata, self, ecb));
+	EXPECT_EQ(1, fake_log_count(&self->f, "PCI 18.5 register 0x44"));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	ASSERT_EQ(5, self->f.start_nunc);
+	EXPECT_STREQ("uncore_ubox", self->f.start_unc[0].pmu);
+	EXPECT_EQ(1, self->f.start_unc[0].counter);
+	EXPECT_EQ(0x44, self->f.start_unc[0].config);
+	EXPECT_EQ(0x21, self->f.start_unc[0].config1);
+	EXPECT_STREQ("uncore_pcu", self->f.start_unc[1].pmu);
+	EXPECT_EQ(0x0c, self->f.start_unc[1].config);
+	EXPECT_EQ(0x10000, self->f.start_unc[1].config1);
+	EXPECT_STREQ("uncore_sbox_3", self->f.start_unc[2].pmu);
+	EXPECT_EQ(0, self->f.start_unc[2].counter);
+	EXPECT_EQ(0x102, self->f.start_unc[2].config);
+	EXPECT_STREQ("uncore_imc_4", self->f.start_unc[3].pmu);
+	EXPECT_EQ(ACP_UNC_FIXED, self->f.start_unc[3].counter);
+	EXPECT_STREQ("uncore_irp", self->f.start_unc[4].pmu);
+	EXPECT_EQ(2, self->f.start_unc[4].counter);
+	EXPECT_EQ(0x118, self->f.start_unc[4].config);
+	free(k);
+}
+
+/*
+ * Broadwell-EP: CBo 23 (0xf71/0xf78) with both filter halves (0xf75,
+ * 0xf76); Linux's Broadwell ubox has no filter, so its 0x707 is no
+ * register aca reads. A Broadwell-DE (model 0x56) is translated by the
+ * same map, and named so where a register is none of its counters.
+ */
+TEST_F(core, broadwellx_cbo_23_and_broadwell_de)
+{
+	static u8 ecb[U_ECB_LEN];
+	struct kmap *k = load_family(_metadata, &bdx_family);
+	struct unc_enc ue;
+
+	ASSERT_NE(NULL, k);
+	unc_session(_metadata, self, k);
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "cbox");
+	ue.box = 23;
+	ue.ctr = 3;
+	ue.select = 0x400134;
+	ue.filter = 0x0190000000020000ull;	/* filter_opc 0x19, filter_state 1 */
+	host_unc_ecb(k, ecb, &ue);
+	EXPECT_EQ(0xf74, u_reg(ecb, 0)->event_reg_id.reg_id);
+	EXPECT_EQ(0xf75, u_reg(ecb, 1)->event_reg_id.reg_id);
+	EXPECT_EQ(0xf76, u_reg(ecb, 2)->event_reg_id.reg_id);
+	EXPECT_EQ(0xf7b, u_reg(ecb, 3)->event_reg_id.reg_id);
+	EXPECT_EQ(VT_SUCCESS, send_unc(_metadata, self, ecb));
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "ubox");
+	ue.select = 0x400044;
+	host_unc_ecb(k, ecb, &ue);
+	*u_reg(ecb, 1) = *u_reg(ecb, 0);
+	u_reg(ecb, 1)->event_reg_id.reg_id = 0x707;
+	u_reg(ecb, 1)->reg_value = 0x1;
+	EXPECT_EQ(VT_SUCCESS, send_unc(_metadata, self, ecb));
+	/* Broadwell-DE, family 6 model 0x56. */
+	self->f.cpuid1_eax = 0x00050663u;
+	memset(&ue, 0, sizeof(ue));
+	ue.t = ktype_named(k, "cbox");
+	ue.box = 1;
+	ue.select = 0x400037;
+	host_unc_ecb(k, ecb, &ue);
+	EXPECT_EQ(VT_SUCCESS, send_unc(_metadata, self, ecb));
+	u_reg(ecb, 3)->event_reg_id.reg_id = 0xd16;	/* an Ivy Bridge-EP CBo counter */
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, send_unc(_metadata, self, ecb));
+	EXPECT_EQ(1, fake_log_count(&self->f, "is no Broadwell-DE counter aca knows"));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	ASSERT_EQ(3, self->f.start_nunc);
+	EXPECT_STREQ("uncore_cbox_23", self->f.start_unc[0].pmu);
+	EXPECT_EQ(3, self->f.start_unc[0].counter);
+	EXPECT_EQ(0x134, self->f.start_unc[0].config);
+	EXPECT_EQ(0x0190000000020000ull, self->f.start_unc[0].config1);
+	EXPECT_STREQ("uncore_ubox", self->f.start_unc[1].pmu);
+	EXPECT_EQ(0, self->f.start_unc[1].config1);
+	EXPECT_STREQ("uncore_cbox_1", self->f.start_unc[2].pmu);
+	EXPECT_EQ(0x37, self->f.start_unc[2].config);
 	free(k);
 }
 

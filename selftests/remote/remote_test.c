@@ -764,8 +764,9 @@ TEST(counting_mode_reads_each_cpus_counts_then_switches_group)
 
 /*
  * The registers of the stand-ins' boxes on the target's model (its status
- * message's): a Sandy Bridge-EP's (model 0x2d) CBo 0 select 0 and counter
- * 0 and ubox fixed counter, else a Skylake-SP's CHA 0 and ubox.
+ * message's): a Sandy or Ivy Bridge-EP's (model 0x2d, 0x3e) CBo 0 select 0
+ * and counter 0 and ubox fixed counter, else a Skylake-SP's CHA 0 and ubox
+ * (a Haswell-EP's CBo 0 and ubox are at the same addresses).
  */
 struct unc_regs {
 	uint32_t sel, ctr, fixed;
@@ -773,7 +774,8 @@ struct unc_regs {
 
 static struct unc_regs unc_regs_of(const struct host_session *s)
 {
-	if (s->status.hardware_info.family == 6 && s->status.hardware_info.model == 0x2d)
+	if (s->status.hardware_info.family == 6 &&
+	    (s->status.hardware_info.model == 0x2d || s->status.hardware_info.model == 0x3e))
 		return (struct unc_regs){ 0xd10, 0xd16, 0xc09 };
 	return (struct unc_regs){ 0xe01, 0xe08, 0x704 };
 }

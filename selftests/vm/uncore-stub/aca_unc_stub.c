@@ -4,7 +4,9 @@
  * and formatted as Linux names and formats a Skylake-SP's: uncore_ubox and
  * uncore_cha_0, uncore_cha_1, with the format files of the kernel's skx
  * types; on a Sandy Bridge-EP (family 6, model 0x2d) a Sandy Bridge-EP's:
- * uncore_ubox and uncore_cbox_0, uncore_cbox_1, with its snbep formats.
+ * uncore_ubox and uncore_cbox_0, uncore_cbox_1, with its snbep formats;
+ * on an Ivy Bridge-EP (model 0x3e) the same PMUs with its ivbep formats,
+ * on a Haswell-EP (model 0x3f) with its hswep formats.
  * What they count is known in advance, so a test can check what
  * aca reads: an event counts its umask (at least 1) per microsecond it is
  * enabled; the fixed counter (event 0xff) counts nanoseconds; umask 0xee
@@ -18,6 +20,8 @@
 #include <asm/processor.h>
 
 #define STUB_SNBEP_MODEL	0x2d
+#define STUB_IVBEP_MODEL	0x3e
+#define STUB_HSWEP_MODEL	0x3f
 
 #define STUB_FIXED_EVENT	0xff
 #define STUB_REFUSED_UMASK	0xee	/* event_init refuses it */
@@ -111,6 +115,17 @@ STUB_FORMAT(snbep_filter_tid, filter_tid, "config1:0-4");
 STUB_FORMAT(snbep_filter_nid, filter_nid, "config1:10-17");
 STUB_FORMAT(snbep_filter_state, filter_state, "config1:18-22");
 STUB_FORMAT(snbep_filter_opc, filter_opc, "config1:23-31");
+STUB_FORMAT(ivbep_filter_tid, filter_tid, "config1:0-4");
+STUB_FORMAT(ivbep_filter_link, filter_link, "config1:5-8");
+STUB_FORMAT(ivbep_filter_state, filter_state, "config1:17-22");
+STUB_FORMAT(ivbep_filter_nid, filter_nid, "config1:32-47");
+STUB_FORMAT(ivbep_filter_opc, filter_opc, "config1:52-60");
+STUB_FORMAT(ivbep_filter_c6, filter_c6, "config1:61");
+STUB_FORMAT(hswep_filter_tid1, filter_tid, "config1:0");
+STUB_FORMAT(hswep_filter_cid, filter_cid, "config1:5");
+STUB_FORMAT(hswep_filter_tid, filter_tid, "config1:0-5");
+STUB_FORMAT(hswep_filter_link, filter_link, "config1:6-8");
+STUB_FORMAT(hswep_filter_state, filter_state, "config1:17-23");
 
 static struct attribute *stub_snbep_ubox_formats[] = {
 	&format_attr_event.attr, &format_attr_umask.attr, &format_attr_edge.attr,
@@ -122,6 +137,30 @@ static struct attribute *stub_snbep_cbox_formats[] = {
 	&format_attr_tid_en.attr, &format_attr_inv.attr, &format_attr_thresh.attr,
 	&snbep_filter_tid.attr, &snbep_filter_nid.attr, &snbep_filter_state.attr,
 	&snbep_filter_opc.attr, NULL,
+};
+
+/* Ivy Bridge-EP's ubox formats are Sandy Bridge-EP's; its CBo has no inv and more filters. */
+static struct attribute *stub_ivbep_cbox_formats[] = {
+	&format_attr_event.attr, &format_attr_umask.attr, &format_attr_edge.attr,
+	&format_attr_tid_en.attr, &format_attr_thresh.attr, &ivbep_filter_tid.attr,
+	&ivbep_filter_link.attr, &ivbep_filter_state.attr, &ivbep_filter_nid.attr,
+	&ivbep_filter_opc.attr, &format_attr_filter_nc.attr, &ivbep_filter_c6.attr,
+	&format_attr_filter_isoc.attr, NULL,
+};
+
+/* Haswell-EP's ubox has a thread and core filter; its CBo filters are laid out anew. */
+static struct attribute *stub_hswep_ubox_formats[] = {
+	&format_attr_event.attr, &format_attr_umask.attr, &format_attr_edge.attr,
+	&format_attr_inv.attr, &snbep_thresh5.attr, &hswep_filter_tid1.attr,
+	&hswep_filter_cid.attr, NULL,
+};
+
+static struct attribute *stub_hswep_cbox_formats[] = {
+	&format_attr_event.attr, &format_attr_umask.attr, &format_attr_edge.attr,
+	&format_attr_tid_en.attr, &format_attr_thresh.attr, &hswep_filter_tid.attr,
+	&hswep_filter_link.attr, &hswep_filter_state.attr, &ivbep_filter_nid.attr,
+	&ivbep_filter_opc.attr, &format_attr_filter_nc.attr, &ivbep_filter_c6.attr,
+	&format_attr_filter_isoc.attr, NULL,
 };
 
 static struct attribute *stub_ubox_formats[] = {
@@ -156,10 +195,25 @@ static const struct attribute_group stub_snbep_cbox_group = {
 	.name = "format", .attrs = stub_snbep_cbox_formats,
 };
 
+static const struct attribute_group stub_ivbep_cbox_group = {
+	.name = "format", .attrs = stub_ivbep_cbox_formats,
+};
+
+static const struct attribute_group stub_hswep_ubox_group = {
+	.name = "format", .attrs = stub_hswep_ubox_formats,
+};
+
+static const struct attribute_group stub_hswep_cbox_group = {
+	.name = "format", .attrs = stub_hswep_cbox_formats,
+};
+
 static const struct attribute_group *stub_ubox_groups[] = { &stub_ubox_group, NULL };
 static const struct attribute_group *stub_cha_groups[] = { &stub_cha_group, NULL };
 static const struct attribute_group *stub_snbep_ubox_groups[] = { &stub_snbep_ubox_group, NULL };
 static const struct attribute_group *stub_snbep_cbox_groups[] = { &stub_snbep_cbox_group, NULL };
+static const struct attribute_group *stub_ivbep_cbox_groups[] = { &stub_ivbep_cbox_group, NULL };
+static const struct attribute_group *stub_hswep_ubox_groups[] = { &stub_hswep_ubox_group, NULL };
+static const struct attribute_group *stub_hswep_cbox_groups[] = { &stub_hswep_cbox_group, NULL };
 
 #define STUB_PMU(_groups) { \
 	.module = THIS_MODULE, .task_ctx_nr = perf_invalid_context, \
@@ -187,6 +241,18 @@ static struct stub snbep_stubs[STUB_NPMUS] = {
 	{ "uncore_cbox_1", STUB_PMU(stub_snbep_cbox_groups) },
 };
 
+static struct stub ivbep_stubs[STUB_NPMUS] = {
+	{ "uncore_ubox", STUB_PMU(stub_snbep_ubox_groups) },
+	{ "uncore_cbox_0", STUB_PMU(stub_ivbep_cbox_groups) },
+	{ "uncore_cbox_1", STUB_PMU(stub_ivbep_cbox_groups) },
+};
+
+static struct stub hswep_stubs[STUB_NPMUS] = {
+	{ "uncore_ubox", STUB_PMU(stub_hswep_ubox_groups) },
+	{ "uncore_cbox_0", STUB_PMU(stub_hswep_cbox_groups) },
+	{ "uncore_cbox_1", STUB_PMU(stub_hswep_cbox_groups) },
+};
+
 /* The set this CPU's model names: set once at init, before any is registered. */
 static struct stub *stubs;
 
@@ -201,8 +267,13 @@ static void stub_unregister(void)
 
 static int __init stub_init(void)
 {
-	stubs = boot_cpu_data.x86 == 6 && boot_cpu_data.x86_model == STUB_SNBEP_MODEL ?
-		snbep_stubs : skx_stubs;
+	stubs = skx_stubs;
+	if (boot_cpu_data.x86 == 6 && boot_cpu_data.x86_model == STUB_SNBEP_MODEL)
+		stubs = snbep_stubs;
+	else if (boot_cpu_data.x86 == 6 && boot_cpu_data.x86_model == STUB_IVBEP_MODEL)
+		stubs = ivbep_stubs;
+	else if (boot_cpu_data.x86 == 6 && boot_cpu_data.x86_model == STUB_HSWEP_MODEL)
+		stubs = hswep_stubs;
 	for (size_t i = 0; i < STUB_NPMUS; i++) {
 		int ret = perf_pmu_register(&stubs[i].pmu, stubs[i].name, -1);
 
@@ -225,4 +296,4 @@ module_init(stub_init);
 module_exit(stub_exit);
 
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("Stand-in Skylake-SP or Sandy Bridge-EP uncore PMUs for aca's uncore test");
+MODULE_DESCRIPTION("Stand-in Skylake-SP or Xeon E5 uncore PMUs for aca's uncore test");
