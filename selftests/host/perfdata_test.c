@@ -396,6 +396,64 @@ TEST_F(dir, perf_script_prints_every_sample_with_callers)
 	script_prints_every_sample(_metadata, self, 1);
 }
 
+/*
+ * The frames of perf script text (tab-indented lines), in order, joined:
+ * "SYMBOL+0xOFFSET (DSO)" each, the address left out (perf prints a user
+ * frame's relative to its file, as it does for the files it records).
+ */
+static char *frame_lines(const char *s)
+{
+	size_t len = s ? strlen(s) : 0, n = 0;
+	char *out = calloc(1, len + 1);
+
+	for (const char *l = s; out && l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		const char *f = l + strspn(l, "\t ");
+		size_t k;
+
+		if (l[0] != '\t')
+			continue;
+		f += strspn(f, "0123456789abcdef");
+		f += strspn(f, " ");
+		k = strcspn(f, "\n");
+		memcpy(out + n, f, k);
+		n += k;
+		out[n++] = '\n';
+	}
+	return out;
+}
+
+/* perf script's stacks are aca-host script's, frame by frame. */
+TEST_F(dir, perf_script_stacks_are_aca_host_scripts)
+{
+	struct spin_syms m;
+	struct pd_files p;
+	struct perf_run run = { 0 };
+	char *want, *got;
+
+	ASSERT_EQ(0, pd_collection(self, &m, 1));
+	ASSERT_EQ(0, perf_data(self, &p));
+	const char *args[] = { "script", "-F", "comm,tid,cpu,time,ip,sym,symoff,dso", "-i", p.data,
+			       "--kallsyms", p.kallsyms, "--symfs", m.symfs, NULL };
+	const char *host_args[] = { "script", self->d.path, "--sysroot", m.symfs, NULL };
+
+	run_perf(self->d.path, args, &run);
+	ASSERT_PERF_RAN(&run);
+	ASSERT_EQ(0, synth_run_host(self->d.path, host_args, &self->d.run));
+	want = frame_lines(self->d.run.out);
+	got = frame_lines(run.out);
+	ASSERT_NE(NULL, want);
+	ASSERT_NE(NULL, got);
+	EXPECT_STREQ(want, got);
+	EXPECT_NE(NULL, strstr(got, "native_write_msr+0x4 ([kernel.kallsyms])\n"
+			       "do_idle+0x5 ([kernel.kallsyms])\n"
+			       "aca_hot_spin+0x2 (/usr/bin/spin)\nthread+0x8 (/usr/bin/spin)\n"))
+		TH_LOG("%.600s", got);
+	EXPECT_STREQ("", run.err);
+	free(want);
+	free(got);
+	perf_run_free(&run);
+}
+
 /* perf annotate disassembles aca_hot_spin from the --symfs copy. */
 TEST_F(dir, perf_annotate_prints_the_hot_functions_instructions)
 {
@@ -448,6 +506,92 @@ TEST_F(dir, perf_report_header_has_release_cpus_and_build_ids)
 		TH_LOG("want %s: %s%s", hex, run.out, run.err);
 	}
 	EXPECT_NE(NULL, strstr(run.out, PD_EXE));
+	perf_run_free(&run);
+}
+
+/* Two groups multiplexed: one attr each, their samples apart, named. */
+TEST_F(dir, perf_report_shows_each_multiplexed_event)
+{
+	static const char groups[] =
+		"switch_ms 10 switches 3 windows_kept 2 windows_lost 0 tsc_hz 1000000000\n"
+		"group 0 event INST_RETIRED.ANY index 0 windows 1 running_tsc 25000\n"
+		"group 1 event CPU_CLK_UNHALTED.THREAD index 1 windows 1 running_tsc 50000\n"
+		"window 0 1010000 1035000\n"
+		"window 1 1040000 1090000\n";
+	struct spin_syms m;
+	struct pd_files p;
+	struct perf_run run = { 0 };
+
+	ASSERT_EQ(0, spin_syms(self->d.path, &m));
+	synth_module(&self->d.modules, PD_PID, PD_LOAD, 0x1000, 0x1000, 0, LOADED,
+		     SEP_MR_EXE, PD_EXE);
+	synth_module(&self->d.modules, 0, PD_KTEXT, 0x2000000, 0, 0, LOADED,
+		     SEP_MR_EXE | SEP_MR_GLOBAL_MODULE, "vmlinux");
+	for (int i = 0; i < 15; i++) {
+		synth_sample(&self->d.cpu0, SAMPLE_SIZE, i < 10 ? m.hot + 4 : m.mix_a + 8,
+			     PD_PID, PD_PID, 1000 + i, 0);
+		synth_set_event(&self->d.cpu0, SAMPLE_SIZE, i < 10 ? 0 : 1);
+	}
+	ASSERT_EQ(0, synth_write(self->d.path, "cpu0.bin", self->d.cpu0.p, self->d.cpu0.len));
+	ASSERT_EQ(0, synth_write(self->d.path, "module.bin", self->d.modules.p,
+				 self->d.modules.len));
+	ASSERT_EQ(0, synth_write(self->d.path, "groups.txt", groups, strlen(groups)));
+	ASSERT_EQ(0, synth_txt(self->d.path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, perf_data(self, &p)) {
+		TH_LOG("%s", self->d.run.err);
+	}
+	const char *args[] = { "report", "--stdio", "--sort", "sym", "-i", p.data,
+			       "--symfs", m.symfs, NULL };
+	run_perf(self->d.path, args, &run);
+	ASSERT_PERF_RAN(&run);
+	TH_LOG("%s", run.out);
+	EXPECT_NE(NULL, strstr(run.out, "# Samples: 10  of event 'INST_RETIRED.ANY'"));
+	EXPECT_NE(NULL, strstr(run.out, "# Samples: 5  of event 'CPU_CLK_UNHALTED.THREAD'"));
+	EXPECT_NE(NULL, strstr(run.out, "100.00%  [.] aca_hot_spin"));
+	EXPECT_NE(NULL, strstr(run.out, "100.00%  [.] aca_mix_a"));
+	EXPECT_STREQ("", run.err);
+	perf_run_free(&run);
+}
+
+/*
+ * A kernel module's record is perf's [NAME], its functions from kallsyms.
+ * perf 6.1 splits kallsyms among the modules when it first names a
+ * sample of the kernel image: a module's samples before that one stay
+ * unnamed (it looks for NAME.ko instead). Here the image's sample is first.
+ */
+TEST_F(dir, perf_names_kernel_module_functions)
+{
+	char text[512];
+	struct pd_files p;
+	struct perf_run run = { 0 };
+	int n;
+
+	synth_module(&self->d.modules, 0, PD_KTEXT, 0x2000000, 0, 0, LOADED,
+		     SEP_MR_EXE | SEP_MR_GLOBAL_MODULE, "vmlinux");
+	synth_module(&self->d.modules, 0, 0xffffffffc0000000ull, 0x10000, 0, 0, LOADED,
+		     SEP_MR_GLOBAL_MODULE, "aca");
+	for (int i = 0; i < 4; i++)
+		synth_sample(&self->d.cpu0, SAMPLE_SIZE, i > 0 ? 0xffffffffc0000110ull :
+			     PD_KTEXT + 0x104, 0, 0, 1000 + i, 0);
+	n = snprintf(text, sizeof(text), "%016llx T _stext\n%016llx T native_write_msr\n"
+		     "%016llx T _etext\nffffffffc0000100 t aca_poll\t[aca]\n"
+		     "ffffffffc0000200 t aca_read\t[aca]\n",
+		     PD_KTEXT, PD_KTEXT + 0x100, PD_KTEXT + 0x1000);
+	ASSERT_EQ(0, synth_write(self->d.path, "kallsyms", text, n));
+	ASSERT_EQ(0, synth_write(self->d.path, "cpu0.bin", self->d.cpu0.p, self->d.cpu0.len));
+	ASSERT_EQ(0, synth_write(self->d.path, "module.bin", self->d.modules.p,
+				 self->d.modules.len));
+	ASSERT_EQ(0, synth_txt(self->d.path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, perf_data(self, &p)) {
+		TH_LOG("%s", self->d.run.err);
+	}
+	const char *args[] = { "report", "--stdio", "-q", "--sort", "dso,sym", "-i", p.data,
+			       "--kallsyms", p.kallsyms, NULL };
+	run_perf(self->d.path, args, &run);
+	ASSERT_PERF_RAN(&run);
+	TH_LOG("%s%s", run.out, run.err);
+	EXPECT_NE(NULL, strstr(run.out, "75.00%  [aca]              [k] aca_poll"));
+	EXPECT_NE(NULL, strstr(run.out, "25.00%  [kernel.kallsyms]  [k] native_write_msr"));
 	perf_run_free(&run);
 }
 
