@@ -509,6 +509,73 @@ TEST_F(dir, perf_report_header_has_release_cpus_and_build_ids)
 	perf_run_free(&run);
 }
 
+/*
+ * A live spin's mappings as the target records them (this machine's files
+ * where they are, pages at their real offsets) and this program's libc:
+ * perf report's dsos and hot function are aca-host report's.
+ */
+TEST_F(dir, perf_report_of_live_mappings_is_aca_host_reports)
+{
+	const char *spin = synth_spin_path();
+	char *spin_real = spin ? realpath(spin, NULL) : NULL;
+	uint32_t me = getpid();
+	char proc[64], exe[PATH_MAX];
+	struct perf_run run = { 0 };
+	struct pd_files p;
+	struct hot ph[2], ah[2];
+	uint64_t hot;
+	ssize_t len;
+	int status;
+	pid_t pid;
+
+	ASSERT_NE(NULL, spin_real);
+	pid = synth_spin("1", "0.2", &hot);
+	ASSERT_LT(0, pid);
+	ASSERT_LE(2, synth_maps(&self->d.modules, pid, pid, spin_real));
+	snprintf(proc, sizeof(proc), "/proc/%u/exe", me);
+	len = readlink(proc, exe, sizeof(exe) - 1);
+	ASSERT_LT(0, len);
+	exe[len] = 0;
+	ASSERT_LE(2, synth_maps(&self->d.modules, me, me, exe));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	for (int i = 0; i < 70; i++)
+		synth_sample(&self->d.cpu0, SAMPLE_SIZE, hot + i % 8, pid, pid, 1000 + i, 0);
+	for (int i = 0; i < 30; i++)
+		synth_sample(&self->d.cpu0, SAMPLE_SIZE, (uintptr_t)qsort + 4, me, me, 2000 + i, 0);
+	ASSERT_EQ(0, synth_write(self->d.path, "cpu0.bin", self->d.cpu0.p, self->d.cpu0.len));
+	ASSERT_EQ(0, synth_write(self->d.path, "module.bin", self->d.modules.p,
+				 self->d.modules.len));
+	ASSERT_EQ(0, synth_txt(self->d.path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, perf_data(self, &p)) {
+		TH_LOG("%s", self->d.run.err);
+	}
+	const char *args[] = { "report", "--stdio", "-q", "--sort", "dso", "-i", p.data, NULL };
+	const char *host_args[] = { "report", self->d.path, "--sort", "dso", "--format", "csv",
+				    NULL };
+
+	run_perf(self->d.path, args, &run);
+	ASSERT_PERF_RAN(&run);
+	ASSERT_EQ(0, synth_run_host(self->d.path, host_args, &self->d.run));
+	TH_LOG("perf:\n%saca-host:\n%s", run.out, self->d.run.out);
+	ASSERT_EQ(2, aca_top(self->d.run.out, ah, 2));
+	/* perf's rows of --sort dso have no [.]: read them by hand. */
+	ASSERT_EQ(2, sscanf(run.out, " %lf%% %127s", &ph[0].pct, ph[0].name));
+	ASSERT_EQ(2, sscanf(strchr(run.out, '\n') + 1, " %lf%% %127s", &ph[1].pct, ph[1].name));
+	for (int i = 0; i < 2; i++) {
+		EXPECT_STREQ(ah[i].name, ph[i].name);
+		EXPECT_LE(fabs(ah[i].pct - ph[i].pct), 0.5);
+	}
+	const char *sargs[] = { "report", "--stdio", "-q", "--sort", "sym", "-i", p.data, NULL };
+
+	run_perf(self->d.path, sargs, &run);
+	ASSERT_PERF_RAN(&run);
+	EXPECT_NE(NULL, strstr(run.out, "70.00%  [.] aca_hot_spin\n")) {
+		TH_LOG("%s%s", run.out, run.err);
+	}
+	perf_run_free(&run);
+	free(spin_real);
+}
+
 /* Two groups multiplexed: one attr each, their samples apart, named. */
 TEST_F(dir, perf_report_shows_each_multiplexed_event)
 {
