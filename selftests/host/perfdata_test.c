@@ -454,6 +454,38 @@ TEST_F(dir, perf_script_stacks_are_aca_host_scripts)
 	perf_run_free(&run);
 }
 
+static int newlines(const char *s)
+{
+	int n = 0;
+
+	for (; s && *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* --pid keeps one process's samples, as it does for aca-host report. */
+TEST_F(dir, pid_filter_keeps_one_process)
+{
+	struct spin_syms m;
+	struct pd_files p;
+	struct perf_run run = { 0 };
+	const char *args[] = { "perf-data", self->d.path, "--out", p.data, "--pid", "0", NULL };
+
+	ASSERT_EQ(0, pd_collection(self, &m, 0));
+	snprintf(p.data, sizeof(p.data), "%s/perf.data", self->d.path);
+	ASSERT_EQ(0, synth_run_host(self->d.path, args, &self->d.run)) {
+		TH_LOG("%s", self->d.run.err);
+	}
+	const char *sargs[] = { "script", "-F", "comm,tid", "-i", p.data, NULL };
+
+	run_perf(self->d.path, sargs, &run);
+	ASSERT_PERF_RAN(&run);
+	EXPECT_EQ(4, lines_with(run.out, "swapper"));
+	EXPECT_EQ(4, newlines(run.out))
+		TH_LOG("%s", run.out);
+	perf_run_free(&run);
+}
+
 /* perf annotate disassembles aca_hot_spin from the --symfs copy. */
 TEST_F(dir, perf_annotate_prints_the_hot_functions_instructions)
 {
@@ -712,6 +744,16 @@ TEST_F(dir, missing_collection_writes_no_perf_data)
 	EXPECT_EQ(2, synth_run_host(self->d.path, args, &self->d.run));
 	EXPECT_NE(NULL, strstr(self->d.run.err, "perf.data not written"));
 	EXPECT_NE(0, access(p.data, F_OK));
+}
+
+/* Module records and no sample: nothing to write, status 2. */
+TEST_F(dir, collection_without_samples_writes_no_perf_data)
+{
+	struct spin_syms m;
+
+	ASSERT_EQ(0, pd_collection(self, &m, 0));
+	ASSERT_EQ(0, synth_write(self->d.path, "cpu0.bin", "", 0));
+	refused(_metadata, self, 2, "no sample to write");
 }
 
 /* An --out that cannot be written: status 2, no FILE.tmp left behind. */

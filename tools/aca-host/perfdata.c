@@ -54,7 +54,6 @@ struct pd_file_attr {
 /* What the writer knows of the collection and where it is in the file. */
 struct pd {
 	FILE *f;
-	const char *path;		/* FILE.tmp */
 	int failed;			/* a write failed: errno in @err */
 	int err;
 	struct collection *c;
@@ -659,7 +658,6 @@ static int write_out(struct pd *w, const size_t *order, size_t n, const char *ou
 		say(w->o, "%s: name too long", out);
 		return 2;
 	}
-	w->path = tmp;
 	w->f = fopen(tmp, "w");
 	if (!w->f) {
 		say(w->o, "%s: %s", tmp, strerror(errno));
