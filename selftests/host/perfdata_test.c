@@ -486,6 +486,54 @@ TEST_F(dir, pid_filter_keeps_one_process)
 	perf_run_free(&run);
 }
 
+/* A stack deeper than perf's 127 callers: the innermost 128 frames, as script. */
+TEST_F(dir, deep_stack_keeps_128_frames_as_aca_host_script)
+{
+	enum { DEEP = 200, DEEP_SIZE = SYNTH_CALLSTACK_OFFSET + SYNTH_CALLSTACK_HEAD + 8 * DEEP };
+	uint64_t callers[DEEP];
+	struct spin_syms m;
+	struct pd_files p;
+	struct perf_run run = { 0 };
+	char *want, *got;
+
+	ASSERT_EQ(0, spin_syms(self->d.path, &m));
+	for (int i = 0; i < DEEP; i++)
+		callers[i] = i < DEEP - 1 ? m.thread + 8 : m.main + 0x20;
+	synth_module(&self->d.modules, PD_PID, PD_LOAD, 0x1000, 0x1000, 0, LOADED,
+		     SEP_MR_EXE, PD_EXE);
+	synth_module(&self->d.modules, 0, PD_KTEXT, 0x2000000, 0, 0, LOADED,
+		     SEP_MR_EXE | SEP_MR_GLOBAL_MODULE, "vmlinux");
+	synth_sample_chain(&self->d.cpu0, DEEP_SIZE, m.hot + 4, PD_PID, PD_PID, 1000, 0, 0,
+			   DEEP, 0, callers);
+	ASSERT_EQ(0, synth_write(self->d.path, "cpu0.bin", self->d.cpu0.p, self->d.cpu0.len));
+	ASSERT_EQ(0, synth_write(self->d.path, "module.bin", self->d.modules.p,
+				 self->d.modules.len));
+	ASSERT_EQ(0, synth_txt_chain(self->d.path, 1, DEEP_SIZE, "cpu-clock", 1000000000));
+	ASSERT_EQ(0, perf_data(self, &p)) {
+		TH_LOG("%s", self->d.run.err);
+	}
+	/*
+	 * perf's default --max-stack (127) counts the context marker among
+	 * the entries: the file holds 128 frames, perf shows 127 of them.
+	 */
+	const char *args[] = { "script", "-F", "ip,sym,symoff,dso", "--max-stack", "200",
+			       "-i", p.data, "--symfs", m.symfs, NULL };
+	const char *host_args[] = { "script", self->d.path, "--sysroot", m.symfs, NULL };
+
+	run_perf(self->d.path, args, &run);
+	ASSERT_PERF_RAN(&run);
+	ASSERT_EQ(0, synth_run_host(self->d.path, host_args, &self->d.run));
+	want = frame_lines(self->d.run.out);
+	got = frame_lines(run.out);
+	ASSERT_NE(NULL, want);
+	ASSERT_NE(NULL, got);
+	EXPECT_EQ(128, newlines(got));
+	EXPECT_STREQ(want, got);
+	free(want);
+	free(got);
+	perf_run_free(&run);
+}
+
 /* perf annotate disassembles aca_hot_spin from the --symfs copy. */
 TEST_F(dir, perf_annotate_prints_the_hot_functions_instructions)
 {

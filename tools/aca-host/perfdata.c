@@ -11,6 +11,7 @@
 #include "files.h"
 #include "perfdata.h"
 #include "perfnames.h"
+#include "stack.h"
 
 #define PD_MAGIC		0x32454c4946524550ull	/* "PERFILE2" */
 #define PD_NAME_ALIGN		64	/* perf pads its strings to this */
@@ -325,16 +326,31 @@ static int is_kernel_ip(uint64_t ip)
 	return ip >= HOST_KERNEL_IP_MIN;
 }
 
-/* Callchain entries of @s: markers, its IP, then its callers. */
-static size_t chain_entries(const struct host_sample *s)
+/*
+ * The callers of @s written: aca-host script's frames (stack.h), at most
+ * STACK_MAX_FRAMES with the IP, kernel ones first. A user-mode sample has
+ * no kernel callers.
+ */
+static void chain_kept(const struct pd *w, const struct host_sample *s,
+		       size_t *nk, size_t *nu)
 {
-	size_t n = 1 + 1;		/* a marker and the IP */
+	size_t callers = stack_depth(&w->c->samples, s) - 1;
 
+	*nk = is_kernel_ip(s->ip) ? s->nkernel : 0;
+	if (*nk > callers)
+		*nk = callers;
+	*nu = s->nuser < callers - *nk ? s->nuser : callers - *nk;
+}
+
+/* Callchain entries of @s: context markers, its IP, then its callers. */
+static size_t chain_entries(const struct pd *w, const struct host_sample *s)
+{
+	size_t nk, nu;
+
+	chain_kept(w, s, &nk, &nu);
 	if (is_kernel_ip(s->ip))
-		n += s->nkernel + (s->nuser ? 1 + s->nuser : 0);
-	else
-		n += s->nuser;
-	return n;
+		return 2 + nk + (nu ? 1 + nu : 0);
+	return 2 + nu;
 }
 
 static void put_u64(struct pd *w, uint64_t v)
@@ -345,19 +361,21 @@ static void put_u64(struct pd *w, uint64_t v)
 static void put_chain(struct pd *w, const struct host_sample *s)
 {
 	const uint64_t *k = w->c->samples.chain + s->chain, *u = k + s->nkernel;
+	size_t nk, nu;
 
-	put_u64(w, chain_entries(s));
+	chain_kept(w, s, &nk, &nu);
+	put_u64(w, chain_entries(w, s));
 	if (is_kernel_ip(s->ip)) {
 		put_u64(w, PERF_CONTEXT_KERNEL);
 		put_u64(w, s->ip);
-		put(w, k, s->nkernel * sizeof(*k));
-		if (s->nuser)
+		put(w, k, nk * sizeof(*k));
+		if (nu)
 			put_u64(w, PERF_CONTEXT_USER);
 	} else {
 		put_u64(w, PERF_CONTEXT_USER);
 		put_u64(w, s->ip);
 	}
-	put(w, u, s->nuser * sizeof(*u));
+	put(w, u, nu * sizeof(*u));
 }
 
 static void write_sample(struct pd *w, const struct host_sample *s)
@@ -369,7 +387,7 @@ static void write_sample(struct pd *w, const struct host_sample *s)
 	if (w->sample_type & PERF_SAMPLE_IDENTIFIER)
 		size += 8;
 	if (w->sample_type & PERF_SAMPLE_CALLCHAIN)
-		size += 8 * (1 + chain_entries(s));
+		size += 8 * (1 + chain_entries(w, s));
 	put_header(w, PERF_RECORD_SAMPLE, is_kernel_ip(s->ip) ? PERF_RECORD_MISC_KERNEL :
 		   PERF_RECORD_MISC_USER, size);
 	if (w->sample_type & PERF_SAMPLE_IDENTIFIER)
