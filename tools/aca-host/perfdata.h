@@ -15,7 +15,8 @@
  *              modules as [NAME], user files by path, with the build-id the
  *              target sent), then the SAMPLEs oldest first: IP, pid/tid,
  *              TSC in nanoseconds, CPU, the sample-after value as period,
- *              and callers behind PERF_CONTEXT_KERNEL/USER markers
+ *              and callers behind PERF_CONTEXT_KERNEL/USER markers (the
+ *              frames of aca-host script, at most STACK_MAX_FRAMES)
  *   features   BUILD_ID, HOSTNAME (the target), OSRELEASE (its uname -r),
  *              ARCH, NRCPUS, CMDLINE, EVENT_DESC (the events' names)
  *
