@@ -246,6 +246,12 @@ static int write_comms(struct pd *w, const size_t *order, size_t n)
 	return 0;
 }
 
+/* A build-id perf's records can hold. */
+static int has_build_id(const struct host_module *m)
+{
+	return m->build_id_size && m->build_id_size <= PD_BUILD_ID_MAX;
+}
+
 /* The kernel's modules as perf names them: "[NAME]" without ".ko". */
 static void kernel_module_name(const char *path, char *buf, size_t len)
 {
@@ -291,7 +297,7 @@ static void write_mmap2(struct pd *w, const struct host_module *m)
 
 	pt[0] = m->pid ? m->pid : HOST_MACHINE_PID;
 	pt[1] = m->pid;
-	if (m->build_id_size && m->build_id_size <= PD_BUILD_ID_MAX) {
+	if (has_build_id(m)) {
 		misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
 		id[0] = m->build_id_size;
 		memcpy(id + 4, m->build_id, m->build_id_size);
@@ -410,38 +416,69 @@ static void put_string(struct pd *w, const char *s)
 	put_padded(w, s, len);
 }
 
-/* One build_id_event per module record with a build-id (pid: the host's). */
+/* One build_id_event (pid: the host's, where perf keeps the target's files). */
+static void put_build_id(struct pd *w, const struct host_module *m)
+{
+	uint32_t pid = HOST_MACHINE_PID;
+	uint8_t id[24] = { 0 };
+	char name[PERF_NAME_MAX];
+	uint64_t pgoff;
+	uint16_t misc = mmap_name(w, m, name, sizeof(name), &pgoff);
+	size_t len;
+
+	if (!m->pid && !strcmp(m->path, KERNEL_IMAGE))
+		snprintf(name, sizeof(name), KERNEL_MMAP);
+	len = align_up(strlen(name) + 1, PD_NAME_ALIGN);
+	memcpy(id, m->build_id, m->build_id_size);
+	id[20] = m->build_id_size;
+	put_header(w, 0, misc | PD_MISC_BUILD_ID_SIZE,
+		   sizeof(struct perf_event_header) + sizeof(pid) + sizeof(id) + len);
+	put(w, &pid, sizeof(pid));
+	put(w, id, sizeof(id));
+	put_padded(w, name, len);
+}
+
+/* Module records by space, path and build-id: one file's records together. */
+static int by_file(const void *a, const void *b, void *mods)
+{
+	const struct host_module *v = mods;
+	const struct host_module *x = &v[*(const size_t *)a], *y = &v[*(const size_t *)b];
+	int c = (x->pid == 0) - (y->pid == 0);
+
+	if (!c)
+		c = strcmp(x->path, y->path);
+	if (!c)
+		c = (int)x->build_id_size - (int)y->build_id_size;
+	if (!c)
+		c = memcmp(x->build_id, y->build_id, x->build_id_size);
+	return c;
+}
+
+/* The build-id of every file a module record names, each file once. */
 static void feat_build_id(struct pd *w)
 {
-	for (size_t i = 0; i < w->c->mods.n; i++) {
-		const struct host_module *m = &w->c->mods.v[i];
-		uint32_t pid = HOST_MACHINE_PID;
-		uint8_t id[24] = { 0 };
-		char name[PERF_NAME_MAX];
-		uint64_t pgoff;
-		uint16_t misc = mmap_name(w, m, name, sizeof(name), &pgoff);
-		size_t len;
+	const struct host_module *v = w->c->mods.v;
+	size_t *order = malloc((w->c->mods.n + 1) * sizeof(*order)), n = 0;
 
-		if (!m->build_id_size || m->build_id_size > PD_BUILD_ID_MAX)
-			continue;
-		if (!m->pid && !strcmp(m->path, KERNEL_IMAGE))
-			snprintf(name, sizeof(name), KERNEL_MMAP);
-		len = align_up(strlen(name) + 1, PD_NAME_ALIGN);
-		memcpy(id, m->build_id, m->build_id_size);
-		id[20] = m->build_id_size;
-		put_header(w, 0, misc | PD_MISC_BUILD_ID_SIZE,
-			   sizeof(struct perf_event_header) + sizeof(pid) + sizeof(id) + len);
-		put(w, &pid, sizeof(pid));
-		put(w, id, sizeof(id));
-		put_padded(w, name, len);
+	if (!order) {
+		w->failed = 1;
+		w->err = ENOMEM;
+		return;
 	}
+	for (size_t i = 0; i < w->c->mods.n; i++)
+		if (has_build_id(&v[i]))
+			order[n++] = i;
+	qsort_r(order, n, sizeof(*order), by_file, (void *)v);
+	for (size_t i = 0; i < n; i++)
+		if (!i || by_file(&order[i - 1], &order[i], (void *)v))
+			put_build_id(w, &v[order[i]]);
+	free(order);
 }
 
 static int have_build_ids(const struct pd *w)
 {
 	for (size_t i = 0; i < w->c->mods.n; i++)
-		if (w->c->mods.v[i].build_id_size &&
-		    w->c->mods.v[i].build_id_size <= PD_BUILD_ID_MAX)
+		if (has_build_id(&w->c->mods.v[i]))
 			return 1;
 	return 0;
 }
