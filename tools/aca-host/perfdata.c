@@ -266,22 +266,46 @@ static void kernel_module_name(const char *path, char *buf, size_t len)
 }
 
 /*
+ * The symbol perf places the kernel image by (its "reference relocation
+ * symbol", looked up in the kallsyms perf is given): _stext of the kallsyms
+ * copy, else the copy's lowest symbol of the image (collect's copy holds
+ * only what the samples hit). NULL without one: perf then warns that
+ * kernel addresses were restricted.
+ */
+static const char *kernel_ref(const struct pd *w, uint64_t *addr)
+{
+	const struct ksyms *k = &w->c->a.ksyms;
+
+	if (k->stext) {
+		*addr = k->stext;
+		return "_stext";
+	}
+	for (size_t i = 0; i < k->n; i++)
+		if (!k->v[i].module[0] && k->v[i].addr) {
+			*addr = k->v[i].addr;
+			return k->v[i].name;
+		}
+	return NULL;
+}
+
+/*
  * The file name of module record @m's MMAP2 and its cpumode: the kernel
- * image as [kernel.kallsyms] with its reference symbol (_stext of the
- * kallsyms copy, which perf relocates by), kernel modules as [NAME].
+ * image as [kernel.kallsyms] followed by its reference symbol, whose
+ * address is the record's pgoff; kernel modules as [NAME].
  */
 static uint16_t mmap_name(const struct pd *w, const struct host_module *m,
 			  char *buf, size_t len, uint64_t *pgoff)
 {
+	const char *ref;
+
 	*pgoff = m->page_offset;
 	if (m->pid)
 		perf_printable(buf, len, m->path);
 	else if (strcmp(m->path, KERNEL_IMAGE))
 		kernel_module_name(m->path, buf, len);
-	else if (w->c->a.ksyms.stext) {
-		snprintf(buf, len, KERNEL_MMAP "_stext");
-		*pgoff = w->c->a.ksyms.stext;
-	} else
+	else if ((ref = kernel_ref(w, pgoff)))
+		snprintf(buf, len, KERNEL_MMAP "%s", ref);
+	else
 		snprintf(buf, len, KERNEL_MMAP);
 	return m->pid ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL;
 }

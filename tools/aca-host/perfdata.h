@@ -11,9 +11,10 @@
  *              when the records carry callers, IDENTIFIER with several
  *              events; sample_id_all
  *   data       COMM of every process and thread, MMAP2 of every module
- *              record (the kernel image as [kernel.kallsyms]_stext, its
- *              modules as [NAME], user files by path, with the build-id the
- *              target sent), then the SAMPLEs oldest first: IP, pid/tid,
+ *              record (the kernel image as [kernel.kallsyms] placed by
+ *              _stext of the kallsyms copy, else by its lowest symbol of the
+ *              image; its modules as [NAME], user files by path, with the
+ *              build-id the target sent), then the SAMPLEs oldest first: IP, pid/tid,
  *              TSC in nanoseconds, CPU, the sample-after value as period,
  *              and callers behind PERF_CONTEXT_KERNEL/USER markers (the
  *              frames of aca-host script, at most STACK_MAX_FRAMES)
