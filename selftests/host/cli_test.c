@@ -73,6 +73,17 @@ TEST_F(dir, unknown_option_exits_2_with_usage_on_stderr)
 				"'--frobnicate'\nusage: aca-host hello "));
 }
 
+/* perf-data writes a file: without --out it is a usage error. */
+TEST_F(dir, perf_data_without_out_exits_2_with_usage_on_stderr)
+{
+	const char *args[] = { "perf-data", "/nonexistent/aca-host-test", NULL };
+
+	ASSERT_EQ(2, host(self, args));
+	EXPECT_STREQ("", self->d.run.out);
+	EXPECT_TRUE(starts_with(self->d.run.err, "aca-host perf-data: --out FILE expected\n"
+				"usage: aca-host perf-data "));
+}
+
 /* The same for every command, with its long and its short option. */
 FIXTURE(help) {
 	struct host_dir d;
@@ -92,6 +103,8 @@ FIXTURE_VARIANT_ADD(help, report) { "report", "--help" };
 FIXTURE_VARIANT_ADD(help, report_h) { "report", "-h" };
 FIXTURE_VARIANT_ADD(help, script) { "script", "--help" };
 FIXTURE_VARIANT_ADD(help, script_h) { "script", "-h" };
+FIXTURE_VARIANT_ADD(help, perf_data) { "perf-data", "--help" };
+FIXTURE_VARIANT_ADD(help, perf_data_h) { "perf-data", "-h" };
 
 FIXTURE_SETUP(help)
 {

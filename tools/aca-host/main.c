@@ -8,6 +8,7 @@
  *   aca-host collect TARGET ...     a sampling collection saved to a directory
  *   aca-host report DIR ...         hotspots of a saved collection
  *   aca-host script DIR ...         its samples and stacks, as perf script
+ *   aca-host perf-data DIR ...      it as a perf.data file, for perf's tools
  *   aca-host stat TARGET ...        counts of events, as perf stat -a
  */
 #include <getopt.h>
@@ -41,6 +42,8 @@ static void usage(FILE *f)
 		   "          hotspots of a saved collection by process, module, function\n"
 		   "  script  DIR [--sysroot PATH] [--pid PID]\n"
 		   "          the samples of a saved collection with their stacks, as perf script\n"
+		   "  perf-data DIR --out FILE [--sysroot PATH] [--pid PID]\n"
+		   "          a saved collection as a perf.data file for perf report, annotate\n"
 		   "  stat    TARGET [-e NAME...] [-I MS] [--duration S] [-A] [-x SEP]\n"
 		   "          count events on every CPU of the target, as perf stat -a\n"
 		   "TARGET is HOST[:PORT] (default port %d). aca-host COMMAND --help tells more.\n",
@@ -127,6 +130,8 @@ int main(int argc, char **argv)
 		return cmd_report(argc - 1, argv + 1);
 	if (!strcmp(cmd, "script"))
 		return cmd_script(argc - 1, argv + 1);
+	if (!strcmp(cmd, "perf-data"))
+		return cmd_perf_data(argc - 1, argv + 1);
 	if (!strcmp(cmd, "stat"))
 		return cmd_stat(argc - 1, argv + 1);
 	if (argc == 2 && is(cmd, "-h", "--help")) {

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* aca-host perf-data: its command line (the writer: perfdata.c). */
+#include <getopt.h>
+#include <stdio.h>
+
+#include "host.h"
+#include "perfdata.h"
+#include "report_cli.h"
+
+enum {
+	OPT_OUT = 'o',
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: aca-host perf-data DIR --out FILE [--sysroot PATH]\n"
+		"                              [--kallsyms FILE] [--pid PID] [--tid TID]\n"
+		"                              [--comms LIST] [--dsos LIST]\n"
+		"  Write a collection saved by aca-host collect as a perf.data file\n"
+		"  that perf report, perf script and perf annotate read: the samples\n"
+		"  oldest first with their CPU, time, period and callers, COMM and\n"
+		"  MMAP2 records of the module records (with the build-ids the target\n"
+		"  sent), the target's kernel release and CPU count. Read it with\n"
+		"    perf report -i FILE --kallsyms DIR/kallsyms --symfs SYSROOT\n"
+		"  --out FILE      the perf.data to write: FILE.tmp until it is whole\n"
+		"  --kallsyms FILE the kallsyms copy whose _stext places the kernel\n"
+		"                  (default: DIR/kallsyms)\n"
+		"  --sysroot, --pid, --tid, --comms, --dsos  only those samples, as\n"
+		"                  for aca-host report\n"
+		"Exit status: 0; 1 if the collection is malformed or truncated; 2 if\n"
+		"there is nothing to write, FILE cannot be written, or on a usage\n"
+		"error. FILE is written only on 0.\n");
+}
+
+int cmd_perf_data(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		REPORT_SHARED_OPTIONS,
+		{ "out", required_argument, NULL, OPT_OUT },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	static char cmd[] = "aca-host perf-data";
+	struct report_opts o = { .warn = stderr };
+	const char *out = NULL;
+	int c, ret = 2;
+
+	argv[0] = cmd;		/* getopt's messages name the command */
+	while ((c = getopt_long(argc, argv, "s:p:o:h", opts, NULL)) != -1) {
+		int err = report_shared_option(cmd, c, optarg, &o);
+
+		if (err < 0)
+			goto out;
+		if (!err)
+			continue;
+		if (c == OPT_OUT) {
+			out = optarg;
+			continue;
+		}
+		if (c == 'h') {
+			usage(stdout);
+			ret = 0;
+		} else {
+			usage(stderr);
+		}
+		goto out;
+	}
+	if (optind + 1 != argc || !out || !out[0]) {
+		fprintf(stderr, "%s: %s expected\n", cmd,
+			optind + 1 != argc ? "one DIR" : "--out FILE");
+		usage(stderr);
+		goto out;
+	}
+	report_raise_nofile();
+	ret = perfdata_write(argv[optind], &o, out, argc, argv);
+out:
+	report_opts_free(&o);
+	return ret;
+}
