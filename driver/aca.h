@@ -86,7 +86,10 @@ u64 aca_tsc_now(void);
 u64 aca_tsc_hz(void);
 u64 aca_tsc_sample(void);
 
-/* Sampling (sampler.c): the acp_ops sampling entry points. */
+/*
+ * Sampling (sampler.c; SWITCH_GROUP and GROUP_TIMES in multiplex.c, the
+ * counting reads in emon.c): the acp_ops sampling entry points.
+ */
 int aca_sampler_init(void);
 void aca_sampler_exit(void);
 int aca_sampler_configure(void *ctx, const struct acp_config *cfg);

@@ -2,7 +2,7 @@
 /*
  * The protocol core's view of the machine (struct acp_ops), answered by the
  * running kernel; a collection's own entry points are collection.c's and
- * sampler.c's.
+ * the sampler's (sampler.c, multiplex.c, emon.c).
  */
 #include <linux/cpumask.h>
 #include <linux/kallsyms.h>

@@ -12,37 +12,13 @@
  * So a process started, or a library dlopen()ed, during a collection is
  * described at STOP if it is still there, or when it goes.
  *
- * Hooks: kprobes, which a module can use on both kernels (6.1 and 6.12
- * have CONFIG_KPROBES and put them on ftrace at function entry):
- *  - acct_collect(code, group_dead), or taskstats_exit(task, group_dead)
- *    where BSD process accounting is not built in. do_exit() calls both
- *    before exit_mm() on 6.1 and on 6.12, so current->mm is still whole,
- *    and group_dead is true for exactly one thread, the last of its
- *    process. (The sched_process_exit tracepoint comes after exit_mm() on
- *    both kernels, too late; exit_mmap() runs from whoever drops the last
- *    mm reference, not always the process.)
- *  - begin_new_exec(): exec drops the old mm; at entry it is still there.
- *  - __x64_sys_munmap and __ia32_sys_munmap: the syscall wrappers exist
- *    under these names on both kernels, while the mm functions behind
- *    them do not (6.1 do_mas_munmap(), 6.12 do_vmi_munmap()). Their one
- *    argument is the caller's user pt_regs. What goes is taken before the
- *    unmap, so an munmap() that then fails leaves a spurious unload.
- * A handler runs with preemption off, and any local user decides how
- * often and on how many mappings, so it takes only what it must, in
- * bounded time, and leaves the rest to a worker: an item from a pool
- * preallocated per session (ACA_MR_ITEMS; a raw spinlock guards its lists
- * for O(1) moves; nothing is allocated and no sleeping lock is taken),
- * filled with the TSC, tgid, ppid and word size, and queued in order:
- *  - exit (group_dead) and exec: a reference on the mm (mmget_not_zero()),
- *    which keeps every mapping in it until the worker is done;
- *  - munmap(): the mappings are gone once the syscall runs, so under
- *    mmap_read_trylock() the handler visits at most ACA_MR_UNMAP_VMAS
- *    mappings of the range and takes at most ACA_MR_UNMAP_CODE code ones
- *    (a file reference, the unmapped part's addresses and file offset,
- *    whether it is the main executable, or the vDSO); no path.
+ * Hooks (modrec_hooks.c): kprobes on a process's exit and exec and on
+ * munmap(), whose handlers, with preemption off, take only what they must
+ * into an item from a pool preallocated per session and queue it for the
+ * worker.
  * Counted as missed, once each, and logged at STOP: an exit, exec or
  * munmap() a handler could not take (no free item, the mm busy) or not
- * wholly (an munmap() of more mappings than those bounds), a handler
+ * wholly (an munmap() of more mappings than the hooks' bounds), a handler
  * kprobes could not run (nmissed), a mapping whose path d_path() cannot
  * write, and a process STOP could not list or lock.
  *
@@ -139,91 +115,8 @@
 
 #include "aca.h"
 #include "buildid.h"
-
-#define ACA_MR_MIN_PAGES	(SZ_4M >> PAGE_SHIFT)
-#define ACA_MR_ITEMS		1024	/* hook events queued at once */
-#define ACA_MR_UNMAP_VMAS	16	/* mappings an munmap() hook visits */
-#define ACA_MR_UNMAP_CODE	4	/* code mappings it takes of those */
-
-#define ACA_MR_BATCH		32	/* code mappings per mmap lock hold */
-#define ACA_MR_STOP_S		30	/* STOP's records: written within */
-#define ACA_MR_GRACE_S		5	/* then the worker's step, at most */
-
-/* A build-id trailer, its padding included, at most. */
-#define ACA_MR_BID_ROOM		ALIGN(sizeof(struct aca_mr_build_id) + \
-				      ACA_MR_BUILD_ID_MAX, SEP_MR_ALIGN)
-
-/*
- * One record being built: the fixed part, then its path (at most PATH_MAX
- * bytes of @path), its padding and its build-id.
- */
-struct aca_mr_buf {
-	struct sep_module_record rec;
-	char path[PATH_MAX + SEP_MR_ALIGN + ACA_MR_BID_ROOM];
-};
-
-enum {
-	ACA_HOOK_EXIT,
-	ACA_HOOK_EXEC,
-	ACA_HOOK_MUNMAP,
-	ACA_HOOK_MUNMAP32,
-	ACA_NHOOKS
-};
-
-struct aca_modrec;
-
-struct aca_mr_hook {
-	struct kprobe kp;
-	struct aca_modrec *mr;
-	bool on;
-};
-
-/* Whose mappings a record describes, and when they went. */
-struct aca_mr_who {
-	u64 unload;		/* TSC, or SEP_MR_UNLOAD_TSC_LOADED */
-	u32 tgid, ppid;
-	bool is64;
-};
-
-/* A code mapping an munmap() removes, as its hook took it. */
-struct aca_mr_map {
-	struct file *file;	/* a reference; NULL: the vDSO */
-	unsigned long start, end;
-	u64 off;
-	bool exe;
-};
-
-/* What one hook took for the worker: an mm, or the maps of an munmap(). */
-struct aca_mr_item {
-	struct list_head node;	/* on the free list or the queue */
-	struct aca_mr_who who;
-	struct mm_struct *mm;	/* exit, exec: a reference on mm_users */
-	u32 nmaps;		/* munmap(): maps[] taken */
-	struct aca_mr_map maps[ACA_MR_UNMAP_CODE];
-};
-
-struct aca_modrec {
-	struct aca_ring *ring;
-	struct aca_mr_buf *buf;			/* the producer's */
-	struct aca_mr_hook hooks[ACA_NHOOKS];	/* the worker or finish() unhooks */
-	raw_spinlock_t lock;			/* free and queued */
-	struct list_head free, queued;
-	struct aca_mr_item *items;
-	struct work_struct work;
-	struct delayed_work watchdog;		/* STOP's end if the worker is stuck */
-	spinlock_t wlock;			/* a record written, or the end */
-	bool ended;				/* under wlock: the ring is final */
-	bool stop;				/* STOP asked, under aca_lock */
-	bool done;				/* the worker's: STOP's work is */
-	bool cancel;				/* finish(): the worker gives up */
-	unsigned long late;			/* STOP's: jiffies past which it gives up */
-	atomic64_t missed;			/* see the top */
-	atomic64_t nobid;			/* build-ids not looked for: no page */
-	/* The worker's: an mm's mappings taken under its lock, to write. */
-	struct aca_mr_map batch[ACA_MR_BATCH];
-	u32 nbatch;
-	struct aca_buildid_cache bids;		/* the worker's, for one run */
-};
+#include "modrec.h"
+#include "modrec_hooks.h"
 
 /* The session's records, under aca_lock. */
 static struct aca_modrec *aca_mr;
@@ -313,8 +206,8 @@ static void aca_mr_kernel_rec(struct aca_mr_buf *b, const char *name,
 	strscpy(b->path, name, PATH_MAX);
 }
 
-static void aca_mr_who(struct aca_mr_who *w, struct task_struct *p,
-		       struct mm_struct *mm, u64 unload)
+void aca_mr_who(struct aca_mr_who *w, struct task_struct *p,
+		struct mm_struct *mm, u64 unload)
 {
 	w->unload = unload;
 	w->tgid = task_tgid_nr(p);
@@ -323,7 +216,7 @@ static void aca_mr_who(struct aca_mr_who *w, struct task_struct *p,
 }
 
 /* The main executable's inode: only compared, never dereferenced. */
-static const struct inode *aca_mr_exe(struct mm_struct *mm)
+const struct inode *aca_mr_exe(struct mm_struct *mm)
 {
 	const struct inode *inode = NULL;
 	struct file *f;
@@ -336,7 +229,7 @@ static const struct inode *aca_mr_exe(struct mm_struct *mm)
 	return inode;
 }
 
-static bool aca_mr_is_vdso(struct vm_area_struct *vma)
+bool aca_mr_is_vdso(struct vm_area_struct *vma)
 {
 	return !vma->vm_file &&
 	       vma->vm_start == (unsigned long)vma->vm_mm->context.vdso;
@@ -456,259 +349,6 @@ static void aca_mr_take_batch(struct aca_modrec *mr, struct mm_struct *mm,
 		m->exe = m->file && file_inode(m->file) == exe;
 	}
 	*addr = 0;
-}
-
-/* ---- the item pool: O(1) list moves under a raw spinlock ---- */
-
-static struct aca_mr_item *aca_mr_pop(struct aca_modrec *mr,
-				      struct list_head *list)
-{
-	struct aca_mr_item *it;
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&mr->lock, flags);
-	it = list_first_entry_or_null(list, struct aca_mr_item, node);
-	if (it)
-		list_del(&it->node);
-	raw_spin_unlock_irqrestore(&mr->lock, flags);
-	return it;
-}
-
-static void aca_mr_push(struct aca_modrec *mr, struct aca_mr_item *it,
-			struct list_head *list)
-{
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&mr->lock, flags);
-	list_add_tail(&it->node, list);
-	raw_spin_unlock_irqrestore(&mr->lock, flags);
-}
-
-/*
- * Drop the references @it holds: an mm's teardown, if this was its last
- * reference, left to a kworker (neither the worker nor aca_lock's holder
- * waits for it).
- */
-static void aca_mr_unref(struct aca_mr_item *it)
-{
-	if (it->mm) {
-		mmput_async(it->mm);
-		it->mm = NULL;
-	}
-	for (u32 i = 0; i < it->nmaps; i++)
-		if (it->maps[i].file)
-			fput(it->maps[i].file);
-	it->nmaps = 0;
-}
-
-/* ---- hooks: preemption is off; take, queue, nothing more ---- */
-
-static struct aca_modrec *aca_mr_of(struct kprobe *kp)
-{
-	return container_of(kp, struct aca_mr_hook, kp)->mr;
-}
-
-/* A free item, about @mm of current, or NULL: missed. */
-static struct aca_mr_item *aca_mr_take(struct aca_modrec *mr,
-				       struct mm_struct *mm)
-{
-	struct aca_mr_item *it = aca_mr_pop(mr, &mr->free);
-
-	if (!it) {
-		atomic64_inc(&mr->missed);
-		return NULL;
-	}
-	aca_mr_who(&it->who, current, mm, aca_tsc_now());
-	it->mm = NULL;
-	it->nmaps = 0;
-	return it;
-}
-
-static void aca_mr_queue(struct aca_modrec *mr, struct aca_mr_item *it)
-{
-	aca_mr_push(mr, it, &mr->queued);
-	queue_work(system_unbound_wq, &mr->work);
-}
-
-/* A user process, not a kernel thread borrowing an mm. */
-static struct mm_struct *aca_mr_user_mm(void)
-{
-	return current->flags & PF_KTHREAD ? NULL : current->mm;
-}
-
-/* current's whole mm goes away now: keep it for the worker. */
-static void aca_mr_mm_going(struct kprobe *kp)
-{
-	struct aca_modrec *mr = aca_mr_of(kp);
-	struct mm_struct *mm = aca_mr_user_mm();
-	struct aca_mr_item *it;
-
-	if (!mm)
-		return;
-	it = aca_mr_take(mr, mm);
-	if (!it)
-		return;
-	if (!mmget_not_zero(mm)) {
-		aca_mr_push(mr, it, &mr->free);
-		return;
-	}
-	it->mm = mm;
-	aca_mr_queue(mr, it);
-}
-
-/* acct_collect(code, group_dead) / taskstats_exit(task, group_dead). */
-static int aca_mr_on_exit(struct kprobe *kp, struct pt_regs *regs)
-{
-	if ((int)regs_get_kernel_argument(regs, 1))
-		aca_mr_mm_going(kp);
-	return 0;
-}
-
-static int aca_mr_on_exec(struct kprobe *kp, struct pt_regs *regs)
-{
-	aca_mr_mm_going(kp);
-	return 0;
-}
-
-/*
- * Take code @vma's part in [@start, @end) into @it, taking an item first
- * if @it is NULL. False: no more can be taken (missed).
- */
-static bool aca_mr_take_map(struct aca_modrec *mr, struct aca_mr_item **it,
-			    struct vm_area_struct *vma, const struct inode *exe,
-			    unsigned long start, unsigned long end)
-{
-	struct aca_mr_map *map;
-
-	if (!*it)
-		*it = aca_mr_take(mr, vma->vm_mm);
-	if (!*it)
-		return false;
-	if ((*it)->nmaps == ACA_MR_UNMAP_CODE) {
-		atomic64_inc(&mr->missed);
-		return false;
-	}
-	map = &(*it)->maps[(*it)->nmaps++];
-	map->start = max(start, vma->vm_start);
-	map->end = min(end, vma->vm_end);
-	map->file = vma->vm_file ? get_file(vma->vm_file) : NULL;
-	map->off = map->file ? ((u64)vma->vm_pgoff << PAGE_SHIFT) +
-			       (map->start - vma->vm_start) : 0;
-	map->exe = map->file && file_inode(map->file) == exe;
-	return true;
-}
-
-/* munmap(@addr, @len) is about to run: nonsense fails there, not here. */
-static void aca_mr_unmap(struct kprobe *kp, unsigned long addr,
-			 unsigned long len)
-{
-	struct aca_modrec *mr = aca_mr_of(kp);
-	struct mm_struct *mm = aca_mr_user_mm();
-	struct aca_mr_item *it = NULL;
-	const struct inode *exe;
-	struct vm_area_struct *vma;
-	struct vma_iterator vmi;
-	unsigned long end;
-	u32 seen = 0;
-
-	if (!mm || !len || offset_in_page(addr) || len > TASK_SIZE_MAX)
-		return;
-	len = PAGE_ALIGN(len);	/* as munmap() rounds it */
-	if (addr > TASK_SIZE_MAX - len)
-		return;
-	end = addr + len;
-	if (!mmap_read_trylock(mm)) {
-		atomic64_inc(&mr->missed);
-		return;
-	}
-	exe = aca_mr_exe(mm);
-	vma_iter_init(&vmi, mm, addr);
-	for_each_vma_range(vmi, vma, end) {
-		if (++seen > ACA_MR_UNMAP_VMAS) {
-			atomic64_inc(&mr->missed);
-			break;
-		}
-		if (!(vma->vm_flags & VM_EXEC) ||
-		    (!vma->vm_file && !aca_mr_is_vdso(vma)))
-			continue;
-		if (!aca_mr_take_map(mr, &it, vma, exe, addr, end))
-			break;
-	}
-	mmap_read_unlock(mm);
-	if (it)
-		aca_mr_queue(mr, it);
-}
-
-static const struct pt_regs *aca_mr_user_regs(struct pt_regs *regs)
-{
-	return (const struct pt_regs *)regs_get_kernel_argument(regs, 0);
-}
-
-static int aca_mr_on_munmap(struct kprobe *kp, struct pt_regs *regs)
-{
-	const struct pt_regs *u = aca_mr_user_regs(regs);
-
-	aca_mr_unmap(kp, u->di, u->si);
-	return 0;
-}
-
-static int aca_mr_on_munmap32(struct kprobe *kp, struct pt_regs *regs)
-{
-	const struct pt_regs *u = aca_mr_user_regs(regs);
-
-	aca_mr_unmap(kp, (u32)u->bx, (u32)u->cx);
-	return 0;
-}
-
-static const struct {
-	const char *sym[2];	/* the function, or one called instead */
-	kprobe_pre_handler_t pre;
-} aca_mr_hook_defs[ACA_NHOOKS] = {
-	[ACA_HOOK_EXIT] = { { "acct_collect", "taskstats_exit" }, aca_mr_on_exit },
-	[ACA_HOOK_EXEC] = { { "begin_new_exec" }, aca_mr_on_exec },
-	[ACA_HOOK_MUNMAP] = { { "__x64_sys_munmap" }, aca_mr_on_munmap },
-	[ACA_HOOK_MUNMAP32] = { { "__ia32_sys_munmap" }, aca_mr_on_munmap32 },
-};
-
-static void aca_mr_hook(struct aca_modrec *mr, int i)
-{
-	struct aca_mr_hook *h = &mr->hooks[i];
-	int ret = -ENOENT;
-
-	h->mr = mr;	/* the handler may run as soon as it is registered */
-	for (int k = 0; k < 2 && aca_mr_hook_defs[i].sym[k] && ret; k++) {
-		memset(&h->kp, 0, sizeof(h->kp));
-		h->kp.symbol_name = aca_mr_hook_defs[i].sym[k];
-		h->kp.pre_handler = aca_mr_hook_defs[i].pre;
-		ret = register_kprobe(&h->kp);
-	}
-	h->on = !ret;
-	if (ret)
-		pr_notice_ratelimited("module records: cannot probe %s (%d): those records are missing\n",
-				      aca_mr_hook_defs[i].sym[0], ret);
-}
-
-/*
- * After this no handler runs, nor will: unregister_kprobes() waits, so
- * whatever they took is queued. The worker at STOP, or finish() with the
- * worker idle.
- */
-static void aca_mr_unhook(struct aca_modrec *mr)
-{
-	struct kprobe *kps[ACA_NHOOKS];
-	int n = 0;
-
-	for (int i = 0; i < ACA_NHOOKS; i++)
-		if (mr->hooks[i].on)
-			kps[n++] = &mr->hooks[i].kp;
-	if (!n)
-		return;
-	unregister_kprobes(kps, n);
-	for (int i = 0; i < ACA_NHOOKS; i++) {
-		if (mr->hooks[i].on)
-			atomic64_add(mr->hooks[i].kp.nmissed, &mr->missed);
-		mr->hooks[i].on = false;
-	}
 }
 
 /* ---- INIT_DRIVER: the kernel and its modules ---- */

@@ -105,7 +105,7 @@ static void aca_ring_wake_work_fn(struct work_struct *work)
  * plain irq_work is on PREEMPT_RT, would wait for its CPU's irq_work
  * thread, which is parked while the CPU is offline, and irq_work_sync() in
  * aca_ring_put() (under aca_lock) with it until the CPU came back (as the
- * mux kick, sampler.c). In hard IRQ context a wait queue's spinlock_t
+ * mux kick, multiplex.c). In hard IRQ context a wait queue's spinlock_t
  * sleeps on PREEMPT_RT (and lockdep says so everywhere with
  * PROVE_RAW_LOCK_NESTING): the wake-up itself is a work item's, which a
  * hard IRQ may queue (workqueues take raw spinlocks). The same on every

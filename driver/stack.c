@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Call chains for sampler.c, the way perf's x86 callchains are taken:
+ * Call chains for events.c, the way perf's x86 callchains are taken:
  * kernel ones with the kernel's own unwinder (ORC on Debian's kernels)
  * started from the interrupted registers, user ones by following frame
  * pointers from the user registers, read with copy_from_user_nmi(), which

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The sampler's fault injector, in debugfs, for the tests. */
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/kstrtox.h>
+#include <linux/module.h>
+#include <linux/perf_event.h>
+
+#include "aca.h"
+#include "inject.h"
+#include "sampler.h"
+
+/*
+ * /sys/kernel/debug/aca/event_off (0200): writing a CPU number turns that
+ * CPU's events of the running collection off behind the sampler's back, a
+ * stand-in for a pinned event in ERROR state (which takes a PMU whose
+ * counters are taken to cause): how the tests show that the watch finds
+ * and mends such an event.
+ */
+static struct dentry *aca_debugfs;
+
+static ssize_t event_off_write(struct file *file, const char __user *ubuf,
+			       size_t len, loff_t *ppos)
+{
+	struct aca_collection *c;
+	unsigned int cpu;
+	int ret = kstrtouint_from_user(ubuf, len, 0, &cpu);
+
+	if (ret)
+		return ret;
+	mutex_lock(&aca_lock);
+	c = aca_coll;
+	ret = -ESRCH;
+	for (u32 i = 0; c && c->armed && !c->paused && i < c->nsev; i++) {
+		if (c->sevs[i].cpu == cpu && c->sevs[i].pe &&
+		    c->sevs[i].group == c->active) {
+			perf_event_disable(c->sevs[i].pe);
+			ret = 0;
+		}
+	}
+	mutex_unlock(&aca_lock);
+	return ret ? ret : len;
+}
+
+static const struct file_operations aca_event_off_fops = {
+	.owner = THIS_MODULE,
+	.write = event_off_write,
+	.llseek = noop_llseek,
+};
+
+void aca_inject_init(void)
+{
+	aca_debugfs = debugfs_create_dir("aca", NULL);
+	debugfs_create_file("event_off", 0200, aca_debugfs, NULL,
+			    &aca_event_off_fops);
+}
+
+void aca_inject_exit(void)
+{
+	debugfs_remove_recursive(aca_debugfs);
+}

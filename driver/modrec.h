@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Module records (modrec.c): a session's records, their hooks
+ * (modrec_hooks.c) and the items the hooks queue for the worker.
+ */
+#ifndef ACA_MODREC_H
+#define ACA_MODREC_H
+
+#include <linux/atomic.h>
+#include <linux/kprobes.h>
+#include <linux/limits.h>
+#include <linux/list.h>
+#include <linux/sizes.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
+#include "aca.h"
+#include "buildid.h"
+
+#define ACA_MR_MIN_PAGES	(SZ_4M >> PAGE_SHIFT)
+#define ACA_MR_ITEMS		1024	/* hook events queued at once */
+#define ACA_MR_UNMAP_VMAS	16	/* mappings an munmap() hook visits */
+#define ACA_MR_UNMAP_CODE	4	/* code mappings it takes of those */
+
+#define ACA_MR_BATCH		32	/* code mappings per mmap lock hold */
+#define ACA_MR_STOP_S		30	/* STOP's records: written within */
+#define ACA_MR_GRACE_S		5	/* then the worker's step, at most */
+
+/* A build-id trailer, its padding included, at most. */
+#define ACA_MR_BID_ROOM		ALIGN(sizeof(struct aca_mr_build_id) + \
+				      ACA_MR_BUILD_ID_MAX, SEP_MR_ALIGN)
+
+/*
+ * One record being built: the fixed part, then its path (at most PATH_MAX
+ * bytes of @path), its padding and its build-id.
+ */
+struct aca_mr_buf {
+	struct sep_module_record rec;
+	char path[PATH_MAX + SEP_MR_ALIGN + ACA_MR_BID_ROOM];
+};
+
+enum {
+	ACA_HOOK_EXIT,
+	ACA_HOOK_EXEC,
+	ACA_HOOK_MUNMAP,
+	ACA_HOOK_MUNMAP32,
+	ACA_NHOOKS
+};
+
+struct aca_modrec;
+
+struct aca_mr_hook {
+	struct kprobe kp;
+	struct aca_modrec *mr;
+	bool on;
+};
+
+/* Whose mappings a record describes, and when they went. */
+struct aca_mr_who {
+	u64 unload;		/* TSC, or SEP_MR_UNLOAD_TSC_LOADED */
+	u32 tgid, ppid;
+	bool is64;
+};
+
+/* A code mapping an munmap() removes, as its hook took it. */
+struct aca_mr_map {
+	struct file *file;	/* a reference; NULL: the vDSO */
+	unsigned long start, end;
+	u64 off;
+	bool exe;
+};
+
+/* What one hook took for the worker: an mm, or the maps of an munmap(). */
+struct aca_mr_item {
+	struct list_head node;	/* on the free list or the queue */
+	struct aca_mr_who who;
+	struct mm_struct *mm;	/* exit, exec: a reference on mm_users */
+	u32 nmaps;		/* munmap(): maps[] taken */
+	struct aca_mr_map maps[ACA_MR_UNMAP_CODE];
+};
+
+struct aca_modrec {
+	struct aca_ring *ring;
+	struct aca_mr_buf *buf;			/* the producer's */
+	struct aca_mr_hook hooks[ACA_NHOOKS];	/* the worker or finish() unhooks */
+	raw_spinlock_t lock;			/* free and queued */
+	struct list_head free, queued;
+	struct aca_mr_item *items;
+	struct work_struct work;
+	struct delayed_work watchdog;		/* STOP's end if the worker is stuck */
+	spinlock_t wlock;			/* a record written, or the end */
+	bool ended;				/* under wlock: the ring is final */
+	bool stop;				/* STOP asked, under aca_lock */
+	bool done;				/* the worker's: STOP's work is */
+	bool cancel;				/* finish(): the worker gives up */
+	unsigned long late;			/* STOP's: jiffies past which it gives up */
+	atomic64_t missed;			/* see the top */
+	atomic64_t nobid;			/* build-ids not looked for: no page */
+	/* The worker's: an mm's mappings taken under its lock, to write. */
+	struct aca_mr_map batch[ACA_MR_BATCH];
+	u32 nbatch;
+	struct aca_buildid_cache bids;		/* the worker's, for one run */
+};
+
+struct mm_struct;
+struct task_struct;
+struct vm_area_struct;
+
+void aca_mr_who(struct aca_mr_who *w, struct task_struct *p,
+		struct mm_struct *mm, u64 unload);
+const struct inode *aca_mr_exe(struct mm_struct *mm);
+bool aca_mr_is_vdso(struct vm_area_struct *vma);
+
+#endif /* ACA_MODREC_H */
