@@ -296,7 +296,7 @@ int aca_uncore_start(const struct acp_config *cfg, bool paused)
 	set->rec = kzalloc(rec_max, GFP_KERNEL);
 	/*
 	 * No cpus_read_lock() around perf's calls, which may take it again
-	 * (sampler.c, aca_up_cpus): a die's CPU that goes down before its
+	 * (hotplug.c, aca_up_cpus): a die's CPU that goes down before its
 	 * counter is made gets it refused, as any die perf refuses (logged,
 	 * its records not valid); one that goes down after has its events
 	 * moved to another CPU of the die by the uncore PMU itself.

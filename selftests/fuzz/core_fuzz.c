@@ -383,7 +383,7 @@ static void check_config(const struct acp_config *cfg)
 }
 
 /*
- * What the overflow handler relies on for LBR areas (driver/sampler.c,
+ * What the overflow handler relies on for LBR areas (driver/events.c,
  * lbr.c): a layout whose entries lie in its depth, areas inside their
  * record, aligned, off the callstack area; branch stacks asked only for
  * PMU events of a sampling collection that asked for LBRs. Each area is
@@ -443,7 +443,7 @@ static bool meets(u64 off, u64 len, const struct sep_event_desc *d)
 }
 
 /*
- * What the overflow handler relies on for PEBS areas (driver/sampler.c,
+ * What the overflow handler relies on for PEBS areas (driver/events.c,
  * pebs.c): every area START fills inside its record, past the base, and
  * off the callstack and LBR areas. Each is written once here into a
  * record of exactly the descriptor's size, under the sanitizers.
