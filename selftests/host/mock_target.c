@@ -191,6 +191,8 @@ static void kernel_symbols(struct mock_target *m, const struct sep_control_msg_h
 		fail(m, "KERNEL_SYMBOLS: bad sizes");
 		return;
 	}
+	if (m->live)
+		m->ksym_last = 0;
 	m->ksym_requests++;
 	m->ksym_addrs += n;
 	if (n > m->ksym_max_batch)
@@ -406,12 +408,19 @@ static int command(struct session *s, const struct sep_control_msg_header *h,
 			free(out);
 			return 1;
 		}
+		if (m->live) {
+			respond(s, h->command_id, 0, NULL, 0);
+			flood(s);
+			free(out);
+			return 0;
+		}
 		break;
 	case SEP_CMD_STOP:
 		m->stop_seen = 1;
 		if (m->mode == MOCK_ANSWER_THEN_DRAIN)
 			respond(s, h->command_id, 0, NULL, 0);
-		flood(s);
+		if (!m->live)
+			flood(s);
 		if (m->mode != MOCK_ANSWER_THEN_DRAIN)
 			respond(s, h->command_id, 0, NULL, 0);
 		close_channels(s, m->mode == MOCK_KEEP_CHANNEL_OPEN);

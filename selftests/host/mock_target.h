@@ -73,6 +73,12 @@ struct mock_target {
 	 */
 	uint32_t kernel_samples;
 	uint32_t unknown_kernel;
+	/*
+	 * Live (aca-host top): every record is sent right after the START
+	 * answer, during the collection, none at STOP; KERNEL_SYMBOLS may then
+	 * ask an address again in a later request (ascending within each).
+	 */
+	int live;
 	int port;			/* where it listens */
 	int listen_fd;
 	pthread_t thread;
