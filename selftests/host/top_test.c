@@ -82,8 +82,10 @@ static int tmux_top(struct host_dir *d, struct mock_target *m, struct tmux *t,
 		return -1;
 	t->started = host_now_s();
 	return sh(NULL, 0, "tmux -L %s -f /dev/null new-session -d -x 120 -y 40 "
-		  "\"cd '%s' && '%s' top 127.0.0.1:%d --eof-timeout 2 %s 2>err; "
-		  "echo \\$? >status.tmp; mv status.tmp status\"", t->sock, d->path,
+		  "\"cd '%s' && stty -g >stty.before && "
+		  "'%s' top 127.0.0.1:%d --eof-timeout 2 %s 2>err; "
+		  "echo \\$? >status.tmp; stty -g >stty.after; mv status.tmp status\"",
+		  t->sock, d->path,
 		  synth_host_path(), m->port, extra ? extra : "") ? -1 : 0;
 }
 
@@ -210,6 +212,64 @@ TEST_F_TIMEOUT(top, q_stops_the_collection_cleanly, 60)
 	}
 	EXPECT_TRUE(self->m.stop_seen);
 	EXPECT_TRUE(self->m.terminate_seen);
+}
+
+/* The terminal's settings after q are those before, the screen ours again. */
+TEST_F_TIMEOUT(top, q_restores_the_terminal, 60)
+{
+	char before[4200], after[4200];
+	char *b, *a;
+	size_t len;
+
+	ASSERT_TMUX();
+	ASSERT_EQ(0, tmux_top(&self->d, &self->m, &self->t, NULL));
+	ASSERT_EQ(0, screen_shows(&self->t, "mock_kernel_hot", 10.0, self->screen,
+				  sizeof(self->screen)));
+	keys(&self->t, "q");
+	ASSERT_EQ(0, top_status(&self->t));
+	mock_join(&self->m);
+	snprintf(before, sizeof(before), "%s/stty.before", self->d.path);
+	snprintf(after, sizeof(after), "%s/stty.after", self->d.path);
+	b = (char *)read_whole_file(before, 4096, &len);
+	a = (char *)read_whole_file(after, 4096, &len);
+	ASSERT_NE(NULL, b);
+	ASSERT_NE(NULL, a);
+	EXPECT_STREQ(b, a);
+	free(b);
+	free(a);
+}
+
+/*
+ * A target that will not name kernel addresses (KERNEL_SYMBOLS refused):
+ * the kernel samples by module, the header says why, the collection goes on
+ * and ends cleanly; the refusal is said on stderr once the screen is left.
+ */
+TEST_F_TIMEOUT(top, kernel_unnamed_when_the_target_refuses_symbols, 60)
+{
+	char path[4200];
+	size_t len;
+	char *err;
+
+	self->m.fail_command = ACA_CMD_KERNEL_SYMBOLS;
+	self->m.fail_status = VT_DRIVER_COMM_FAILED;
+	ASSERT_TMUX();
+	ASSERT_EQ(0, tmux_top(&self->d, &self->m, &self->t, NULL));
+	EXPECT_EQ(0, screen_shows(&self->t, "the target does not name them", 10.0,
+				  self->screen, sizeof(self->screen))) {
+		TH_LOG("screen:\n%s", self->screen);
+	}
+	EXPECT_EQ(0, screen_shows(&self->t, "(mock_mod)", 10.0, self->screen,
+				  sizeof(self->screen)));
+	EXPECT_EQ(NULL, strstr(self->screen, "mock_kernel_hot"));
+	keys(&self->t, "q");
+	EXPECT_EQ(0, top_status(&self->t));
+	EXPECT_EQ(0, mock_join(&self->m));
+	EXPECT_TRUE(self->m.terminate_seen);
+	snprintf(path, sizeof(path), "%s/err", self->d.path);
+	err = (char *)read_whole_file(path, 1 << 20, &len);
+	ASSERT_NE(NULL, err);
+	EXPECT_NE(NULL, strstr(err, "does not name kernel addresses"));
+	free(err);
 }
 
 /* ^C: the same clean end. */
