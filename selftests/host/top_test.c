@@ -81,7 +81,7 @@ static int tmux_top(struct host_dir *d, struct mock_target *m, struct tmux *t,
 	if (mock_start(m))
 		return -1;
 	t->started = host_now_s();
-	return sh(NULL, 0, "tmux -L %s -f /dev/null new-session -d -x 120 -y 40 "
+	return sh(NULL, 0, "env -u TMUX tmux -L %s -f /dev/null new-session -d -x 120 -y 40 "
 		  "\"cd '%s' && stty -g >stty.before && "
 		  "'%s' top 127.0.0.1:%d --eof-timeout 2 %s 2>err; "
 		  "echo \\$? >status.tmp; stty -g >stty.after; mv status.tmp status\"",

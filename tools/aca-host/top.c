@@ -431,7 +431,8 @@ int cmd_top(int argc, char **argv)
 		report_free(&tp.rep);
 	if (tmp[0]) {
 		remove_tree(tmp);
-		printf("(not saved: --out DIR keeps the collection)\n");
+		if (!ret)
+			printf("(not saved: --out DIR keeps the collection)\n");
 	}
 	return ret;
 }
