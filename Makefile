@@ -481,7 +481,8 @@ version:
 #                            decoding, ELF symbols, attribution, collect
 #                            against a scripted loopback target, the command
 #                            line, the report's views (the flame graph drawn
-#                            by headless Chromium, the PNG read with libpng)
+#                            by headless Chromium, the PNG read with libpng),
+#                            aca-host top on a terminal (tmux)
 # spin keeps its symbols and frame pointers whatever CFLAGS say: profiles of
 # it must be easy to attribute.
 SPIN_CFLAGS := -D_GNU_SOURCE -std=gnu11 -O1 -g -fno-omit-frame-pointer $(WARNINGS)
