@@ -166,7 +166,7 @@ FIXTURE_SETUP(top)
 {
 	host_dir_setup(_metadata, &self->d);
 	memset(&self->m, 0, sizeof(self->m));
-	self->m.live = 1;
+	self->m.live = MOCK_LIVE_ALL;
 	self->m.samples_per_cpu = USER_SAMPLES;
 	self->m.kernel_samples = KERNEL_SAMPLES;
 	memset(&self->t, 0, sizeof(self->t));
@@ -344,7 +344,7 @@ TEST_F_TIMEOUT(top, p_shows_the_view_by_process, 60)
 /* No terminal: a plain snapshot per refresh, no escape sequence. */
 TEST_F_TIMEOUT(dir, top_without_a_terminal_prints_snapshots, 60)
 {
-	struct mock_target m = { .live = 1, .samples_per_cpu = USER_SAMPLES,
+	struct mock_target m = { .live = MOCK_LIVE_ALL, .samples_per_cpu = USER_SAMPLES,
 				 .kernel_samples = KERNEL_SAMPLES };
 	const char *args[] = { "top", NULL, "--duration", "2.5", "--eof-timeout", "2",
 			       NULL };
@@ -363,6 +363,40 @@ TEST_F_TIMEOUT(dir, top_without_a_terminal_prints_snapshots, 60)
 	EXPECT_NE(NULL, strstr(self->d.run.out, "by function"));
 	EXPECT_EQ(NULL, strchr(self->d.run.out, '\033'));
 	EXPECT_TRUE(m.stop_seen && m.terminate_seen);
+}
+
+/*
+ * As aca sends them, the process's mappings only at STOP: its samples are
+ * counted unattributed while it samples, and named in the table printed
+ * at the end.
+ */
+TEST_F_TIMEOUT(dir, user_code_named_at_the_end_when_mappings_come_at_stop, 60)
+{
+	struct mock_target m = { .live = MOCK_LIVE_MAPPINGS_AT_STOP,
+				 .samples_per_cpu = USER_SAMPLES,
+				 .kernel_samples = KERNEL_SAMPLES };
+	const char *args[] = { "top", NULL, "--duration", "2.5", "--eof-timeout", "2",
+			       "--top", "100", NULL };
+	char target[32];
+	const char *end;
+
+	ASSERT_EQ(0, mock_start(&m));
+	snprintf(target, sizeof(target), "127.0.0.1:%d", m.port);
+	args[1] = target;
+	synth_run_host(self->d.path, args, &self->d.run);
+	EXPECT_EQ(0, mock_join(&m));
+	EXPECT_EQ(0, self->d.run.status) {
+		TH_LOG("top said: %s", self->d.run.err ? self->d.run.err : "");
+	}
+	ASSERT_NE(NULL, self->d.run.out);
+	end = strstr(self->d.run.out, "at the end:\n");
+	ASSERT_NE(NULL, end) {
+		TH_LOG("top printed: %s", self->d.run.out);
+	}
+	EXPECT_NE(NULL, strstr(self->d.run.out, "unattributed: 20 samples"));
+	EXPECT_EQ(NULL, strstr(end, "unattributed"));
+	EXPECT_NE(NULL, strstr(end, "app+0x1234 (app)"));
+	EXPECT_NE(NULL, strstr(end, "mock_kernel_hot (vmlinux)"));
 }
 
 TEST_HARNESS_MAIN

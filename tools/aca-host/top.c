@@ -32,7 +32,7 @@
 #include "report.h"
 
 #define REFRESH_S	1.0		/* between two reads of the samples */
-#define HEADER_ROWS	5		/* above the table */
+#define HEADER_ROWS	6		/* above the table */
 
 static char cmd[] = "aca-host top";
 
@@ -210,6 +210,12 @@ static void draw(struct top *tp)
 	     "the target's (KERNEL_SYMBOLS), as it samples" : tp->ksym_state ?
 	     "none: the target does not name them ([kernel] by module)" :
 	     "none yet ([kernel] by module)");
+	if (r->samples > r->with_module)
+		line(tp, cols, "unattributed: %llu samples (user code is named once the "
+		     "target sends its mappings: at STOP)",
+		     (unsigned long long)(r->samples - r->with_module));
+	else
+		line(tp, cols, "%s", "");
 	line(tp, cols, "%s", "");
 	line(tp, cols, "   samples        %%  %s", what);
 	for (unsigned int i = 0; i < shown; i++)
@@ -279,6 +285,29 @@ static int tick(void *arg, struct host_session *s, const struct collect_result *
 	if (redraw)
 		draw(tp);
 	return 0;
+}
+
+/*
+ * After TERMINATE, on the terminal's own screen: the whole collection's
+ * table, every name known now (the process mappings came at STOP, the
+ * kernel symbols of every sample after it).
+ */
+static void final(struct top *tp)
+{
+	struct report rep;
+
+	if (!tp->have_rep || report_load(tp->dir, &tp->ro, &rep) == 2) {
+		if (tp->have_rep)
+			report_free(&rep);
+		return;
+	}
+	report_free(&tp->rep);
+	tp->rep = rep;
+	tp->tty_out = 0;
+	if (!tp->rows)
+		tp->rows = 20;
+	printf("at the end:\n");
+	draw(tp);
 }
 
 /* The temporary directory and what collect wrote in it. */
@@ -427,6 +456,7 @@ int cmd_top(int argc, char **argv)
 	ret = collect_run(&o);
 	term_leave(&tp);
 	live = NULL;
+	final(&tp);
 	if (tp.have_rep)
 		report_free(&tp.rep);
 	if (tmp[0]) {
