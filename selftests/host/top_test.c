@@ -83,10 +83,11 @@ static int tmux_top(struct host_dir *d, struct mock_target *m, struct tmux *t,
 	t->started = host_now_s();
 	return sh(NULL, 0, "env -u TMUX tmux -L %s -f /dev/null new-session -d -x 120 -y 40 "
 		  "\"cd '%s' && stty -g >stty.before && "
-		  "'%s' top 127.0.0.1:%d --eof-timeout 2 %s 2>err; "
+		  "sh -c 'echo \\$\\$ >pid.tmp; mv pid.tmp pid; "
+		  "exec \\\"\\$0\\\" top 127.0.0.1:%d --eof-timeout 2 %s' '%s' 2>err; "
 		  "echo \\$? >status.tmp; stty -g >stty.after; mv status.tmp status\"",
-		  t->sock, d->path,
-		  synth_host_path(), m->port, extra ? extra : "") ? -1 : 0;
+		  t->sock, d->path, m->port, extra ? extra : "",
+		  synth_host_path()) ? -1 : 0;
 }
 
 /* The screen now. */
@@ -270,6 +271,49 @@ TEST_F_TIMEOUT(top, kernel_unnamed_when_the_target_refuses_symbols, 60)
 	ASSERT_NE(NULL, err);
 	EXPECT_NE(NULL, strstr(err, "does not name kernel addresses"));
 	free(err);
+}
+
+/* aca-host top's pid (d->path/pid), or -1. */
+static pid_t top_pid(const struct host_dir *d)
+{
+	char path[4200];
+	size_t len;
+	char *s;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/pid", d->path);
+	s = (char *)read_whole_file(path, 64, &len);
+	pid = s ? atoi(s) : -1;
+	free(s);
+	return pid > 0 ? pid : -1;
+}
+
+/* SIGTERM kills, but the terminal's settings are put back first. */
+TEST_F_TIMEOUT(top, sigterm_restores_the_terminal, 60)
+{
+	char before[4200], after[4200];
+	char *b, *a;
+	size_t len;
+	pid_t pid;
+
+	ASSERT_TMUX();
+	ASSERT_EQ(0, tmux_top(&self->d, &self->m, &self->t, NULL));
+	ASSERT_EQ(0, screen_shows(&self->t, "mock_kernel_hot", 10.0, self->screen,
+				  sizeof(self->screen)));
+	pid = top_pid(&self->d);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, kill(pid, SIGTERM));
+	EXPECT_EQ(128 + SIGTERM, top_status(&self->t));
+	mock_join(&self->m);
+	snprintf(before, sizeof(before), "%s/stty.before", self->d.path);
+	snprintf(after, sizeof(after), "%s/stty.after", self->d.path);
+	b = (char *)read_whole_file(before, 4096, &len);
+	a = (char *)read_whole_file(after, 4096, &len);
+	ASSERT_NE(NULL, b);
+	ASSERT_NE(NULL, a);
+	EXPECT_STREQ(b, a);
+	free(b);
+	free(a);
 }
 
 /* ^C: the same clean end. */

@@ -15,6 +15,7 @@
 #include <dirent.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +57,35 @@ struct top {
 };
 
 static struct top *live;	/* for atexit() */
+/* For a signal that kills: the settings to put back, whether to. */
+static struct termios killed_saved;
+static volatile sig_atomic_t killed_restore, killed_screen;
+
+/*
+ * SIGTERM, SIGHUP, SIGQUIT while the screen is ours: the terminal put back
+ * (async-signal-safe calls only), then the signal's default action.
+ */
+static void on_fatal(int sig)
+{
+	static const char leave[] = "\033[?25h\033[?1049l";
+
+	if (killed_restore)
+		tcsetattr(STDIN_FILENO, TCSAFLUSH, &killed_saved);
+	if (killed_screen && write(STDOUT_FILENO, leave, sizeof(leave) - 1) < 0)
+		killed_screen = 0;
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void catch_fatal(void)
+{
+	struct sigaction sa = { .sa_handler = on_fatal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+}
 
 static void usage(FILE *f)
 {
@@ -84,6 +114,7 @@ static void usage(FILE *f)
 /* The screen back as it was, stderr too, and what was said meanwhile. */
 static void term_leave(struct top *tp)
 {
+	killed_restore = killed_screen = 0;
 	if (tp->term_set) {
 		tcsetattr(STDIN_FILENO, TCSAFLUSH, &tp->saved);
 		tp->term_set = 0;
@@ -128,8 +159,9 @@ static void term_enter(struct top *tp)
 		raw.c_lflag &= ~(ICANON | ECHO);
 		raw.c_cc[VMIN] = 0;
 		raw.c_cc[VTIME] = 0;
+		killed_saved = tp->saved;
 		if (!tcsetattr(STDIN_FILENO, TCSANOW, &raw))
-			tp->term_set = 1;
+			tp->term_set = killed_restore = 1;
 	}
 	if (!tp->tty_out)
 		return;
@@ -142,6 +174,7 @@ static void term_enter(struct top *tp)
 			dup2(fileno(tp->log), STDERR_FILENO);
 	}
 	/* the alternate screen, cursor hidden */
+	killed_screen = 1;
 	fputs("\033[?1049h\033[?25l", stdout);
 }
 
@@ -453,6 +486,7 @@ int cmd_top(int argc, char **argv)
 	o.tick_arg = &tp;
 	live = &tp;
 	atexit(leave_at_exit);
+	catch_fatal();
 	ret = collect_run(&o);
 	term_leave(&tp);
 	live = NULL;
