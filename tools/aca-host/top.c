@@ -54,6 +54,7 @@ struct top {
 	struct report rep;
 	int have_rep;
 	double t;
+	int ended;			/* the table of the whole collection */
 };
 
 static struct top *live;	/* for atexit() */
@@ -237,8 +238,8 @@ static void draw(struct top *tp)
 	line(tp, cols, "aca-host top %s  %.1f s  %llu samples  %.1f%% kernel  by %s",
 	     tp->target, tp->t, (unsigned long long)r->samples, pct(r->kernel, r->samples),
 	     what);
-	line(tp, cols, "%s", tp->tty_in ? "keys: f functions  p processes  q quit" :
-	     "(^C stops)");
+	line(tp, cols, "%s", tp->ended ? "(the collection has ended)" : tp->tty_in ?
+	     "keys: f functions  p processes  q quit" : "(^C stops)");
 	line(tp, cols, "kernel names: %s", r->default_kallsyms[0] ?
 	     "the target's (KERNEL_SYMBOLS), as it samples" : tp->ksym_state ?
 	     "none: the target does not name them ([kernel] by module)" :
@@ -337,6 +338,7 @@ static void final(struct top *tp)
 	report_free(&tp->rep);
 	tp->rep = rep;
 	tp->tty_out = 0;
+	tp->ended = 1;
 	if (!tp->rows)
 		tp->rows = 20;
 	printf("at the end:\n");
