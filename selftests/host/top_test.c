@@ -70,8 +70,9 @@ static int have_tmux(void)
 }
 
 /*
- * aca-host top TARGET @extra... in a fresh 120x40 tmux session; its exit
- * status goes to d->path/status. Returns 0, or -1.
+ * aca-host top TARGET @extra... in a fresh 120x40 tmux session, its
+ * temporary directory below d->path (a kill leaves it); its pid goes to
+ * d->path/pid, its exit status to d->path/status. Returns 0, or -1.
  */
 static int tmux_top(struct host_dir *d, struct mock_target *m, struct tmux *t,
 		    const char *extra)
@@ -83,10 +84,10 @@ static int tmux_top(struct host_dir *d, struct mock_target *m, struct tmux *t,
 	t->started = host_now_s();
 	return sh(NULL, 0, "env -u TMUX tmux -L %s -f /dev/null new-session -d -x 120 -y 40 "
 		  "\"cd '%s' && stty -g >stty.before && "
-		  "sh -c 'echo \\$\\$ >pid.tmp; mv pid.tmp pid; "
+		  "TMPDIR='%s' sh -c 'echo \\$\\$ >pid.tmp; mv pid.tmp pid; "
 		  "exec \\\"\\$0\\\" top 127.0.0.1:%d --eof-timeout 2 %s' '%s' 2>err; "
 		  "echo \\$? >status.tmp; stty -g >stty.after; mv status.tmp status\"",
-		  t->sock, d->path, m->port, extra ? extra : "",
+		  t->sock, d->path, d->path, m->port, extra ? extra : "",
 		  synth_host_path()) ? -1 : 0;
 }
 
