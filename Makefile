@@ -119,7 +119,7 @@ host: $(B)/aca-host
 # make (make install in the install test, on a read-only tree) finds them
 # up to date.
 HOST_CLI_SRC := $(addprefix tools/aca-host/,main.c args.c hello.c info.c ping.c \
-	collect_cli.c report_cli.c script_cli.c stat_cli.c perfdata_cli.c)
+	collect_cli.c report_cli.c script_cli.c stat_cli.c perfdata_cli.c top.c)
 HOST_LIB_SRC := $(addprefix tools/aca-host/,net.c session.c payload.c ecb.c channels.c \
 	collect.c collect_out.c groups.c progress.c files.c records.c symbols.c kallsyms.c attrib.c tally.c \
 	report_load.c report.c ksym_collect.c perfnames.c stack.c filter.c sortkey.c \
@@ -481,7 +481,8 @@ version:
 #                            decoding, ELF symbols, attribution, collect
 #                            against a scripted loopback target, the command
 #                            line, the report's views (the flame graph drawn
-#                            by headless Chromium, the PNG read with libpng)
+#                            by headless Chromium, the PNG read with libpng),
+#                            aca-host top on a terminal (tmux)
 # spin keeps its symbols and frame pointers whatever CFLAGS say: profiles of
 # it must be easy to attribute.
 SPIN_CFLAGS := -D_GNU_SOURCE -std=gnu11 -O1 -g -fno-omit-frame-pointer $(WARNINGS)

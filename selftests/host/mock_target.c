@@ -114,7 +114,7 @@ static void kernel_samples(const struct mock_target *m, struct sbuf *b, int cpu)
 }
 
 /* Large enough that a host not reading makes our sends block. */
-static void flood(struct session *s)
+static void flood_samples(struct session *s)
 {
 	struct sbuf b = { 0 };
 
@@ -126,8 +126,25 @@ static void flood(struct session *s)
 		host_send(s->data[cpu], b.p, b.len);
 		b.len = 0;
 	}
+	sbuf_free(&b);
+}
+
+/* The process's mapping of /mock/bin/app. */
+static void user_module(struct session *s)
+{
+	struct sbuf b = { 0 };
+
 	synth_module(&b, MOCK_PID, 0x400000, 0x10000, 0, 0, SEP_MR_UNLOAD_TSC_LOADED,
 		     SEP_MR_EXE, "/mock/bin/app");
+	host_send(s->data[MODULE_CH], b.p, b.len);
+	sbuf_free(&b);
+}
+
+/* The kernel's and mock_mod's. */
+static void kernel_modules(struct session *s)
+{
+	struct sbuf b = { 0 };
+
 	synth_module(&b, 0, 0xffffffff81000000ull, 0x1000000, 0, 0,
 		     SEP_MR_UNLOAD_TSC_LOADED, SEP_MR_EXE, "vmlinux");
 	if (s->m->kernel_samples)
@@ -135,6 +152,13 @@ static void flood(struct session *s)
 			     SEP_MR_UNLOAD_TSC_LOADED, SEP_MR_GLOBAL_MODULE, "mock_mod");
 	host_send(s->data[MODULE_CH], b.p, b.len);
 	sbuf_free(&b);
+}
+
+static void flood(struct session *s)
+{
+	flood_samples(s);
+	user_module(s);
+	kernel_modules(s);
 }
 
 static void close_channels(struct session *s, int keep_module)
@@ -191,6 +215,8 @@ static void kernel_symbols(struct mock_target *m, const struct sep_control_msg_h
 		fail(m, "KERNEL_SYMBOLS: bad sizes");
 		return;
 	}
+	if (m->live)
+		m->ksym_last = 0;
 	m->ksym_requests++;
 	m->ksym_addrs += n;
 	if (n > m->ksym_max_batch)
@@ -406,12 +432,24 @@ static int command(struct session *s, const struct sep_control_msg_header *h,
 			free(out);
 			return 1;
 		}
+		if (m->live) {
+			respond(s, h->command_id, 0, NULL, 0);
+			flood_samples(s);
+			if (m->live == MOCK_LIVE_ALL)
+				user_module(s);
+			kernel_modules(s);
+			free(out);
+			return 0;
+		}
 		break;
 	case SEP_CMD_STOP:
 		m->stop_seen = 1;
 		if (m->mode == MOCK_ANSWER_THEN_DRAIN)
 			respond(s, h->command_id, 0, NULL, 0);
-		flood(s);
+		if (!m->live)
+			flood(s);
+		else if (m->live == MOCK_LIVE_MAPPINGS_AT_STOP)
+			user_module(s);
 		if (m->mode != MOCK_ANSWER_THEN_DRAIN)
 			respond(s, h->command_id, 0, NULL, 0);
 		close_channels(s, m->mode == MOCK_KEEP_CHANNEL_OPEN);

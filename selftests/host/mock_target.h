@@ -20,6 +20,17 @@ enum mock_stop {
 	MOCK_DIE_AT_START,		/* every connection closed at START */
 };
 
+/* When the records go when live (struct mock_target's live). */
+enum mock_live {
+	MOCK_AT_STOP,			/* not live: everything at STOP */
+	MOCK_LIVE_ALL,			/* every record at START */
+	/*
+	 * As aca does: samples and the kernel's module records at START, the
+	 * process's mapping at STOP (spec 3.3)
+	 */
+	MOCK_LIVE_MAPPINGS_AT_STOP,
+};
+
 /* The hello: answered, or one of the ways it goes wrong (then no session). */
 enum mock_hello {
 	MOCK_HELLO_OK,			/* status message, then the session */
@@ -73,6 +84,13 @@ struct mock_target {
 	 */
 	uint32_t kernel_samples;
 	uint32_t unknown_kernel;
+	/*
+	 * Live (aca-host top): the records are sent right after the START
+	 * answer, during the collection; KERNEL_SYMBOLS may then ask an
+	 * address again in a later request (ascending within each). 0: all
+	 * at STOP.
+	 */
+	enum mock_live live;
 	int port;			/* where it listens */
 	int listen_fd;
 	pthread_t thread;

@@ -226,16 +226,25 @@ static int run(struct host_session *s, const struct collect_opts *o,
 	progress_init(&p);
 	while ((t = host_now_s() - t0) < o->duration && !interrupted &&
 	       chans_reading(&r->chans) == r->chans.n) {
-		progress_update(&p, t, o->duration,
-				collect_samples_received(&r->chans, r->layout.sample_size), "");
+		if (o->tick) {
+			if (o->tick(o->tick_arg, s, r, t))
+				break;
+		} else {
+			progress_update(&p, t, o->duration,
+					collect_samples_received(&r->chans,
+								 r->layout.sample_size), "");
+		}
 		host_sleep_s(0.1);
 	}
 	r->interrupted = interrupted;
 	for (uint32_t i = 0; i < r->chans.n; i++)
 		r->chans.ch[i].early = atomic_load(&r->chans.ch[i].state) != CHAN_READING;
-	progress_update(&p, host_now_s() - t0, o->duration,
-			collect_samples_received(&r->chans, r->layout.sample_size), "stopping");
-	progress_done(&p);
+	if (!o->tick) {
+		progress_update(&p, host_now_s() - t0, o->duration,
+				collect_samples_received(&r->chans, r->layout.sample_size),
+				"stopping");
+		progress_done(&p);
+	}
 	/* The target flushes every channel before it answers (spec 13). */
 	setsockopt(s->ctl, SOL_SOCKET, SO_RCVTIMEO, &stop_tv, sizeof(stop_tv));
 	err = collect_cmd(s, SEP_CMD_STOP, NULL, 0, NULL, 0, "STOP");

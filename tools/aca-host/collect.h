@@ -9,6 +9,8 @@
 #include "payload.h"
 #include "session.h"
 
+struct collect_result;
+
 struct collect_opts {
 	const char *target;
 	const char *out;		/* directory */
@@ -29,6 +31,14 @@ struct collect_opts {
 	int timeout_s;			/* connecting, per connection */
 	unsigned int call_depth;	/* callers per sample, 0: no call stacks */
 	int counting;			/* INIT_DRIVER asks for counting mode (stat) */
+	/*
+	 * Called every 0.1 s between START and STOP instead of the progress
+	 * line (aca-host top): non-zero ends the wait, STOP follows as
+	 * after --duration. NULL: the progress line.
+	 */
+	int (*tick)(void *arg, struct host_session *s,
+		    const struct collect_result *r, double t);
+	void *tick_arg;
 };
 
 struct collect_result {

@@ -267,6 +267,14 @@ static int write_files(const char *dir, const struct ksym_list *syms)
 long long ksym_collect(struct host_session *s, const char *dir, uint32_t ncpus,
 		       const struct record_layout *l)
 {
+	int refused = 0;
+
+	return ksym_collect_live(s, dir, ncpus, l, &refused);
+}
+
+long long ksym_collect_live(struct host_session *s, const char *dir, uint32_t ncpus,
+			    const struct record_layout *l, int *refused)
+{
 	struct ksym_list syms = { 0 };
 	struct ksym_addrs a;
 	uint64_t batch[ACA_KSYM_MAX_ADDRS];
@@ -307,6 +315,7 @@ long long ksym_collect(struct host_session *s, const char *dir, uint32_t ncpus,
 			goto out;
 		if (st > 0) {
 			/* Refused: nothing to write, and the collection goes on. */
+			*refused = 1;
 			syms.n = 0;
 			ret = 0;
 			goto out;

@@ -64,5 +64,12 @@ int ksym_parse_slot(const uint8_t *slot, uint64_t addr, struct ksym_answer *out)
  */
 long long ksym_collect(struct host_session *s, const char *dir, uint32_t ncpus,
 		       const struct record_layout *l);
+/*
+ * The same, legal during the collection too (aca-host top asks it while
+ * the target samples); *@refused set to 1 when the target would not name
+ * them (said on stderr), so that the caller asks no more.
+ */
+long long ksym_collect_live(struct host_session *s, const char *dir, uint32_t ncpus,
+			    const struct record_layout *l, int *refused);
 
 #endif /* ACA_HOST_KSYM_COLLECT_H */

@@ -10,6 +10,7 @@
  *   aca-host script DIR ...         its samples and stacks, as perf script
  *   aca-host perf-data DIR ...      it as a perf.data file, for perf's tools
  *   aca-host stat TARGET ...        counts of events, as perf stat -a
+ *   aca-host top TARGET ...         the hottest functions, live, as it samples
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -46,6 +47,8 @@ static void usage(FILE *f)
 		   "          a saved collection as a perf.data file for perf report, annotate\n"
 		   "  stat    TARGET [-e NAME...] [-I MS] [--duration S] [-A] [-x SEP]\n"
 		   "          count events on every CPU of the target, as perf stat -a\n"
+		   "  top     TARGET [--out DIR] [--sysroot PATH] [--duration S]\n"
+		   "          the target's hottest functions or processes, live (q stops)\n"
 		   "TARGET is HOST[:PORT] (default port %d). aca-host COMMAND --help tells more.\n",
 		SEP_TCP_PORT);
 }
@@ -134,6 +137,8 @@ int main(int argc, char **argv)
 		return cmd_perf_data(argc - 1, argv + 1);
 	if (!strcmp(cmd, "stat"))
 		return cmd_stat(argc - 1, argv + 1);
+	if (!strcmp(cmd, "top"))
+		return cmd_top(argc - 1, argv + 1);
 	if (argc == 2 && is(cmd, "-h", "--help")) {
 		usage(stdout);
 		return 0;

@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * aca-host top against the scripted target of mock_target.c sending its
+ * records during the collection (live): on a terminal (tmux, 120x40: keys
+ * by send-keys, the screen by capture-pane) the hot function within 3 s,
+ * q and ^C ending the collection cleanly, the view by process, --out DIR
+ * saving what aca-host report reads; and the plain snapshots when the
+ * output is no terminal. tmux is required (make deps installs it): a test
+ * without it fails and says so.
+ * Its own program, build/tests/host_top_test.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "host_fixture.h"
+#include "../../tools/aca-host/clock.h"
+
+#define USER_SAMPLES	10	/* per CPU, in /mock/bin/app */
+#define KERNEL_SAMPLES	200	/* per CPU: cpu0's all in mock_kernel_hot */
+#define TOTAL		(2 * (USER_SAMPLES + KERNEL_SAMPLES))
+
+/* A tmux server of our own (-L), one session running aca-host top. */
+struct tmux {
+	char sock[64];
+	char status[4200];	/* the exit status of aca-host, written there */
+	double started;
+};
+
+/* Run the shell command @fmt..., its stdout into @out (if not NULL); its status. */
+static int sh(char *out, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int sh(char *out, size_t len, const char *fmt, ...)
+{
+	char cmdline[8192];
+	va_list ap;
+	FILE *p;
+	size_t n = 0;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmdline, sizeof(cmdline), fmt, ap);
+	va_end(ap);
+	p = popen(cmdline, "r");
+	if (!p)
+		return -1;
+	if (out) {
+		while (n + 1 < len) {
+			size_t k = fread(out + n, 1, len - 1 - n, p);
+
+			if (!k)
+				break;
+			n += k;
+		}
+		out[n] = 0;
+	} else {
+		char sink[4096];
+
+		while (fread(sink, 1, sizeof(sink), p))
+			;
+	}
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Whether tmux can be run: 127 is the shell's "not found". */
+static int have_tmux(void)
+{
+	return sh(NULL, 0, "command -v tmux >/dev/null 2>&1") == 0;
+}
+
+/*
+ * aca-host top TARGET @extra... in a fresh 120x40 tmux session, its
+ * temporary directory below d->path (a kill leaves it); its pid goes to
+ * d->path/pid, its exit status to d->path/status. Returns 0, or -1.
+ */
+static int tmux_top(struct host_dir *d, struct mock_target *m, struct tmux *t,
+		    const char *extra)
+{
+	snprintf(t->sock, sizeof(t->sock), "aca-top-test-%d", (int)getpid());
+	snprintf(t->status, sizeof(t->status), "%s/status", d->path);
+	if (mock_start(m))
+		return -1;
+	t->started = host_now_s();
+	return sh(NULL, 0, "env -u TMUX tmux -L %s -f /dev/null new-session -d -x 120 -y 40 "
+		  "\"cd '%s' && stty -g >stty.before && "
+		  "TMPDIR='%s' sh -c 'echo \\$\\$ >pid.tmp; mv pid.tmp pid; "
+		  "exec \\\"\\$0\\\" top 127.0.0.1:%d --eof-timeout 2 %s' '%s' 2>err; "
+		  "echo \\$? >status.tmp; stty -g >stty.after; mv status.tmp status\"",
+		  t->sock, d->path, d->path, m->port, extra ? extra : "",
+		  synth_host_path()) ? -1 : 0;
+}
+
+/* The screen now. */
+static void capture(const struct tmux *t, char *buf, size_t len)
+{
+	if (sh(buf, len, "tmux -L %s capture-pane -p 2>/dev/null", t->sock))
+		buf[0] = 0;
+}
+
+/* Wait up to @s seconds from the start for @what on the screen: 0, or -1. */
+static int screen_shows(const struct tmux *t, const char *what, double s, char *buf,
+			size_t len)
+{
+	while (host_now_s() - t->started < s) {
+		capture(t, buf, len);
+		if (strstr(buf, what))
+			return 0;
+		host_sleep_s(0.1);
+	}
+	return -1;
+}
+
+static void keys(const struct tmux *t, const char *k)
+{
+	sh(NULL, 0, "tmux -L %s send-keys %s", t->sock, k);
+}
+
+/* aca-host's exit status, waited for up to 30 s; -1 if none. */
+static int top_status(struct tmux *t)
+{
+	for (int i = 0; i < 300; i++) {
+		size_t len;
+		char *s = (char *)read_whole_file(t->status, 64, &len);
+
+		if (s) {
+			int st = atoi(s);
+
+			free(s);
+			return st;
+		}
+		host_sleep_s(0.1);
+	}
+	return -1;
+}
+
+static void tmux_end(struct tmux *t)
+{
+	sh(NULL, 0, "tmux -L %s kill-server 2>/dev/null", t->sock);
+}
+
+/* What aca-host top said on stderr (d->path/err). */
+static void log_err(struct __test_metadata *_metadata, const struct host_dir *d)
+{
+	char path[4200];
+	size_t len;
+	char *err;
+
+	snprintf(path, sizeof(path), "%s/err", d->path);
+	err = (char *)read_whole_file(path, 1 << 20, &len);
+	TH_LOG("aca-host top said: %s", err ? err : "(nothing)");
+	free(err);
+}
+
+#define ASSERT_TMUX()								\
+	ASSERT_TRUE(have_tmux()) {						\
+		TH_LOG("tmux not installed: make deps installs tmux");	\
+	}
+
+FIXTURE(top) {
+	struct host_dir d;
+	struct mock_target m;
+	struct tmux t;
+	char screen[1 << 16];
+};
+
+FIXTURE_SETUP(top)
+{
+	host_dir_setup(_metadata, &self->d);
+	memset(&self->m, 0, sizeof(self->m));
+	self->m.live = MOCK_LIVE_ALL;
+	self->m.samples_per_cpu = USER_SAMPLES;
+	self->m.kernel_samples = KERNEL_SAMPLES;
+	memset(&self->t, 0, sizeof(self->t));
+}
+
+FIXTURE_TEARDOWN(top)
+{
+	tmux_end(&self->t);
+	host_dir_free(&self->d);
+}
+
+/* The target's hot kernel function, named by it, on screen within 3 s. */
+TEST_F_TIMEOUT(top, hot_function_on_screen_within_3_s, 60)
+{
+	ASSERT_TMUX();
+	ASSERT_EQ(0, tmux_top(&self->d, &self->m, &self->t, NULL));
+	EXPECT_EQ(0, screen_shows(&self->t, "mock_kernel_hot", 3.0, self->screen,
+				  sizeof(self->screen))) {
+		TH_LOG("screen after 3 s:\n%s", self->screen);
+	}
+	EXPECT_NE(NULL, strstr(self->screen, "by function"));
+	keys(&self->t, "q");
+	EXPECT_EQ(0, top_status(&self->t));
+	mock_join(&self->m);
+}
+
+/* q: STOP, every channel to its end, TERMINATE, exit 0. */
+TEST_F_TIMEOUT(top, q_stops_the_collection_cleanly, 60)
+{
+	int st;
+
+	ASSERT_TMUX();
+	ASSERT_EQ(0, tmux_top(&self->d, &self->m, &self->t, NULL));
+	ASSERT_EQ(0, screen_shows(&self->t, "samples", 10.0, self->screen,
+				  sizeof(self->screen)));
+	keys(&self->t, "q");
+	st = top_status(&self->t);
+	if (st)
+		log_err(_metadata, &self->d);
+	EXPECT_EQ(0, st);
+	EXPECT_EQ(0, mock_join(&self->m)) {
+		TH_LOG("target: %s", self->m.why);
+	}
+	EXPECT_TRUE(self->m.stop_seen);
+	EXPECT_TRUE(self->m.terminate_seen);
+}
+
+/* The terminal's settings after q are those before, the screen ours again. */
+TEST_F_TIMEOUT(top, q_restores_the_terminal, 60)
+{
+	char before[4200], after[4200];
+	char *b, *a;
+	size_t len;
+
+	ASSERT_TMUX();
+	ASSERT_EQ(0, tmux_top(&self->d, &self->m, &self->t, NULL));
+	ASSERT_EQ(0, screen_shows(&self->t, "mock_kernel_hot", 10.0, self->screen,
+				  sizeof(self->screen)));
+	keys(&self->t, "q");
+	ASSERT_EQ(0, top_status(&self->t));
+	mock_join(&self->m);
+	snprintf(before, sizeof(before), "%s/stty.before", self->d.path);
+	snprintf(after, sizeof(after), "%s/stty.after", self->d.path);
+	b = (char *)read_whole_file(before, 4096, &len);
+	a = (char *)read_whole_file(after, 4096, &len);
+	ASSERT_NE(NULL, b);
+	ASSERT_NE(NULL, a);
+	EXPECT_STREQ(b, a);
+	free(b);
+	free(a);
+}
+
+/*
+ * A target that will not name kernel addresses (KERNEL_SYMBOLS refused):
+ * the kernel samples by module, the header says why, the collection goes on
+ * and ends cleanly; the refusal is said on stderr once the screen is left.
+ */
+TEST_F_TIMEOUT(top, kernel_unnamed_when_the_target_refuses_symbols, 60)
+{
+	char path[4200];
+	size_t len;
+	char *err;
+
+	self->m.fail_command = ACA_CMD_KERNEL_SYMBOLS;
+	self->m.fail_status = VT_DRIVER_COMM_FAILED;
+	ASSERT_TMUX();
+	ASSERT_EQ(0, tmux_top(&self->d, &self->m, &self->t, NULL));
+	EXPECT_EQ(0, screen_shows(&self->t, "the target does not name them", 10.0,
+				  self->screen, sizeof(self->screen))) {
+		TH_LOG("screen:\n%s", self->screen);
+	}
+	EXPECT_EQ(0, screen_shows(&self->t, "(mock_mod)", 10.0, self->screen,
+				  sizeof(self->screen)));
+	EXPECT_EQ(NULL, strstr(self->screen, "mock_kernel_hot"));
+	keys(&self->t, "q");
+	EXPECT_EQ(0, top_status(&self->t));
+	EXPECT_EQ(0, mock_join(&self->m));
+	EXPECT_TRUE(self->m.terminate_seen);
+	snprintf(path, sizeof(path), "%s/err", self->d.path);
+	err = (char *)read_whole_file(path, 1 << 20, &len);
+	ASSERT_NE(NULL, err);
+	EXPECT_NE(NULL, strstr(err, "does not name kernel addresses"));
+	free(err);
+}
+
+/* aca-host top's pid (d->path/pid), or -1. */
+static pid_t top_pid(const struct host_dir *d)
+{
+	char path[4200];
+	size_t len;
+	char *s;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/pid", d->path);
+	s = (char *)read_whole_file(path, 64, &len);
+	pid = s ? atoi(s) : -1;
+	free(s);
+	return pid > 0 ? pid : -1;
+}
+
+/* SIGTERM kills, but the terminal's settings are put back first. */
+TEST_F_TIMEOUT(top, sigterm_restores_the_terminal, 60)
+{
+	char before[4200], after[4200];
+	char *b, *a;
+	size_t len;
+	pid_t pid;
+
+	ASSERT_TMUX();
+	ASSERT_EQ(0, tmux_top(&self->d, &self->m, &self->t, NULL));
+	ASSERT_EQ(0, screen_shows(&self->t, "mock_kernel_hot", 10.0, self->screen,
+				  sizeof(self->screen)));
+	pid = top_pid(&self->d);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, kill(pid, SIGTERM));
+	EXPECT_EQ(128 + SIGTERM, top_status(&self->t));
+	mock_join(&self->m);
+	snprintf(before, sizeof(before), "%s/stty.before", self->d.path);
+	snprintf(after, sizeof(after), "%s/stty.after", self->d.path);
+	b = (char *)read_whole_file(before, 4096, &len);
+	a = (char *)read_whole_file(after, 4096, &len);
+	ASSERT_NE(NULL, b);
+	ASSERT_NE(NULL, a);
+	EXPECT_STREQ(b, a);
+	free(b);
+	free(a);
+}
+
+/* ^C: the same clean end. */
+TEST_F_TIMEOUT(top, sigint_stops_the_collection_cleanly, 60)
+{
+	int st;
+
+	ASSERT_TMUX();
+	ASSERT_EQ(0, tmux_top(&self->d, &self->m, &self->t, NULL));
+	ASSERT_EQ(0, screen_shows(&self->t, "samples", 10.0, self->screen,
+				  sizeof(self->screen)));
+	keys(&self->t, "C-c");
+	st = top_status(&self->t);
+	if (st)
+		log_err(_metadata, &self->d);
+	EXPECT_EQ(0, st);
+	EXPECT_EQ(0, mock_join(&self->m)) {
+		TH_LOG("target: %s", self->m.why);
+	}
+	EXPECT_TRUE(self->m.stop_seen);
+	EXPECT_TRUE(self->m.terminate_seen);
+}
+
+/* --out DIR: the collection saved as collect does, for aca-host report. */
+TEST_F_TIMEOUT(top, out_dir_saves_a_collection_report_reads, 60)
+{
+	struct host_run run = { 0 };
+	struct report_opts o = { 0 };
+	char dir[4200];
+	const char *args[] = { "report", dir, NULL };
+
+	ASSERT_TMUX();
+	ASSERT_EQ(0, tmux_top(&self->d, &self->m, &self->t, "--out c"));
+	ASSERT_EQ(0, screen_shows(&self->t, "mock_kernel_hot", 10.0, self->screen,
+				  sizeof(self->screen)));
+	keys(&self->t, "q");
+	ASSERT_EQ(0, top_status(&self->t));
+	mock_join(&self->m);
+	snprintf(dir, sizeof(dir), "%s/c", self->d.path);
+	synth_run_host(self->d.path, args, &run);
+	EXPECT_EQ(0, run.status) {
+		TH_LOG("report said: %s", run.err ? run.err : "");
+	}
+	ASSERT_NE(NULL, run.out);
+	EXPECT_NE(NULL, strstr(run.out, "mock_kernel_hot"));
+	host_run_free(&run);
+	EXPECT_EQ(0, report_load(dir, &o, &self->d.r));
+	EXPECT_EQ(TOTAL, self->d.r.samples);
+}
+
+/* p: the view by process, the workload's process at the top. */
+TEST_F_TIMEOUT(top, p_shows_the_view_by_process, 60)
+{
+	ASSERT_TMUX();
+	ASSERT_EQ(0, tmux_top(&self->d, &self->m, &self->t, NULL));
+	ASSERT_EQ(0, screen_shows(&self->t, "mock_kernel_hot", 10.0, self->screen,
+				  sizeof(self->screen)));
+	keys(&self->t, "p");
+	self->t.started = host_now_s();
+	EXPECT_EQ(0, screen_shows(&self->t, "4321 /mock/bin/app", 3.0, self->screen,
+				  sizeof(self->screen))) {
+		TH_LOG("screen:\n%s", self->screen);
+	}
+	EXPECT_NE(NULL, strstr(self->screen, "by process"));
+	EXPECT_NE(NULL, strstr(self->screen, "  process\n"));
+	EXPECT_EQ(NULL, strstr(self->screen, "mock_kernel_hot"));
+	keys(&self->t, "q");
+	EXPECT_EQ(0, top_status(&self->t));
+	mock_join(&self->m);
+}
+
+/* No terminal: a plain snapshot per refresh, no escape sequence. */
+TEST_F_TIMEOUT(dir, top_without_a_terminal_prints_snapshots, 60)
+{
+	struct mock_target m = { .live = MOCK_LIVE_ALL, .samples_per_cpu = USER_SAMPLES,
+				 .kernel_samples = KERNEL_SAMPLES };
+	const char *args[] = { "top", NULL, "--duration", "2.5", "--eof-timeout", "2",
+			       NULL };
+	char target[32];
+
+	ASSERT_EQ(0, mock_start(&m));
+	snprintf(target, sizeof(target), "127.0.0.1:%d", m.port);
+	args[1] = target;
+	synth_run_host(self->d.path, args, &self->d.run);
+	EXPECT_EQ(0, mock_join(&m));
+	EXPECT_EQ(0, self->d.run.status) {
+		TH_LOG("top said: %s", self->d.run.err ? self->d.run.err : "");
+	}
+	ASSERT_NE(NULL, self->d.run.out);
+	EXPECT_NE(NULL, strstr(self->d.run.out, "mock_kernel_hot"));
+	EXPECT_NE(NULL, strstr(self->d.run.out, "by function"));
+	EXPECT_EQ(NULL, strchr(self->d.run.out, '\033'));
+	EXPECT_TRUE(m.stop_seen && m.terminate_seen);
+}
+
+/*
+ * As aca sends them, the process's mappings only at STOP: its samples are
+ * counted unattributed while it samples, and named in the table printed
+ * at the end.
+ */
+TEST_F_TIMEOUT(dir, user_code_named_at_the_end_when_mappings_come_at_stop, 60)
+{
+	struct mock_target m = { .live = MOCK_LIVE_MAPPINGS_AT_STOP,
+				 .samples_per_cpu = USER_SAMPLES,
+				 .kernel_samples = KERNEL_SAMPLES };
+	const char *args[] = { "top", NULL, "--duration", "2.5", "--eof-timeout", "2",
+			       "--top", "100", NULL };
+	char target[32];
+	const char *end;
+
+	ASSERT_EQ(0, mock_start(&m));
+	snprintf(target, sizeof(target), "127.0.0.1:%d", m.port);
+	args[1] = target;
+	synth_run_host(self->d.path, args, &self->d.run);
+	EXPECT_EQ(0, mock_join(&m));
+	EXPECT_EQ(0, self->d.run.status) {
+		TH_LOG("top said: %s", self->d.run.err ? self->d.run.err : "");
+	}
+	ASSERT_NE(NULL, self->d.run.out);
+	end = strstr(self->d.run.out, "at the end:\n");
+	ASSERT_NE(NULL, end) {
+		TH_LOG("top printed: %s", self->d.run.out);
+	}
+	EXPECT_NE(NULL, strstr(self->d.run.out, "unattributed: 20 samples"));
+	EXPECT_EQ(NULL, strstr(end, "unattributed"));
+	EXPECT_NE(NULL, strstr(end, "app+0x1234 (app)"));
+	EXPECT_NE(NULL, strstr(end, "mock_kernel_hot (vmlinux)"));
+}
+
+TEST_HARNESS_MAIN

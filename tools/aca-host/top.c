@@ -1,0 +1,504 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * aca-host top: a collection (collect.c) shown live. Every channel goes to
+ * a directory as collect saves it (--out DIR, or a temporary one removed
+ * at the end); once a second the samples received so far are read back
+ * and attributed as aca-host report does (report_load()), the kernel ones
+ * named by the target itself (KERNEL_SYMBOLS, legal while it samples), and
+ * the hottest functions or processes are drawn. On a terminal: its own
+ * screen, keys read raw (termios), the terminal restored on every way out;
+ * otherwise a plain snapshot per refresh. q (or ^C, or --duration) ends
+ * the collection as collect's does: STOP, every channel to its end, the
+ * closing queries, TERMINATE.
+ */
+#include <errno.h>
+#include <dirent.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "args.h"
+#include "collect.h"
+#include "ecb.h"
+#include "host.h"
+#include "ksym_collect.h"
+#include "report.h"
+
+#define REFRESH_S	1.0		/* between two reads of the samples */
+#define HEADER_ROWS	6		/* above the table */
+
+static char cmd[] = "aca-host top";
+
+struct top {
+	const char *target;
+	const char *dir;		/* where the channels go */
+	struct report_opts ro;
+	unsigned int rows;		/* table rows; 0: as the terminal allows */
+	int by_process;			/* 'p'; 'f' back to functions */
+	int tty_in, tty_out;
+	int started;			/* the screen is ours */
+	struct termios saved;
+	int term_set;
+	int saved_err;			/* stderr while the screen is ours */
+	FILE *log;			/* what was said on it meanwhile */
+	double last;			/* t of the last read, -1: none */
+	int ksym_state;			/* 0: ask; 1: refused; -1: broken */
+	struct report rep;
+	int have_rep;
+	double t;
+	int ended;			/* the table of the whole collection */
+};
+
+static struct top *live;	/* for atexit() */
+/* For a signal that kills: the settings to put back, whether to. */
+static struct termios killed_saved;
+static volatile sig_atomic_t killed_restore, killed_screen;
+
+/*
+ * SIGTERM, SIGHUP, SIGQUIT while the screen is ours: the terminal put back
+ * (async-signal-safe calls only), then the signal's default action.
+ */
+static void on_fatal(int sig)
+{
+	static const char leave[] = "\033[?25h\033[?1049l";
+
+	if (killed_restore)
+		tcsetattr(STDIN_FILENO, TCSAFLUSH, &killed_saved);
+	if (killed_screen && write(STDOUT_FILENO, leave, sizeof(leave) - 1) < 0)
+		killed_screen = 0;
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void catch_fatal(void)
+{
+	struct sigaction sa = { .sa_handler = on_fatal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: aca-host top TARGET[:PORT] [--out DIR] [--sysroot PATH]\n"
+		"                    [--event NAME | --ecb FILE] [--rate HZ] [--duration S]\n"
+		"                    [--top N] [--timeout S] [--eof-timeout S]\n"
+		"  Sample the target and show its hottest functions (or processes) live,\n"
+		"  refreshed every second, until q, ^C or --duration; then stop the\n"
+		"  collection cleanly (STOP, every channel ended, TERMINATE).\n"
+		"  Keys: f by function (default), p by process, q quit.\n"
+		"  --out DIR        also save the collection in DIR, as collect does\n"
+		"  --sysroot PATH   the target's files are below PATH, for user names\n"
+		"  --event NAME     built-in ECB (default %s)\n"
+		"  --ecb FILE       send FILE as the ECB instead\n"
+		"  --rate HZ        samples per second and CPU, 1 to 100000 (default 1000)\n"
+		"  --duration S     stop after S seconds (at most 86400; default: at q)\n"
+		"  --top N          rows shown (default: as many as the terminal has, 20\n"
+		"                   when the output is no terminal)\n"
+		"  --timeout S      give up connecting after S seconds, 1 to %d (default %d)\n"
+		"  --eof-timeout S  how long every channel may take to end after STOP (30)\n"
+		"  When the output is no terminal, each refresh prints a plain snapshot.\n",
+		HOST_DEFAULT_EVENT, HOST_MAX_TIMEOUT_S, HOST_CONNECT_TIMEOUT_S);
+}
+
+/* The screen back as it was, stderr too, and what was said meanwhile. */
+static void term_leave(struct top *tp)
+{
+	killed_restore = killed_screen = 0;
+	if (tp->term_set) {
+		tcsetattr(STDIN_FILENO, TCSAFLUSH, &tp->saved);
+		tp->term_set = 0;
+	}
+	if (tp->started && tp->tty_out) {
+		/* cursor shown, the main screen back */
+		fputs("\033[?25h\033[?1049l", stdout);
+		fflush(stdout);
+	}
+	tp->started = 0;
+	if (tp->saved_err >= 0) {
+		char buf[4096];
+		size_t n;
+
+		fflush(stderr);
+		dup2(tp->saved_err, STDERR_FILENO);
+		close(tp->saved_err);
+		tp->saved_err = -1;
+		rewind(tp->log);
+		while ((n = fread(buf, 1, sizeof(buf), tp->log)) > 0)
+			fwrite(buf, 1, n, stderr);
+	}
+	if (tp->log) {
+		fclose(tp->log);
+		tp->log = NULL;
+	}
+}
+
+static void leave_at_exit(void)
+{
+	if (live)
+		term_leave(live);
+}
+
+/* Keys without Enter or echo (^C still a SIGINT), our own screen. */
+static void term_enter(struct top *tp)
+{
+	tp->started = 1;
+	if (tp->tty_in && !tcgetattr(STDIN_FILENO, &tp->saved)) {
+		struct termios raw = tp->saved;
+
+		raw.c_lflag &= ~(ICANON | ECHO);
+		raw.c_cc[VMIN] = 0;
+		raw.c_cc[VTIME] = 0;
+		killed_saved = tp->saved;
+		if (!tcsetattr(STDIN_FILENO, TCSANOW, &raw))
+			tp->term_set = killed_restore = 1;
+	}
+	if (!tp->tty_out)
+		return;
+	/* Messages would tear the screen: kept until it is left. */
+	tp->log = tmpfile();
+	if (tp->log) {
+		fflush(stderr);
+		tp->saved_err = dup(STDERR_FILENO);
+		if (tp->saved_err >= 0)
+			dup2(fileno(tp->log), STDERR_FILENO);
+	}
+	/* the alternate screen, cursor hidden */
+	killed_screen = 1;
+	fputs("\033[?1049h\033[?25l", stdout);
+}
+
+static double pct(uint64_t n, uint64_t of)
+{
+	return of ? 100.0 * n / of : 0.0;
+}
+
+static void term_size(unsigned int *rows, unsigned int *cols)
+{
+	struct winsize w;
+
+	*rows = 24;
+	*cols = 80;
+	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &w) && w.ws_row && w.ws_col) {
+		*rows = w.ws_row;
+		*cols = w.ws_col;
+	}
+}
+
+/* One line, cut to @cols on a terminal; erased to its end. */
+static void line(const struct top *tp, unsigned int cols, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void line(const struct top *tp, unsigned int cols, const char *fmt, ...)
+{
+	char buf[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (tp->tty_out) {
+		if (cols < sizeof(buf))
+			buf[cols] = 0;
+		printf("%s\033[K\r\n", buf);
+	} else {
+		printf("%s\n", buf);
+	}
+}
+
+static void draw(struct top *tp)
+{
+	const struct report *r = &tp->rep;
+	const struct tally *t = tp->by_process ? &r->processes : &r->functions;
+	const char *what = tp->by_process ? "process" : "function";
+	unsigned int rows = 20, cols = 1000, shown;
+	struct tally_entry *v = NULL;
+	size_t n = 0;
+
+	if (tp->tty_out) {
+		term_size(&rows, &cols);
+		rows = rows > HEADER_ROWS + 1 ? rows - HEADER_ROWS - 1 : 1;
+		fputs("\033[H", stdout);
+	}
+	if (tp->rows)
+		rows = tp->rows;
+	if (tp->have_rep)
+		v = tally_sorted(t, &n);
+	shown = n < rows ? n : rows;
+	line(tp, cols, "aca-host top %s  %.1f s  %llu samples  %.1f%% kernel  by %s",
+	     tp->target, tp->t, (unsigned long long)r->samples, pct(r->kernel, r->samples),
+	     what);
+	line(tp, cols, "%s", tp->ended ? "(the collection has ended)" : tp->tty_in ?
+	     "keys: f functions  p processes  q quit" : "(^C stops)");
+	line(tp, cols, "kernel names: %s", r->default_kallsyms[0] ?
+	     "the target's (KERNEL_SYMBOLS), as it samples" : tp->ksym_state ?
+	     "none: the target does not name them ([kernel] by module)" :
+	     "none yet ([kernel] by module)");
+	if (r->samples > r->with_module)
+		line(tp, cols, "unattributed: %llu samples (user code is named once the "
+		     "target sends its mappings: at STOP)",
+		     (unsigned long long)(r->samples - r->with_module));
+	else
+		line(tp, cols, "%s", "");
+	line(tp, cols, "%s", "");
+	line(tp, cols, "   samples        %%  %s", what);
+	for (unsigned int i = 0; i < shown; i++)
+		line(tp, cols, "%10llu  %6.2f%%  %s", (unsigned long long)v[i].count,
+		     pct(v[i].count, r->samples), v[i].key);
+	free(v);
+	if (tp->tty_out)
+		fputs("\033[J", stdout);	/* the rest of the screen cleared */
+	else
+		putchar('\n');
+	fflush(stdout);
+}
+
+/* The samples so far, read back and attributed; kernel ones named first. */
+static void refresh(struct top *tp, struct host_session *s, const struct collect_result *r)
+{
+	struct record_layout l = {
+		.size = r->layout.sample_size,
+		.callstack_offset = r->layout.callstack_offset,
+		.callstack_size = r->layout.callstack_size,
+	};
+	struct report rep;
+	int refused = 0;
+
+	if (!tp->ksym_state) {
+		if (ksym_collect_live(s, tp->dir, r->ncpus, &l, &refused) < 0)
+			tp->ksym_state = -1;
+		else if (refused)
+			tp->ksym_state = 1;
+	}
+	/* A record half written, no collection.txt yet: no matter here. */
+	if (report_load(tp->dir, &tp->ro, &rep) == 2) {
+		report_free(&rep);
+		return;
+	}
+	if (tp->have_rep)
+		report_free(&tp->rep);
+	tp->rep = rep;
+	tp->have_rep = 1;
+}
+
+static int tick(void *arg, struct host_session *s, const struct collect_result *r,
+		double t)
+{
+	struct top *tp = arg;
+	int redraw = 0;
+	char c;
+
+	if (!tp->started) {
+		term_enter(tp);
+		redraw = 1;
+	}
+	while (tp->tty_in && read(STDIN_FILENO, &c, 1) == 1) {
+		if (c == 'q' || c == 'Q')
+			return 1;
+		if (c == 'p' || c == 'f') {
+			tp->by_process = c == 'p';
+			redraw = 1;
+		}
+	}
+	tp->t = t;
+	if (tp->last < 0 || t - tp->last >= REFRESH_S) {
+		refresh(tp, s, r);
+		tp->last = t;
+		redraw = 1;
+	}
+	if (redraw)
+		draw(tp);
+	return 0;
+}
+
+/*
+ * After TERMINATE, on the terminal's own screen: the whole collection's
+ * table, every name known now (the process mappings came at STOP, the
+ * kernel symbols of every sample after it).
+ */
+static void final(struct top *tp)
+{
+	struct report rep;
+
+	if (!tp->have_rep || report_load(tp->dir, &tp->ro, &rep) == 2) {
+		if (tp->have_rep)
+			report_free(&rep);
+		return;
+	}
+	report_free(&tp->rep);
+	tp->rep = rep;
+	tp->tty_out = 0;
+	tp->ended = 1;
+	if (!tp->rows)
+		tp->rows = 20;
+	printf("at the end:\n");
+	draw(tp);
+}
+
+/* The temporary directory and what collect wrote in it. */
+static void remove_tree(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[4200];
+
+	while (d && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (unlink(path) && errno == EISDIR)
+			remove_tree(path);
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
+/* One option; 0, or the exit status 2 after a message. */
+static int option(int c, struct collect_opts *o, struct top *tp)
+{
+	unsigned long v;
+	double t;
+
+	switch (c) {
+	case 'd':
+		return arg_seconds(cmd, "--duration", optarg, 86400, &o->duration) ? 2 : 0;
+	case 'o':
+		o->out = optarg;
+		return 0;
+	case 's':
+		tp->ro.sysroot = optarg;
+		return 0;
+	case 'e':
+		if (o->nevents) {
+			fprintf(stderr, "%s: one --event\n", cmd);
+			return 2;
+		}
+		o->events[o->nevents++] = optarg;
+		return 0;
+	case 'b':
+		o->ecb_file = optarg;
+		return 0;
+	case 'r':
+		if (arg_number(cmd, "--rate", optarg, 1, 100000, &v))
+			return 2;
+		o->rate = v;
+		return 0;
+	case 'n':
+		if (arg_number(cmd, "--top", optarg, 1, 1000, &v))
+			return 2;
+		tp->rows = v;
+		return 0;
+	case 'T':
+		return arg_timeout(cmd, optarg, &o->timeout_s) ? 2 : 0;
+	case 't':
+		if (arg_seconds(cmd, "--eof-timeout", optarg, 86400, &t))
+			return 2;
+		o->eof_timeout_s = (int)ceil(t);
+		return 0;
+	}
+	usage(stderr);
+	return 2;
+}
+
+static int check(struct collect_opts *o, int argc, char **argv)
+{
+	if (optind + 1 != argc) {
+		fprintf(stderr, "%s: one TARGET expected\n", cmd);
+		usage(stderr);
+		return 2;
+	}
+	o->target = argv[optind];
+	if (host_check_target(cmd, o->target))
+		return 2;
+	if (o->nevents && o->ecb_file) {
+		fprintf(stderr, "%s: --event and --ecb exclude each other\n", cmd);
+		return 2;
+	}
+	if (!o->ecb_file && !o->nevents)
+		o->events[o->nevents++] = HOST_DEFAULT_EVENT;
+	if (o->nevents && !host_ecb_known(o->events[0])) {
+		fprintf(stderr, "%s: unknown event '%s'; known events:\n", cmd, o->events[0]);
+		host_ecb_list(stderr);
+		return 2;
+	}
+	return o->out && collect_check_out(o->out) ? 2 : 0;
+}
+
+int cmd_top(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "out", required_argument, NULL, 'o' },
+		{ "sysroot", required_argument, NULL, 's' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "ecb", required_argument, NULL, 'b' },
+		{ "rate", required_argument, NULL, 'r' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "top", required_argument, NULL, 'n' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "eof-timeout", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct collect_opts o = { .rate = 1000, .switch_ms = HOST_DEFAULT_SWITCH_MS,
+				  .eof_timeout_s = 30, .duration = INFINITY,
+				  .timeout_s = HOST_CONNECT_TIMEOUT_S };
+	struct top tp = { .last = -1, .saved_err = -1 };
+	char tmp[4096] = "", tmpout[4200];
+	const char *base = getenv("TMPDIR");
+	int c, ret;
+
+	argv[0] = cmd;
+	while ((c = getopt_long(argc, argv, "o:e:b:r:d:n:h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return 0;
+		}
+		ret = option(c, &o, &tp);
+		if (ret)
+			return ret;
+	}
+	ret = check(&o, argc, argv);
+	if (ret)
+		return ret;
+	if (!o.out) {
+		snprintf(tmp, sizeof(tmp), "%s/aca-top.XXXXXX", base && *base ? base : "/tmp");
+		if (!mkdtemp(tmp)) {
+			fprintf(stderr, "%s: %s: %s\n", cmd, tmp, strerror(errno));
+			return 1;
+		}
+		snprintf(tmpout, sizeof(tmpout), "%s/c", tmp);
+		o.out = tmpout;
+	}
+	tp.target = o.target;
+	tp.dir = o.out;
+	tp.tty_in = isatty(STDIN_FILENO);
+	tp.tty_out = isatty(STDOUT_FILENO);
+	o.tick = tick;
+	o.tick_arg = &tp;
+	live = &tp;
+	atexit(leave_at_exit);
+	catch_fatal();
+	ret = collect_run(&o);
+	term_leave(&tp);
+	live = NULL;
+	final(&tp);
+	if (tp.have_rep)
+		report_free(&tp.rep);
+	if (tmp[0]) {
+		remove_tree(tmp);
+		if (!ret)
+			printf("(not saved: --out DIR keeps the collection)\n");
+	}
+	return ret;
+}
