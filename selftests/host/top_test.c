@@ -83,7 +83,7 @@ static int tmux_top(struct host_dir *d, struct mock_target *m, struct tmux *t,
 		return -1;
 	t->started = host_now_s();
 	return sh(NULL, 0, "env -u TMUX tmux -L %s -f /dev/null new-session -d -x 120 -y 40 "
-		  "\"cd '%s' && stty -g >stty.before && "
+		  "\"trap '' INT; cd '%s' && stty -g >stty.before && "
 		  "TMPDIR='%s' sh -c 'echo \\$\\$ >pid.tmp; mv pid.tmp pid; "
 		  "exec \\\"\\$0\\\" top 127.0.0.1:%d --eof-timeout 2 %s' '%s' 2>err; "
 		  "echo \\$? >status.tmp; stty -g >stty.after; mv status.tmp status\"",
@@ -336,6 +336,44 @@ TEST_F_TIMEOUT(top, sigint_stops_the_collection_cleanly, 60)
 	}
 	EXPECT_TRUE(self->m.stop_seen);
 	EXPECT_TRUE(self->m.terminate_seen);
+}
+
+/*
+ * A second ^C while the first one's STOP waits (a channel that never
+ * ends) kills, but the terminal's settings are put back first.
+ */
+TEST_F_TIMEOUT(top, second_sigint_kills_and_restores_the_terminal, 60)
+{
+	char before[4200], after[4200];
+	char *b, *a;
+	size_t len;
+	pid_t pid;
+
+	self->m.mode = MOCK_KEEP_CHANNEL_OPEN;
+	ASSERT_TMUX();
+	ASSERT_EQ(0, tmux_top(&self->d, &self->m, &self->t, NULL));
+	ASSERT_EQ(0, screen_shows(&self->t, "samples", 10.0, self->screen,
+				  sizeof(self->screen)));
+	keys(&self->t, "C-c");
+	for (int i = 0; i < 100 && !__atomic_load_n(&self->m.stop_seen, __ATOMIC_ACQUIRE); i++)
+		usleep(100000);
+	ASSERT_TRUE(__atomic_load_n(&self->m.stop_seen, __ATOMIC_ACQUIRE));
+	usleep(300000);
+	/* To aca-host alone: from the terminal it would end the pane's shell too. */
+	pid = top_pid(&self->d);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, kill(pid, SIGINT));
+	EXPECT_EQ(128 + SIGINT, top_status(&self->t));
+	mock_join(&self->m);
+	snprintf(before, sizeof(before), "%s/stty.before", self->d.path);
+	snprintf(after, sizeof(after), "%s/stty.after", self->d.path);
+	b = (char *)read_whole_file(before, 4096, &len);
+	a = (char *)read_whole_file(after, 4096, &len);
+	ASSERT_NE(NULL, b);
+	ASSERT_NE(NULL, a);
+	EXPECT_STREQ(b, a);
+	free(b);
+	free(a);
 }
 
 /* --out DIR: the collection saved as collect does, for aca-host report. */

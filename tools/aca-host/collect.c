@@ -31,21 +31,28 @@
  * SIGINT, from the moment the target holds a session for us to the end: a
  * first one ends the collection cleanly wherever it comes (before START:
  * no command more, then TERMINATE; during the wait: STOP now; after it:
- * nothing more to do), a second one kills (SA_RESETHAND). in_setup says that
- * the commands before START are still being sent.
+ * nothing more to do), a second one kills, after the caller's on_kill.
+ * in_setup says that the commands before START are still being sent.
  */
 static volatile sig_atomic_t interrupted;
 static int in_setup;
+static void (*on_kill)(void);
 
 static void on_sigint(int sig)
 {
-	interrupted = 1;
+	if (!interrupted) {
+		interrupted = 1;
+		return;
+	}
+	if (on_kill)
+		on_kill();
+	signal(sig, SIG_DFL);
+	raise(sig);
 }
 
 static void catch_sigint(void)
 {
-	struct sigaction sa = { .sa_handler = on_sigint,
-				.sa_flags = SA_RESETHAND | SA_RESTART };
+	struct sigaction sa = { .sa_handler = on_sigint, .sa_flags = SA_RESTART };
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
@@ -431,6 +438,7 @@ int collect_run(const struct collect_opts *o)
 		goto out;
 	session = 1;
 	in_setup = 1;
+	on_kill = o->on_kill;
 	catch_sigint();
 	r->ncpus = s->ncpus;
 	r->tsc_hz = s->status.hardware_info.tsc_freq;

@@ -39,6 +39,11 @@ struct collect_opts {
 	int (*tick)(void *arg, struct host_session *s,
 		    const struct collect_result *r, double t);
 	void *tick_arg;
+	/*
+	 * Run by the second SIGINT, which kills, just before (aca-host top
+	 * puts the terminal back): async-signal-safe calls only. NULL: none.
+	 */
+	void (*on_kill)(void);
 };
 
 struct collect_result {

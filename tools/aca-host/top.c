@@ -62,11 +62,8 @@ static struct top *live;	/* for atexit() */
 static struct termios killed_saved;
 static volatile sig_atomic_t killed_restore, killed_screen;
 
-/*
- * SIGTERM, SIGHUP, SIGQUIT while the screen is ours: the terminal put back
- * (async-signal-safe calls only), then the signal's default action.
- */
-static void on_fatal(int sig)
+/* The terminal put back, async-signal-safe calls only. */
+static void restore_on_kill(void)
 {
 	static const char leave[] = "\033[?25h\033[?1049l";
 
@@ -74,6 +71,16 @@ static void on_fatal(int sig)
 		tcsetattr(STDIN_FILENO, TCSAFLUSH, &killed_saved);
 	if (killed_screen && write(STDOUT_FILENO, leave, sizeof(leave) - 1) < 0)
 		killed_screen = 0;
+}
+
+/*
+ * SIGTERM, SIGHUP, SIGQUIT while the screen is ours (and a second SIGINT,
+ * through collect's on_kill): the terminal put back, then the signal's
+ * default action.
+ */
+static void on_fatal(int sig)
+{
+	restore_on_kill();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -486,6 +493,7 @@ int cmd_top(int argc, char **argv)
 	tp.tty_out = isatty(STDOUT_FILENO);
 	o.tick = tick;
 	o.tick_arg = &tp;
+	o.on_kill = restore_on_kill;
 	live = &tp;
 	atexit(leave_at_exit);
 	catch_fatal();
