@@ -30,7 +30,10 @@
  * that, on one thread). aca_lock is never held across such a wait, nor
  * while a ring drains, nor is a file's read_lock waited for: held by
  * another reader of the same file (a blocking one, waiting), it is
- * -EAGAIN too.
+ * -EAGAIN too. Except: a splice of reply bytes under SPLICE_F_NONBLOCK
+ * on a blocking file copies them through read_iter (the splice fallback,
+ * which sets no IOCB_NOWAIT), and that may wait for such a reader; the
+ * relay's files are O_NONBLOCK.
  */
 #include <linux/bits.h>
 #include <linux/bvec.h>

@@ -289,7 +289,7 @@ void pump_polled(struct pump *p, bool out, int res, unsigned int flags)
 		return;
 	}
 	/* A multishot poll may end by itself (a full completion queue). */
-	if (!p->polling)
+	if (!p->polling && !p->eof)
 		pump_arm_in(p);
 	pump_run(p);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* A collection as a perf.data file (perfdata.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -732,14 +733,20 @@ static int write_out(struct pd *w, const size_t *order, size_t n, const char *ou
 		     int argc, char *const *argv)
 {
 	char tmp[4200];
+	int fd;
 
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp", out) >= (int)sizeof(tmp)) {
 		say(w->o, "%s: name too long", out);
 		return 2;
 	}
-	w->f = fopen(tmp, "w");
+	/* Ours alone: a file or link left at FILE.tmp is replaced, never followed. */
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	w->f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!w->f) {
 		say(w->o, "%s: %s", tmp, strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return 2;
 	}
 	if (write_file(w, order, n, argc, argv)) {
