@@ -591,6 +591,7 @@ struct sep_ecb {
 /* event_reg.reg_prog_type and drv_ioctl_status.reg_prog_type */
 #define SEP_REG_PROG_MSR			1
 #define SEP_REG_PROG_PCI			2
+#define SEP_REG_PROG_MMIO			3
 
 /* EVENT_REG_ID (6.4): where a register lives. */
 struct sep_event_reg_id {

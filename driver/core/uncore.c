@@ -590,6 +590,36 @@ static bool unc_unpassed_written(const struct unc_view *v)
 	return false;
 }
 
+/*
+ * An MMIO counter (reg_prog_type 3), as Intel's one uncore vector reads
+ * the DRAM counters at MCHBAR + 0x6868 and + 0x686C (spec 6.7): aca reads
+ * a counter only through a perf PMU and maps no register itself, and no
+ * Linux PMU reads those offsets (client uncore_imc: + 0x5040 to + 0x5054;
+ * Tiger Lake and later imc_free_running: + 0x5040/0x5058/0x50A0 or
+ * + 0xD840/0xD858/0xD8A0; spec 6.7). The ECB is refused with 228
+ * (VT_INVALID_PROG_INFO, a register aca does not program or read), the
+ * log naming the register.
+ */
+static bool unc_mmio_read(const struct unc_view *v)
+{
+	const struct sep_pmu_operation *o = &v->hdr->operations[SEP_OP_READ];
+
+	for (u32 i = 0; i < o->register_len; i++) {
+		const struct sep_event_reg *r = &v->slots[o->register_start + i];
+
+		if (!r->event_reg_id.reg_id || r->reg_prog_type != SEP_REG_PROG_MMIO)
+			continue;
+		acp_log(v->t,
+			"ECB: uncore register MMIO 0x%x (device type %u) refused (%d): %s (%s); %s",
+			r->event_reg_id.reg_id, v->hdr->device_type, VT_INVALID_PROG_INFO,
+			"no Linux perf PMU reads this offset",
+			"Linux's IMC free-running counters: BAR + 0x5040-0x50A0, 0xD840-0xD8A0",
+			"aca maps no register itself");
+		return true;
+	}
+	return false;
+}
+
 /* Every READ slot (a counter) becomes an event, in slot order. */
 static bool unc_decode(const struct unc_view *v, struct acp_unc_event *out, u32 max,
 		       u32 *n)
@@ -728,6 +758,10 @@ s32 acp_cmd_em_config_next_unc(const struct acp_cmd *cmd, struct acp_reply *r)
 	v.formats = acp_zalloc(cmd->t, UNC_FORMATS_LEN);
 	if (!v.formats)
 		return VT_NO_MEMORY;
+	if (unc_mmio_read(&v)) {
+		ret = VT_INVALID_PROG_INFO;
+		goto out;
+	}
 	if (!unc_decode(&v, cfg->unc + cfg->nunc, ACP_MAX_UNC_EVENTS - cfg->nunc, &n))
 		goto out;
 	for (u32 i = 0; i < n; i++) {

@@ -1921,6 +1921,60 @@ TEST_F(core, uncore_ecbs_that_do_not_fit_are_refused)
 	free(k);
 }
 
+/*
+ * Intel's one uncore vector (spec 6.7) reads two free-running DRAM
+ * counters by MMIO at MCHBAR + 0x6868 and + 0x686C: no Linux PMU reads
+ * them, so on a target with uncore PMUs it is refused with 228, the log
+ * naming the first register and why, and nothing of it counts.
+ */
+TEST_F(core, shipped_dram_vector_is_refused_naming_its_mmio_register)
+{
+	struct kmap *k = load_skx(_metadata);
+	u8 *ecb;
+
+	ASSERT_NE(NULL, k);
+	unc_session(_metadata, self, k);
+	ecb = malloc(2680);
+	ASSERT_NE(NULL, ecb);
+	memcpy(ecb, uncore_ecb(_metadata, self), 2680);
+	EXPECT_EQ(VT_INVALID_PROG_INFO, cmd(_metadata, self, SEP_CMD_EM_CONFIG_NEXT_UNC,
+					    ecb, 2680, 48));
+	EXPECT_EQ(1, fake_log_count(&self->f, "uncore register MMIO 0x6868 (device type 12) refused (228)"));
+	EXPECT_EQ(1, fake_log_count(&self->f, "no Linux perf PMU reads this offset"));
+	EXPECT_EQ(0, fake_log_count(&self->f, "counter aca knows"));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	EXPECT_EQ(0, self->f.start_nunc);
+	free(ecb);
+	free(k);
+}
+
+/* An MMIO counter beside one aca translates refuses the whole ECB (all or none). */
+TEST_F(core, uncore_ecb_with_an_mmio_counter_is_refused_whole)
+{
+	static u8 ecb[U_ECB_LEN + sizeof(struct sep_event_reg)];
+	struct kmap *k = load_skx(_metadata);
+	struct sep_ecb *h = (struct sep_ecb *)ecb;
+	struct sep_event_reg *mmio = u_reg(ecb, U_SLOTS);
+
+	ASSERT_NE(NULL, k);
+	unc_session(_metadata, self, k);
+	cha_ecb(k, ecb, 0, 0x400134, 0);
+	/* A fifth slot, READ's second: MMIO offset 0x686C, the CHA counter's copy. */
+	ASSERT_EQ(U_SLOTS - 1, h->operations[SEP_OP_READ].register_start);
+	*mmio = *u_reg(ecb, U_SLOTS - 1);
+	mmio->reg_prog_type = SEP_REG_PROG_MMIO;
+	mmio->event_reg_id.reg_id = 0x686c;
+	mmio->counter_event_offset = 32;
+	h->operations[SEP_OP_READ].register_len = 2;
+	h->size_of_allocation = sizeof(ecb);
+	EXPECT_EQ(VT_INVALID_PROG_INFO, cmd(_metadata, self, SEP_CMD_EM_CONFIG_NEXT_UNC,
+					    ecb, sizeof(ecb), 0));
+	EXPECT_EQ(1, fake_log_count(&self->f, "uncore register MMIO 0x686c"));
+	EXPECT_EQ(VT_SUCCESS, cmd(_metadata, self, SEP_CMD_START, NULL, 0, 0));
+	EXPECT_EQ(0, self->f.start_nunc) TH_LOG("the CHA's counter was not kept");
+	free(k);
+}
+
 /* A format file's text into the bits it names; anything else is not one. */
 TEST(uncore_format_files_parse_as_the_kernel_writes_them)
 {

@@ -1273,6 +1273,67 @@ TEST_F(uncore, channel_ends_empty_without_uncore_events)
 }
 
 /*
+ * Intel's one uncore vector (protocol.md 6.7), from $ACA_VECTORS or the
+ * repository this executable was built in: malloc()ed, its length in @len.
+ */
+#define DRAM_VECTOR "bin_ecb.config_6_0_UNC_IMC_DRAM_RW_SLICE0_UNC_IMC_DRAM_RW_SLICE1"
+
+static uint8_t *dram_vector(size_t *len)
+{
+	char path[8192], exe[4096];
+	const char *dir = getenv("ACA_VECTORS");
+	uint8_t *buf = NULL;
+	ssize_t n;
+	FILE *f;
+
+	if (dir) {
+		if (snprintf(path, sizeof(path), "%s/%s", dir, DRAM_VECTOR) >= (int)sizeof(path))
+			return NULL;
+	} else {
+		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		if (n <= 0)
+			return NULL;
+		exe[n] = 0;
+		if (strrchr(exe, '/'))
+			*strrchr(exe, '/') = 0;
+		snprintf(path, sizeof(path), "%s/../../selftests/vectors/%s", exe, DRAM_VECTOR);
+	}
+	f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	buf = malloc(65536);
+	*len = buf ? fread(buf, 1, 65536, f) : 0;
+	fclose(f);
+	return buf;
+}
+
+/*
+ * Its two free-running DRAM counters are MMIO registers (MCHBAR + 0x6868,
+ * + 0x686C) no Linux PMU reads: refused with 228, the core events still
+ * start, and the uncore channel ends without a byte.
+ */
+TEST_F(uncore, intel_dram_vector_is_refused_with_228)
+{
+	uint8_t *v, *recs;
+	size_t len = 0;
+	long bytes;
+
+	v = dram_vector(&len);
+	ASSERT_NE(NULL, v) TH_LOG("%s not found; set ACA_VECTORS", DRAM_VECTOR);
+	ASSERT_EQ(2680, len);
+	EXPECT_EQ(VT_INVALID_PROG_INFO,
+		  host_command(&self->s, SEP_CMD_EM_CONFIG_NEXT_UNC, v, len, NULL, 0));
+	free(v);
+	EXPECT_EQ(VT_SUCCESS, host_command(&self->s, SEP_CMD_START, NULL, 0, NULL, 0));
+	usleep(100000);
+	EXPECT_EQ(VT_SUCCESS, host_command(&self->s, SEP_CMD_STOP, NULL, 0, NULL, 0));
+	recs = unc_finish(&self->s, &self->cs, self->files, &bytes);
+	EXPECT_EQ(0, bytes);
+	EXPECT_EQ(0, host_session_close(&self->s));
+	free(recs);
+}
+
+/*
  * IBS (spec 6.12 [ACA-EXT]): the REF_TSC ECB with its fixed counter off
  * and DATA_GP slot 0 the IBS control register @msr = @v, event index 0.
  */
