@@ -33,6 +33,7 @@
 #include "report.h"
 
 #define REFRESH_S	1.0		/* between two reads of the samples */
+#define KSYM_TRIES	3		/* failed KERNEL_SYMBOLS asks in a row */
 #define HEADER_ROWS	6		/* above the table */
 
 static char cmd[] = "aca-host top";
@@ -51,6 +52,7 @@ struct top {
 	FILE *log;			/* what was said on it meanwhile */
 	double last;			/* t of the last read, -1: none */
 	int ksym_state;			/* 0: ask; 1: refused; -1: broken */
+	unsigned int ksym_failed;	/* asks in a row that failed */
 	struct report rep;
 	int have_rep;
 	double t;
@@ -248,8 +250,9 @@ static void draw(struct top *tp)
 	line(tp, cols, "%s", tp->ended ? "(the collection has ended)" : tp->tty_in ?
 	     "keys: f functions  p processes  q quit" : "(^C stops)");
 	line(tp, cols, "kernel names: %s", r->default_kallsyms[0] ?
-	     "the target's (KERNEL_SYMBOLS), as it samples" : tp->ksym_state ?
-	     "none: the target does not name them ([kernel] by module)" :
+	     "the target's (KERNEL_SYMBOLS), as it samples" : tp->ksym_state > 0 ?
+	     "none: the target does not name them ([kernel] by module)" : tp->ksym_state ?
+	     "none: asking the target failed, see the end ([kernel] by module)" :
 	     "none yet ([kernel] by module)");
 	if (r->samples > r->with_module)
 		line(tp, cols, "unattributed: %llu samples (user code is named once the "
@@ -281,11 +284,20 @@ static void refresh(struct top *tp, struct host_session *s, const struct collect
 	struct report rep;
 	int refused = 0;
 
+	/*
+	 * A failed ask is tried again at the next refresh, and given up only
+	 * after KSYM_TRIES in a row: one short write or a slow reply must not
+	 * leave the whole view without kernel names.
+	 */
 	if (!tp->ksym_state) {
-		if (ksym_collect_live(s, tp->dir, r->ncpus, &l, &refused) < 0)
-			tp->ksym_state = -1;
-		else if (refused)
-			tp->ksym_state = 1;
+		if (ksym_collect_live(s, tp->dir, r->ncpus, &l, &refused) < 0) {
+			if (++tp->ksym_failed >= KSYM_TRIES)
+				tp->ksym_state = -1;
+		} else {
+			tp->ksym_failed = 0;
+			if (refused)
+				tp->ksym_state = 1;
+		}
 	}
 	/* A record half written, no collection.txt yet: no matter here. */
 	if (report_load(tp->dir, &tp->ro, &rep) == 2) {
