@@ -70,6 +70,12 @@ struct aca_file {
 	 * bound once, under read_lock and aca_lock, and kept until release.
 	 */
 	struct mutex read_lock;
+	/*
+	 * A non-blocking reader found read_lock held (by aca_poll(), say):
+	 * whoever lets go of it in aca_poll() wakes the file (see
+	 * aca_read_lock()).
+	 */
+	bool read_missed;
 	struct aca_ring *ring;
 	wait_queue_entry_t ring_wait;	/* on ring->wait: wakes ours */
 	struct work_struct ring_end;	/* the bound ring is final: tell STOP */
@@ -359,13 +365,22 @@ static ssize_t aca_read_out(struct aca_file *af, struct iov_iter *to)
 
 /*
  * The file's read_lock: waited for, or, for I/O that may not wait, taken
- * only if no other reader of the file holds it.
+ * only if no other reader of the file holds it. The holder may be
+ * aca_poll(), for an instant, with data ready; the reader then says so
+ * in read_missed and tries once more. Either that try finds read_lock
+ * free, or aca_poll() sees read_missed after letting go and wakes the
+ * file, so an -EAGAIN from here is followed by a wake-up (the barriers
+ * pair).
  */
 static int aca_read_lock(struct aca_file *af, bool nonblock)
 {
-	if (nonblock)
-		return mutex_trylock(&af->read_lock) ? 0 : -EAGAIN;
-	return mutex_lock_interruptible(&af->read_lock) ? -ERESTARTSYS : 0;
+	if (!nonblock)
+		return mutex_lock_interruptible(&af->read_lock) ? -ERESTARTSYS : 0;
+	if (mutex_trylock(&af->read_lock))
+		return 0;
+	WRITE_ONCE(af->read_missed, true);
+	smp_mb();	/* read_missed before the lock; pairs with aca_poll() */
+	return mutex_trylock(&af->read_lock) ? 0 : -EAGAIN;
 }
 
 static ssize_t aca_read_iter(struct kiocb *iocb, struct iov_iter *to)
@@ -599,8 +614,14 @@ static __poll_t aca_poll(struct file *file, poll_table *pt)
 	if (aca_writable(af))
 		mask |= EPOLLOUT | EPOLLWRNORM;
 	mutex_unlock(&aca_lock);
-	if (bind)
+	if (bind) {
 		mutex_unlock(&af->read_lock);
+		smp_mb();	/* the unlock before read_missed; pairs with aca_read_lock() */
+		if (READ_ONCE(af->read_missed)) {
+			WRITE_ONCE(af->read_missed, false);
+			wake_up_interruptible(&af->wait);
+		}
+	}
 	return mask;
 }
 
