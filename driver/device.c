@@ -30,10 +30,10 @@
  * that, on one thread). aca_lock is never held across such a wait, nor
  * while a ring drains, nor is a file's read_lock waited for: held by
  * another reader of the same file (a blocking one, waiting), it is
- * -EAGAIN too. Except: a splice of reply bytes under SPLICE_F_NONBLOCK
- * on a blocking file copies them through read_iter (the splice fallback,
- * which sets no IOCB_NOWAIT), and that may wait for such a reader; the
- * relay's files are O_NONBLOCK.
+ * -EAGAIN too. A splice of reply bytes copies them through read_iter (the
+ * splice fallback, whose kiocb says nothing of SPLICE_F_NONBLOCK) with
+ * read_lock still held: read_iter knows the splicer and waits no more
+ * than the splice may (aca_file.splicer).
  */
 #include <linux/bits.h>
 #include <linux/bvec.h>
@@ -76,6 +76,14 @@ struct aca_file {
 	 * aca_read_lock()).
 	 */
 	bool read_missed;
+	/*
+	 * The task splicing replies through read_iter (the copy fallback),
+	 * read_lock held by it for read_iter, and whether that splice may
+	 * wait; set and cleared by that task under read_lock, so only it can
+	 * find itself here.
+	 */
+	struct task_struct *splicer;
+	bool splice_nonblock;
 	struct aca_ring *ring;
 	wait_queue_entry_t ring_wait;	/* on ring->wait: wakes ours */
 	struct work_struct ring_end;	/* the bound ring is final: tell STOP */
@@ -386,15 +394,21 @@ static int aca_read_lock(struct aca_file *af, bool nonblock)
 static ssize_t aca_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
 	struct aca_file *af = iocb->ki_filp->private_data;
+	/* Called by aca_splice_read()'s fallback, which holds read_lock. */
+	bool spliced = READ_ONCE(af->splicer) == current;
+	bool nonblock = spliced ? af->splice_nonblock : aca_nonblock(iocb);
 	bool streaming;
 	ssize_t ret;
 
 	if (!iov_iter_count(to))
 		return 0;
 	aca_use(af);
-	ret = aca_read_lock(af, aca_nonblock(iocb));
-	if (ret)
-		return ret;
+	if (!spliced) {
+		ret = aca_read_lock(af, nonblock);
+		if (ret)
+			return ret;
+	}
+	lockdep_assert_held(&af->read_lock);
 	for (;;) {
 		ret = aca_read_out(af, to);
 		if (ret)
@@ -402,7 +416,7 @@ static ssize_t aca_read_iter(struct kiocb *iocb, struct iov_iter *to)
 		ret = aca_read_ring(af, to);
 		if (ret)
 			break;
-		ret = aca_lock_when(af, aca_read_ready, aca_nonblock(iocb));
+		ret = aca_lock_when(af, aca_read_ready, nonblock);
 		if (ret)
 			break;
 		streaming = aca_streaming(af);
@@ -414,6 +428,8 @@ static ssize_t aca_read_iter(struct kiocb *iocb, struct iov_iter *to)
 			break;
 		}
 	}
+	if (spliced)
+		return ret;	/* the splice lets go of read_lock and wakes */
 	mutex_unlock(&af->read_lock);
 
 	wake_up_interruptible(&af->wait);
@@ -546,8 +562,8 @@ static ssize_t aca_splice_read(struct file *in, loff_t *ppos,
 	struct aca_file *af = in->private_data;
 	bool nonblock = (flags & SPLICE_F_NONBLOCK) ||
 			(in->f_flags & O_NONBLOCK);
+	bool streaming, copied = false;
 	struct aca_ring *r;
-	bool streaming;
 	ssize_t ret = 0;
 
 	aca_use(af);
@@ -570,18 +586,26 @@ static ssize_t aca_splice_read(struct file *in, loff_t *ppos,
 		if (!streaming)
 			break;
 	}
-	mutex_unlock(&af->read_lock);
-	if (ret) {
-		if (ret > 0)
-			wake_up_interruptible(&af->wait);
-		return ret;
-	}
-	/* read_iter takes read_lock again: not held here. */
+	if (!ret) {
+		/*
+		 * Replies or EOF: copied by read_iter, read_lock kept so that
+		 * no other reader comes between, and this splice's nonblock
+		 * passed on (the fallback's kiocb has only the file's flags).
+		 */
+		af->splice_nonblock = nonblock;
+		WRITE_ONCE(af->splicer, current);
 #ifdef ACA_HAVE_COPY_SPLICE_READ
-	return copy_splice_read(in, ppos, pipe, len, flags);
+		ret = copy_splice_read(in, ppos, pipe, len, flags);
 #else
-	return generic_file_splice_read(in, ppos, pipe, len, flags);
+		ret = generic_file_splice_read(in, ppos, pipe, len, flags);
 #endif
+		WRITE_ONCE(af->splicer, NULL);
+		copied = true;
+	}
+	mutex_unlock(&af->read_lock);
+	if (ret > 0 || copied)	/* as read_iter wakes after any copy */
+		wake_up_interruptible(&af->wait);
+	return ret;
 }
 
 static __poll_t aca_poll(struct file *file, poll_table *pt)
