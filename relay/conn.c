@@ -156,6 +156,23 @@ void conn_close(struct conn *c)
 		conn_free(c);
 }
 
+/*
+ * Once a second: close every connection that said nothing in time or
+ * overstays its device's end (limits_overstays()), then the next tick.
+ */
+void conn_sweep(struct relay *r)
+{
+	uint64_t now = now_ms();
+	struct conn *c, *next;
+
+	for (c = r->conns; c; c = next) {
+		next = c->next;
+		if (!c->closing && !c->parked && limits_overstays(r, c, now))
+			conn_close(c);
+	}
+	limits_arm_tick(r);
+}
+
 /* Cancel @p's POLLIN: in ended, nothing is read from it again. */
 static void pump_disarm_in(struct pump *p)
 {

@@ -3,8 +3,10 @@
  * What a stranger may cost the relay, and for how long: descriptors (six
  * per connection: socket, device file, two pipes), connections, an idle
  * connection's life before it says hello, a half-closed one's after the
- * device ended. A sweep every second closes what overstays; accept backs
- * off while the system has no descriptor or memory to give.
+ * device ended. A sweep every second (conn.c's conn_sweep()) closes what
+ * limits_overstays() says overstays; accept backs off while the system has
+ * no descriptor or memory to give. Calls run one way: conn.c and main.c
+ * ask limits.c, which calls neither (tools/call-cycles).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -117,31 +119,30 @@ void limits_arm_tick(struct relay *r)
 	io_uring_sqe_set_data64(sqe, RELAY_TAG_TICK);
 }
 
-/* Once a second: close what said nothing in time, or overstays its end. */
-void limits_tick(struct relay *r)
+/*
+ * The sweep's question, once a second for each connection neither closing
+ * nor parked (conn_sweep()): did it say nothing in time, or overstay its
+ * device's end? True, with a line logged, if it is to be closed; closing
+ * it is conn.c's, which limits.c never calls.
+ */
+bool limits_overstays(const struct relay *r, const struct conn *c, uint64_t now)
 {
 	static struct ratelimit rl;
-	uint64_t now = now_ms();
 	unsigned long missed;
-	struct conn *c, *next;
 
-	for (c = r->conns; c; c = next) {
-		next = c->next;
-		if (c->closing || c->parked)
-			continue;
-		if (!c->spoke && now - c->opened_ms >= r->lim.hello_timeout_ms) {
-			if (r->verbose || ratelimit_ok(&rl, &missed))
-				log_info("%s: no hello within %u ms (--hello-timeout): closed",
-					 c->peer, r->lim.hello_timeout_ms);
-			conn_close(c);
-		} else if (c->eof_ms && now - c->eof_ms >= r->lim.eof_grace_ms) {
-			if (r->verbose)
-				log_info("%s: still open %u ms after the device ended (--eof-grace): closed",
-					 c->peer, r->lim.eof_grace_ms);
-			conn_close(c);
-		}
+	if (!c->spoke && now - c->opened_ms >= r->lim.hello_timeout_ms) {
+		if (r->verbose || ratelimit_ok(&rl, &missed))
+			log_info("%s: no hello within %u ms (--hello-timeout): closed",
+				 c->peer, r->lim.hello_timeout_ms);
+		return true;
 	}
-	limits_arm_tick(r);
+	if (c->eof_ms && now - c->eof_ms >= r->lim.eof_grace_ms) {
+		if (r->verbose)
+			log_info("%s: still open %u ms after the device ended (--eof-grace): closed",
+				 c->peer, r->lim.eof_grace_ms);
+		return true;
+	}
+	return false;
 }
 
 /* Room for one more connection? Else it is closed at once. */

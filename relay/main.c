@@ -587,7 +587,7 @@ static void run(struct relay *r)
 			else if (tag >= RELAY_TAG_RETRY && tag < RELAY_TAG_RETRY + r->nlisten)
 				relay_submit_accept(r, (unsigned int)(tag - RELAY_TAG_RETRY));
 			else if (tag == RELAY_TAG_TICK)
-				limits_tick(r);
+				conn_sweep(r);
 			else if (tag == RELAY_TAG_PARK)
 				conn_park_timeout(r);
 			else if (tag & RELAY_PUMP_RESUME)

@@ -156,7 +156,7 @@ struct ratelimit {		/* at most one line per 5 s for a kind of event */
 bool ratelimit_ok(struct ratelimit *rl, unsigned long *missed);
 void limits_default(struct relay *r);
 int limits_apply(struct relay *r);
-void limits_tick(struct relay *r);
+bool limits_overstays(const struct relay *r, const struct conn *c, uint64_t now);
 void limits_arm_tick(struct relay *r);
 bool limits_admit(struct relay *r, const char *peer);
 void limits_accept_failed(struct relay *r, unsigned int i, int err);
@@ -182,6 +182,8 @@ void conn_open(struct relay *r, int sock, const struct sockaddr *peer,
 void conn_close(struct conn *c);
 void conn_unpark(struct relay *r);
 void conn_park_timeout(struct relay *r);
+/* The sweep's tick: close what limits_overstays() names. */
+void conn_sweep(struct relay *r);
 void pump_polled(struct pump *p, bool out, int res, unsigned int flags);
 void pump_resumed(struct pump *p);
 

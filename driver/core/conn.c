@@ -8,6 +8,8 @@
 #include "internal.h"
 
 static const u8 zero_page[4096];
+/* Replies and closes, for session.c and dispatch.c: defined below. */
+static const struct acp_conn_ops conn_ops;
 
 void acp_conn_init(struct acp_conn *c, struct acp_target *t, void *ctx,
 		   const void *opener)
@@ -16,6 +18,7 @@ void acp_conn_init(struct acp_conn *c, struct acp_target *t, void *ctx,
 	c->t = t;
 	c->ctx = ctx;
 	c->opener = opener;
+	c->ops = &conn_ops;
 	c->in = ACP_IN_HELLO;
 }
 
@@ -50,7 +53,7 @@ static void out_reset(struct acp_conn *c)
 }
 
 /* Queue a reply head (status message, response header or data hello). */
-void acp_queue(struct acp_conn *c, const void *head, u32 head_len)
+static void acp_queue(struct acp_conn *c, const void *head, u32 head_len)
 {
 	out_reset(c);
 	memcpy(c->out.head, head, head_len);
@@ -58,13 +61,13 @@ void acp_queue(struct acp_conn *c, const void *head, u32 head_len)
 }
 
 /* Drop the queued reply: a STOP answer nobody waits for any more. */
-void acp_discard_output(struct acp_conn *c)
+static void acp_discard_output(struct acp_conn *c)
 {
 	out_reset(c);
 }
 
 /* No more output will be queued: EOF once the reader has it all. */
-void acp_close(struct acp_conn *c)
+static void acp_close(struct acp_conn *c)
 {
 	c->closed = true;
 	c->in = ACP_IN_NONE;
@@ -304,7 +307,7 @@ static bool stop_answer(struct acp_target *t)
 	return true;
 }
 
-void acp_stop_wait(struct acp_target *t)
+static void acp_stop_wait(struct acp_target *t)
 {
 	t->stop_pending = true;
 	if (stop_answer(t))
@@ -314,6 +317,14 @@ void acp_stop_wait(struct acp_target *t)
 		if (t->data[i] && !drained(t->data[i]))
 			t->ops->wake(t->ctx, t->data[i]->ctx);
 }
+
+/* What session.c and dispatch.c call back through (internal.h). */
+static const struct acp_conn_ops conn_ops = {
+	.queue = acp_queue,
+	.close = acp_close,
+	.discard_output = acp_discard_output,
+	.stop_wait = acp_stop_wait,
+};
 
 /*
  * A data channel was read, went away or became final: maybe STOP can

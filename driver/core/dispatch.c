@@ -179,7 +179,7 @@ static void respond(struct acp_conn *c, u32 id, const struct acp_reply *r,
 	if (r->status != VT_SUCCESS)
 		asked = 0;
 	h.from_target_data_size = asked;
-	acp_queue(c, &h, sizeof(h));
+	c->ops->queue(c, &h, sizeof(h));
 	if (!asked) {
 		acp_free(c->t, r->owned);
 		return;
@@ -232,6 +232,6 @@ void acp_dispatch(struct acp_conn *c)
 	if (refuse || r.end_session) {
 		if (t->control == c)
 			acp_session_end(t);
-		acp_close(c);
+		c->ops->close(c);
 	}
 }

@@ -66,10 +66,10 @@ static bool ibs_formats(struct acp_target *t, const struct ibs_unit *u, u32 *typ
 	    !t->ops->find_pmu(t->ctx, u->pmu, type, formats, sizeof(formats) - 1))
 		return false;
 	for (f = formats; f < formats + sizeof(formats) && *f; f += strlen(f) + 1) {
-		u64 b[3] = { 0 };
+		u64 b[ACP_FORMAT_WORDS] = { 0 };
 
 		/* IBS options are config bits; others (none today) stay refused. */
-		if (acp_unc_format_bits(f, b))
+		if (acp_pmu_format_bits(f, b))
 			*bits |= b[0];
 	}
 	return true;

@@ -50,12 +50,22 @@ struct acp_command {
 /* handshake.c */
 s32 acp_check_hello(const struct sep_control_first_msg *hello);
 
-/* conn.c */
-void acp_queue(struct acp_conn *c, const void *head, u32 head_len);
-void acp_close(struct acp_conn *c);
-void acp_discard_output(struct acp_conn *c);
-/* STOP: its response waits until every data channel is drained. */
-void acp_stop_wait(struct acp_target *t);
+/*
+ * conn.c's interface to the layers it drives: calls run one way, conn.c ->
+ * dispatch.c -> session.c (and conn.c -> session.c), never back
+ * (tools/call-cycles). Replies and closes go back through the table a
+ * connection carries (@c->ops, set by acp_conn_init()), which conn.c owns.
+ */
+struct acp_conn_ops {
+	/* Queue a reply head (status message, response header, data hello). */
+	void (*queue)(struct acp_conn *c, const void *head, u32 head_len);
+	/* No more output will be queued: EOF once the reader has it all. */
+	void (*close)(struct acp_conn *c);
+	/* Drop the queued reply: a STOP answer nobody waits for any more. */
+	void (*discard_output)(struct acp_conn *c);
+	/* STOP: its response waits until every data channel is drained. */
+	void (*stop_wait)(struct acp_target *t);
+};
 
 /* session.c */
 void acp_session_begin(struct acp_target *t, struct acp_conn *control);
@@ -127,7 +137,14 @@ s32 acp_cmd_em_groups_unc(const struct acp_cmd *cmd, struct acp_reply *r);
 s32 acp_cmd_em_config_next_unc(const struct acp_cmd *cmd, struct acp_reply *r);
 bool acp_uncore_available(const struct acp_target *t);
 bool acp_ecb_sections_fit(struct acp_target *t, const struct sep_ecb *hdr, u32 nslots);
-bool acp_unc_format_bits(const char *spec, u64 bits[3]);
+
+/*
+ * format.c: a PMU format file's text ("config1:0-8,21") into the bits it
+ * names in config, config1 and config2 (ORed into @bits); false if it is
+ * not one.
+ */
+#define ACP_FORMAT_WORDS	3
+bool acp_pmu_format_bits(const char *spec, u64 bits[ACP_FORMAT_WORDS]);
 
 /* lbr.c */
 s32 acp_cmd_lbr_info(const struct acp_cmd *cmd, struct acp_reply *r);

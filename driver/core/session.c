@@ -61,10 +61,10 @@ void acp_data_attach(struct acp_target *t, struct acp_conn *c)
 	} else {
 		first.data_type = k == t->ncpus ? SEP_DATA_UNCORE : SEP_DATA_MODULE;
 	}
-	acp_queue(c, &first, sizeof(first));
+	c->ops->queue(c, &first, sizeof(first));
 	/* After STOP answered: what its ring still holds, then EOF. */
 	if (t->state == ACP_STOPPED && !t->stop_pending)
-		acp_close(c);
+		c->ops->close(c);
 }
 
 /* Every data channel ends once its reader has what it still holds. */
@@ -74,7 +74,7 @@ void acp_close_data(struct acp_target *t)
 		struct acp_conn *c = t->data[i];
 
 		if (c && !c->closed) {
-			acp_close(c);
+			c->ops->close(c);
 			t->ops->wake(t->ctx, c->ctx);
 		}
 	}
@@ -99,7 +99,7 @@ void acp_session_end(struct acp_target *t)
 	if (t->stop_pending) {
 		/* Nobody waits for the STOP answer any more. */
 		t->stop_pending = false;
-		acp_discard_output(t->control);
+		t->control->ops->discard_output(t->control);
 	}
 	/* stop() returns with no handler left (core.h): finish() may follow. */
 	if ((t->state == ACP_RUNNING || t->state == ACP_PAUSED) && t->ops->stop)
@@ -226,7 +226,7 @@ s32 acp_cmd_stop(const struct acp_cmd *cmd, struct acp_reply *r)
 	if (t->ops->flush)
 		t->ops->flush(t->ctx);
 	t->state = ACP_STOPPED;
-	acp_stop_wait(t);
+	cmd->c->ops->stop_wait(t);
 	return VT_SUCCESS;
 }
 

@@ -194,9 +194,13 @@ struct acp_out {
 	u64 zeros;
 };
 
+struct acp_conn_ops;
+
 struct acp_conn {
 	struct acp_target *t;
 	void *ctx;
+	/* conn.c's replies and closes, for session.c and dispatch.c (internal.h) */
+	const struct acp_conn_ops *ops;
 	/* Who opened it (opaque): a session's channels share one opener. */
 	const void *opener;
 	bool privileged;	/* acp_conn_set_privileged() */

@@ -280,57 +280,13 @@ static const struct unc_model *unc_model(const struct acp_target *t)
 	return NULL;
 }
 
-/* ---- the PMU's format files ---- */
-
-/* The config words a format names: config, config1, config2. */
-#define UNC_WORDS	3
-
-/*
- * One format file's text, "config:0-7,21" or "config1:0-8\n", into the
- * bits it names per word. False if it is not one.
- */
-bool acp_unc_format_bits(const char *spec, u64 bits[UNC_WORDS])
-{
-	static const char *const words[UNC_WORDS] = { "config:", "config1:", "config2:" };
-	const char *p = NULL;
-	u32 w;
-
-	for (w = 0; w < UNC_WORDS && !p; w++)
-		if (!strncmp(spec, words[w], strlen(words[w])))
-			p = spec + strlen(words[w]);
-	if (!p)
-		return false;
-	w--;
-	for (;;) {
-		u32 lo = 0, hi;
-		const char *start = p;
-
-		while (*p >= '0' && *p <= '9' && lo < 64)
-			lo = lo * 10 + (*p++ - '0');
-		if (p == start || lo > 63)
-			return false;
-		hi = lo;
-		if (*p == '-') {
-			start = ++p;
-			hi = 0;
-			while (*p >= '0' && *p <= '9' && hi < 64)
-				hi = hi * 10 + (*p++ - '0');
-			if (p == start || hi > 63 || hi < lo)
-				return false;
-		}
-		bits[w] |= (hi == 63 ? ~0ull : (1ull << (hi + 1)) - 1) & ~((1ull << lo) - 1);
-		if (*p != ',')
-			break;
-		p++;
-	}
-	return !*p || (*p == '\n' && !p[1]);
-}
+/* ---- the PMU's format files (format.c parses them) ---- */
 
 /* A PMU of the target: its type, and the bits its formats name. */
 struct unc_pmu {
 	char name[ACP_UNC_PMU_NAME];
 	u32 type;
-	u64 bits[UNC_WORDS];
+	u64 bits[ACP_FORMAT_WORDS];
 };
 
 #define UNC_FORMATS_LEN	2048
@@ -348,7 +304,7 @@ static bool unc_pmu(struct acp_target *t, const char name[ACP_UNC_PMU_NAME],
 	    !t->ops->find_pmu(t->ctx, name, &pmu->type, formats, UNC_FORMATS_LEN - 1))
 		return false;
 	for (f = formats; f < formats + UNC_FORMATS_LEN && *f; f += strlen(f) + 1)
-		if (!acp_unc_format_bits(f, pmu->bits))
+		if (!acp_pmu_format_bits(f, pmu->bits))
 			acp_log(t, "%s: format \"%s\" not understood; its bits are refused",
 				name, f);
 	return true;

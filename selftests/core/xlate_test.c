@@ -1998,7 +1998,7 @@ TEST(uncore_format_files_parse_as_the_kernel_writes_them)
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		u64 bits[3] = { 0 };
 
-		EXPECT_EQ(cases[i].ok, acp_unc_format_bits(cases[i].spec, bits))
+		EXPECT_EQ(cases[i].ok, acp_pmu_format_bits(cases[i].spec, bits))
 			TH_LOG("\"%s\"", cases[i].spec);
 		for (int w = 0; cases[i].ok && w < 3; w++) {
 			EXPECT_EQ(cases[i].bits[w], bits[w])
