@@ -41,4 +41,15 @@ void report_raise_nofile(void);
 
 void report_opts_free(struct report_opts *o);
 
+/*
+ * A command that writes collection DIR as file FILE (perf-data, pprof):
+ * `aca-host CMD DIR --out FILE` with the shared options. @write gets DIR,
+ * the options, FILE and the command line; its status is returned. @cmd
+ * names the command ("aca-host pprof"); @help prints its usage.
+ */
+typedef int (*report_writer)(const char *dir, const struct report_opts *o,
+			     const char *out, int argc, char *const *argv);
+int report_out_command(const char *cmd, void (*help)(FILE *f), report_writer write,
+		       int argc, char **argv);
+
 #endif /* ACA_HOST_REPORT_CLI_H */
