@@ -126,6 +126,26 @@ int spin_collection(struct host_dir *d, struct spin_syms *m, int chains)
 	return synth_txt(d->path, 2, size);
 }
 
+int spin_collection_flawed(struct host_dir *d, enum spin_flaw flaw)
+{
+	struct spin_syms m;
+
+	if (spin_collection(d, &m, flaw == SPIN_TRUNCATED))
+		return -1;
+	switch (flaw) {
+	case SPIN_TRUNCATED:
+		/* Half a record at the end: the stream was cut. */
+		return synth_write(d->path, "cpu0.bin", d->cpu0.p,
+				   d->cpu0.len - SPIN_CHAIN_SIZE / 2);
+	case SPIN_BAD_MODULES:
+		memset(d->modules.p, 0, 2);	/* recLength */
+		return synth_write(d->path, "module.bin", d->modules.p, d->modules.len);
+	case SPIN_NO_SAMPLES:
+		return synth_write(d->path, "cpu0.bin", "", 0);
+	}
+	return -1;
+}
+
 int aca_top(const char *out, struct hot *h, int max)
 {
 	const char *l = out ? strchr(out, '\n') : NULL;

@@ -50,6 +50,16 @@ struct hot {
 	double pct;
 };
 
+/* What is wrong with a spin collection that a writer must refuse. */
+enum spin_flaw {
+	SPIN_TRUNCATED,		/* cpu0.bin (with callers) cut in a record */
+	SPIN_BAD_MODULES,	/* module.bin's first record of length 0 */
+	SPIN_NO_SAMPLES,	/* module records, an empty cpu0.bin */
+};
+
+/* spin_collection() in d->path with @flaw; 0 or -1. */
+int spin_collection_flawed(struct host_dir *d, enum spin_flaw flaw);
+
 /*
  * aca-host report --sort sym --format csv: "samples,percent,sym" rows into
  * @h. Returns how many of at most @max were read.

@@ -23,9 +23,7 @@ static void usage(FILE *f)
 		"                  (default: DIR/kallsyms)\n"
 		"  --sysroot, --pid, --tid, --comms, --dsos  only those samples, as\n"
 		"                  for aca-host report\n"
-		"Exit status: 0; 1 if the collection is malformed or truncated; 2 if\n"
-		"there is nothing to write, FILE cannot be written, or on a usage\n"
-		"error. FILE is written only on 0.\n");
+		REPORT_OUT_STATUS);
 }
 
 int cmd_perf_data(int argc, char **argv)

@@ -24,9 +24,7 @@ static void usage(FILE *f)
 		"                  aca-host report (default: DIR/kallsyms)\n"
 		"  --pid, --tid, --comms, --dsos  only those samples, as for aca-host\n"
 		"                  report\n"
-		"Exit status: 0; 1 if the collection is malformed or truncated; 2 if\n"
-		"there is nothing to write, FILE cannot be written, or on a usage\n"
-		"error. FILE is written only on 0.\n");
+		REPORT_OUT_STATUS);
 }
 
 int cmd_pprof(int argc, char **argv)
