@@ -601,65 +601,8 @@ TEST_F(dir, perf_names_kernel_module_functions)
 	host_run_free(&run);
 }
 
-/* A bad collection: the status, a message naming the problem, no file. */
-static void refused(struct __test_metadata *_metadata, FIXTURE_DATA(dir) *self,
-		    int want_status, const char *what)
-{
-	struct pd_files p;
-	char tmp[PATH_MAX + 40];
-
-	EXPECT_EQ(want_status, perf_data(self, &p));
-	TH_LOG("%s", self->d.run.err);
-	EXPECT_NE(NULL, strstr(self->d.run.err, what));
-	EXPECT_NE(NULL, strstr(self->d.run.err, "perf.data not written"));
-	EXPECT_NE(0, access(p.data, F_OK));
-	snprintf(tmp, sizeof(tmp), "%s.tmp", p.data);
-	EXPECT_NE(0, access(tmp, F_OK));
-}
-
-TEST_F(dir, truncated_cpu_file_writes_no_perf_data)
-{
-	ASSERT_EQ(0, spin_collection_flawed(&self->d, SPIN_TRUNCATED));
-	refused(_metadata, self, 1, "cpu0.bin");
-}
-
-TEST_F(dir, malformed_module_records_write_no_perf_data)
-{
-	ASSERT_EQ(0, spin_collection_flawed(&self->d, SPIN_BAD_MODULES));
-	refused(_metadata, self, 1, "module.bin");
-}
-
-TEST_F(dir, missing_collection_writes_no_perf_data)
-{
-	struct pd_files p;
-	char gone[PATH_MAX + 16];
-	const char *args[] = { "perf-data", gone, "--out", p.data, NULL };
-
-	snprintf(gone, sizeof(gone), "%s/none", self->d.path);
-	snprintf(p.data, sizeof(p.data), "%s/perf.data", self->d.path);
-	EXPECT_EQ(2, synth_run_host(self->d.path, args, &self->d.run));
-	EXPECT_NE(NULL, strstr(self->d.run.err, "perf.data not written"));
-	EXPECT_NE(0, access(p.data, F_OK));
-}
-
-/* Module records and no sample: nothing to write, status 2. */
-TEST_F(dir, collection_without_samples_writes_no_perf_data)
-{
-	ASSERT_EQ(0, spin_collection_flawed(&self->d, SPIN_NO_SAMPLES));
-	refused(_metadata, self, 2, "no sample to write");
-}
-
-/* An --out that cannot be written: status 2, no FILE.tmp left behind. */
-TEST_F(dir, unwritable_out_writes_nothing)
-{
-	struct spin_syms m;
-	char out[PATH_MAX + 32];
-	const char *args[] = { "perf-data", self->d.path, "--out", out, NULL };
-
-	ASSERT_EQ(0, spin_collection(&self->d, &m, 0));
-	snprintf(out, sizeof(out), "%s/no/such/dir/perf.data", self->d.path);
-	EXPECT_EQ(2, synth_run_host(self->d.path, args, &self->d.run));
-	EXPECT_NE(NULL, strstr(self->d.run.err, "perf.data.tmp"));
-}
+#define WRITER_CMD	"perf-data"
+#define WRITER_FILE	"perf.data"
+#include "writer_refusals.h"
 
 TEST_HARNESS_MAIN

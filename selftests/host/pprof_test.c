@@ -348,63 +348,8 @@ TEST_F_TIMEOUT(dir, pprof_of_a_collect_is_aca_host_reports, 60)
 	host_run_free(&run);
 }
 
-/* A bad collection: the status, a message naming the problem, no file. */
-static void refused(struct __test_metadata *_metadata, FIXTURE_DATA(dir) *self,
-		    int want_status, const char *what)
-{
-	char path[PATH_MAX + 32], tmp[PATH_MAX + 40];
-
-	EXPECT_EQ(want_status, write_pprof(&self->d, NULL, path, sizeof(path)));
-	TH_LOG("%s", self->d.run.err);
-	EXPECT_NE(NULL, strstr(self->d.run.err, what));
-	EXPECT_NE(NULL, strstr(self->d.run.err, "profile.pb.gz not written"));
-	EXPECT_NE(0, access(path, F_OK));
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	EXPECT_NE(0, access(tmp, F_OK));
-}
-
-TEST_F(dir, truncated_cpu_file_writes_no_profile)
-{
-	ASSERT_EQ(0, spin_collection_flawed(&self->d, SPIN_TRUNCATED));
-	refused(_metadata, self, 1, "cpu0.bin");
-}
-
-TEST_F(dir, malformed_module_records_write_no_profile)
-{
-	ASSERT_EQ(0, spin_collection_flawed(&self->d, SPIN_BAD_MODULES));
-	refused(_metadata, self, 1, "module.bin");
-}
-
-TEST_F(dir, missing_collection_writes_no_profile)
-{
-	char gone[PATH_MAX + 16], path[PATH_MAX + 32];
-	const char *args[] = { "pprof", gone, "--out", path, NULL };
-
-	snprintf(gone, sizeof(gone), "%s/none", self->d.path);
-	profile_path(&self->d, path, sizeof(path));
-	EXPECT_EQ(2, synth_run_host(self->d.path, args, &self->d.run));
-	EXPECT_NE(NULL, strstr(self->d.run.err, "profile.pb.gz not written"));
-	EXPECT_NE(0, access(path, F_OK));
-}
-
-/* Module records and no sample: nothing to write, status 2. */
-TEST_F(dir, collection_without_samples_writes_no_profile)
-{
-	ASSERT_EQ(0, spin_collection_flawed(&self->d, SPIN_NO_SAMPLES));
-	refused(_metadata, self, 2, "no sample to write");
-}
-
-/* An --out that cannot be written: status 2, the reason, nothing left. */
-TEST_F(dir, unwritable_out_writes_nothing)
-{
-	struct spin_syms m;
-	char out[PATH_MAX + 32];
-	const char *args[] = { "pprof", self->d.path, "--out", out, NULL };
-
-	ASSERT_EQ(0, spin_collection(&self->d, &m, 0));
-	snprintf(out, sizeof(out), "%s/no/such/dir/profile.pb.gz", self->d.path);
-	EXPECT_EQ(2, synth_run_host(self->d.path, args, &self->d.run));
-	EXPECT_NE(NULL, strstr(self->d.run.err, "profile.pb.gz.tmp"));
-}
+#define WRITER_CMD	"pprof"
+#define WRITER_FILE	"profile.pb.gz"
+#include "writer_refusals.h"
 
 TEST_HARNESS_MAIN
