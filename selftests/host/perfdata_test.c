@@ -142,20 +142,6 @@ TEST_F(dir, perf_report_g_shows_the_callers)
 	host_run_free(&run);
 }
 
-/* Lines of @s holding @what. */
-static int lines_with(const char *s, const char *what)
-{
-	int n = 0;
-
-	for (const char *l = s; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-		const char *e = strchr(l, '\n');
-		const char *hit = strstr(l, what);
-
-		n += hit && (!e || hit < e);
-	}
-	return n;
-}
-
 /* perf script prints all 100 samples, with and without callers. */
 static void script_prints_every_sample(struct __test_metadata *_metadata,
 				       FIXTURE_DATA(dir) *self, int chains)

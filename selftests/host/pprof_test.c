@@ -188,20 +188,6 @@ TEST_F(dir, pprof_traces_show_the_callers)
 	host_run_free(&run);
 }
 
-/* Lines of @s holding @what. */
-static int lines_with(const char *s, const char *what)
-{
-	int n = 0;
-
-	for (const char *l = s; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-		const char *e = strchr(l, '\n');
-		const char *hit = strstr(l, what);
-
-		n += hit && (!e || hit < e);
-	}
-	return n;
-}
-
 /* Every sample's pid, tid and cpu, as go tool pprof -tags counts them. */
 TEST_F(dir, pprof_tags_are_pid_tid_and_cpu)
 {

@@ -160,3 +160,16 @@ int aca_top(const char *out, struct hot *h, int max)
 	return n;
 }
 
+
+int lines_with(const char *s, const char *what)
+{
+	int n = 0;
+
+	for (const char *l = s; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		const char *e = strchr(l, '\n');
+		const char *hit = strstr(l, what);
+
+		n += hit && (!e || hit < e);
+	}
+	return n;
+}

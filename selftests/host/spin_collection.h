@@ -4,7 +4,7 @@
  * (perfdata_test.c, pprof_test.c): spin copied into DIR/symfs as the
  * target ran it, its functions at known addresses, a kernel image and
  * kallsyms, samples with known shares, with or without callers; and
- * aca-host report's table of functions read back.
+ * aca-host report's table of functions, and other tools' output, read back.
  */
 #ifndef ACA_HOST_TEST_SPIN_COLLECTION_H
 #define ACA_HOST_TEST_SPIN_COLLECTION_H
@@ -65,5 +65,8 @@ int spin_collection_flawed(struct host_dir *d, enum spin_flaw flaw);
  * @h. Returns how many of at most @max were read.
  */
 int aca_top(const char *out, struct hot *h, int max);
+
+/* Lines of @s (a tool's output) holding @what. */
+int lines_with(const char *s, const char *what);
 
 #endif /* ACA_HOST_TEST_SPIN_COLLECTION_H */
