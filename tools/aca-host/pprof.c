@@ -70,7 +70,8 @@ struct pp {
 	size_t *mappings;		/* the module record of each mapping */
 	size_t nmappings;
 	int64_t k_pid, k_tid, k_cpu, k_event;	/* label keys */
-	uint64_t tsc_min, tsc_max;
+	uint64_t tsc_min, tsc_max;	/* of the samples written, with have_tsc */
+	int have_tsc;
 };
 
 #define say(o, ...)	report_say(o, PP_CMD, __VA_ARGS__)
@@ -81,22 +82,22 @@ static void failed(struct pp *w, int err)
 		w->err = err ? err : EIO;
 }
 
-/* Room for @n + 1 elements of @size in *@v of capacity *@cap; -1 without. */
-static int grow(void *v, size_t *cap, size_t n, size_t size)
+/*
+ * @p (capacity *@cap elements of @size) with room for @n + 1: @p itself,
+ * or moved (*@cap updated); NULL when out of memory, @p left as it is.
+ */
+static void *grow(void *p, size_t *cap, size_t n, size_t size)
 {
-	void **p = v, *q;
 	size_t c = *cap ? *cap : 64;
 
 	if (n + 1 <= *cap)
-		return 0;
+		return p;
 	while (c < n + 1)
 		c *= 2;
-	q = realloc(*p, c * size);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = c;
-	return 0;
+	p = realloc(p, c * size);
+	if (p)
+		*cap = c;
+	return p;
 }
 
 static uint64_t hash_str(const char *s)
@@ -161,14 +162,17 @@ static uint32_t *table_find(struct pp *w, struct table *t, uint64_t k1, uint64_t
 static int64_t str_index(struct pp *w, const char *s)
 {
 	uint32_t *id;
+	char **v;
 
 	if (!s[0])
 		return 0;
 	id = table_find(w, &w->str_ids, hash_str(s), 0, s);
-	if (!id || (!*id && grow(&w->strs, &w->strs_cap, w->nstrs, sizeof(*w->strs)))) {
+	v = id && !*id ? grow(w->strs, &w->strs_cap, w->nstrs, sizeof(*v)) : w->strs;
+	if (!id || !v) {
 		failed(w, ENOMEM);
 		return 0;
 	}
+	w->strs = v;
 	if (!*id) {
 		w->strs[w->nstrs] = strdup(s);
 		if (!w->strs[w->nstrs]) {
@@ -200,11 +204,14 @@ static uint32_t function_of(struct pp *w, const char *name, const char *file)
 {
 	int64_t n = str_index(w, name), f = str_index(w, file);
 	uint32_t *id = table_find(w, &w->func_ids, n, f, NULL);
+	struct func *v = id && !*id ? grow(w->funcs, &w->funcs_cap, w->nfuncs, sizeof(*v)) :
+			 w->funcs;
 
-	if (!id || (!*id && grow(&w->funcs, &w->funcs_cap, w->nfuncs, sizeof(*w->funcs)))) {
+	if (!id || !v) {
 		failed(w, ENOMEM);
 		return 0;
 	}
+	w->funcs = v;
 	if (!*id) {
 		w->funcs[w->nfuncs] = (struct func){ .name = n, .file = f };
 		*id = ++w->nfuncs;
@@ -217,12 +224,15 @@ static uint32_t location_of(struct pp *w, const struct stack_frame *f)
 {
 	uint64_t mod = f->at.mod ? (uint64_t)(f->at.mod - w->c->mods.v) + 1 : 0;
 	uint32_t *id = table_find(w, &w->loc_ids, f->addr, mod << 1 | f->ret, NULL);
+	struct loc *v = id && !*id ? grow(w->locs, &w->locs_cap, w->nlocs, sizeof(*v)) :
+			w->locs;
 	char name[PERF_NAME_MAX];
 
-	if (!id || (!*id && grow(&w->locs, &w->locs_cap, w->nlocs, sizeof(*w->locs)))) {
+	if (!id || !v) {
 		failed(w, ENOMEM);
 		return 0;
 	}
+	w->locs = v;
 	if (!*id) {
 		report_sym_name(&f->at, name, sizeof(name));
 		w->locs[w->nlocs] = (struct loc){
@@ -308,10 +318,11 @@ static void write_sample(struct pp *w, const struct host_sample *s)
 	smp.label = lp;
 	p.n_sample = 1;
 	p.sample = &sp;
-	if (!w->tsc_min || s->tsc < w->tsc_min)
+	if (!w->have_tsc || s->tsc < w->tsc_min)
 		w->tsc_min = s->tsc;
-	if (s->tsc > w->tsc_max)
+	if (!w->have_tsc || s->tsc > w->tsc_max)
 		w->tsc_max = s->tsc;
+	w->have_tsc = 1;
 	put(w, &p);
 }
 
@@ -480,8 +491,8 @@ static int pp_init(struct pp *w)
 
 	w->mod_mapping = calloc(n, sizeof(*w->mod_mapping));
 	w->mappings = calloc(n, sizeof(*w->mappings));
-	if (!w->mod_mapping || !w->mappings ||
-	    grow(&w->strs, &w->strs_cap, 0, sizeof(*w->strs)) || !(w->strs[0] = strdup("")))
+	w->strs = grow(NULL, &w->strs_cap, 0, sizeof(*w->strs));
+	if (!w->mod_mapping || !w->mappings || !w->strs || !(w->strs[0] = strdup("")))
 		return -1;
 	w->nstrs = 1;
 	w->k_pid = str_index(w, "pid");

@@ -9,8 +9,8 @@
  *                 gives sample_after and tsc_hz: each sample is worth
  *                 sample_after / tsc_hz seconds, the time between two
  *                 samples of an event that counts at the TSC's rate (the
- *                 cycles and cpu-clock events: their CPU time; any other
- *                 event's samples weighted alike)
+ *                 CPU time of CPU_CLK_UNHALTED.REF_TSC and cpu-clock
+ *                 samples; any other event's samples weighted alike)
  *   sample        one per record the filters keep: its frames as aca-host
  *                 script names them (stack.h), leaf first; values 1 and the
  *                 nanoseconds; labels pid, tid and cpu (decimal strings:
