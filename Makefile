@@ -88,6 +88,9 @@ $(B):
 # need HEADER PACKAGE: a missing library says which package and how to get it.
 need = @printf '\#include <%s>\n' $(1) | $(CC) -E -x c - >/dev/null 2>&1 || \
 	{ echo "$@ needs $(1) from Debian's $(2): run 'make deps' (as root)" >&2; exit 1; }
+# need_cmd COMMAND PACKAGE: the same for a program the build runs.
+need_cmd = @command -v $(1) >/dev/null 2>&1 || \
+	{ echo "$@ needs $(1) from Debian's $(2): run 'make deps' (as root)" >&2; exit 1; }
 
 $(B)/aca-relay: $(wildcard relay/*.c relay/*.h) uapi/aca.h driver/aca.h $(UFLAGS_STAMP)
 	$(call need,liburing.h,liburing-dev)
@@ -119,14 +122,19 @@ host: $(B)/aca-host
 # make (make install in the install test, on a read-only tree) finds them
 # up to date.
 HOST_CLI_SRC := $(addprefix tools/aca-host/,main.c args.c hello.c info.c ping.c \
-	collect_cli.c report_cli.c script_cli.c stat_cli.c perfdata_cli.c top.c)
+	collect_cli.c report_cli.c script_cli.c stat_cli.c perfdata_cli.c pprof_cli.c top.c)
 HOST_LIB_SRC := $(addprefix tools/aca-host/,net.c session.c payload.c ecb.c channels.c \
 	collect.c collect_out.c groups.c progress.c files.c records.c symbols.c kallsyms.c attrib.c tally.c \
 	report_load.c report.c ksym_collect.c perfnames.c stack.c filter.c sortkey.c \
-	textesc.c folded.c flamegraph.c report_views.c script.c perfdata.c stat_events.c stat_out.c stat.c)
+	textesc.c folded.c flamegraph.c report_views.c script.c perfdata.c pprof.c stat_events.c \
+	stat_out.c stat.c)
 HOST_OBJ := $(B)/obj/aca-host
 HOST_CLI_OBJ := $(HOST_CLI_SRC:tools/aca-host/%.c=$(HOST_OBJ)/%.o)
-HOST_LIB_OBJ := $(HOST_LIB_SRC:tools/aca-host/%.c=$(HOST_OBJ)/%.o)
+# pprof.c writes profile.proto through C that protoc-c generates at build
+# time from tools/aca-host/pprof.proto into $(HOST_GEN) (never committed),
+# compiled into the library with the rest.
+HOST_GEN := $(B)/gen/aca-host
+HOST_LIB_OBJ := $(HOST_LIB_SRC:tools/aca-host/%.c=$(HOST_OBJ)/%.o) $(HOST_OBJ)/pprof.pb-c.o
 HOST_LIB := $(B)/libaca-host.a
 HOST_LIST_STAMP := $(B)/.aca-host-files
 HOST_LIST = cli: $(HOST_CLI_SRC) lib: $(HOST_LIB_SRC)
@@ -139,16 +147,29 @@ $(HOST_LIST_STAMP): FORCE | $(B)
 
 $(HOST_OBJ)/%.o: tools/aca-host/%.c $(UFLAGS_STAMP)
 	$(if $(filter %/symbols.o,$@),$(call need,elfutils/libdwfl.h,libdw-dev))
+	$(if $(filter %/pprof.o,$@),$(call need,zlib.h,zlib1g-dev))
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(UCFLAGS) -I$(HOST_GEN) -MMD -MP -c -o $@ $<
+
+$(HOST_GEN)/pprof.pb-c.c $(HOST_GEN)/pprof.pb-c.h &: tools/aca-host/pprof.proto
+	$(call need_cmd,protoc-c,protobuf-c-compiler)
+	$(call need,protobuf-c/protobuf-c.h,libprotobuf-c-dev)
+	@mkdir -p $(@D)
+	protoc-c --proto_path=tools/aca-host --c_out=$(HOST_GEN) $<
+
+$(HOST_OBJ)/pprof.o: $(HOST_GEN)/pprof.pb-c.h
+$(HOST_OBJ)/pprof.pb-c.o: $(HOST_GEN)/pprof.pb-c.c $(HOST_GEN)/pprof.pb-c.h $(UFLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(UCFLAGS) -I$(HOST_GEN) -c -o $@ $<
 -include $(HOST_CLI_OBJ:.o=.d) $(HOST_LIB_OBJ:.o=.d)
 
 $(HOST_LIB): $(HOST_LIB_OBJ) $(HOST_LIST_STAMP)
 	@rm -f $@
 	$(AR) rcs $@ $(filter %.o,$^)
 
-# The report names code through elfutils' libdwfl (libdw-dev).
-HOST_LIBS := -ldw -lelf -lm
+# The report names code through elfutils' libdwfl (libdw-dev); pprof writes
+# through libprotobuf-c (libprotobuf-c-dev) and zlib (zlib1g-dev).
+HOST_LIBS := -ldw -lelf -lm -lprotobuf-c -lz
 
 $(B)/aca-host: $(HOST_CLI_OBJ) $(HOST_LIB) $(HOST_LIST_STAMP)
 	$(CC) $(UCFLAGS) -o $@ $(filter %.o %.a,$^) $(HOST_LIBS)
@@ -495,7 +516,8 @@ SPIN_CFLAGS := -D_GNU_SOURCE -std=gnu11 -O1 -g -fno-omit-frame-pointer $(WARNING
 # WERROR (CORE_OBJ_STAMP) change; and libaca-host.a. The programs run
 # build/aca-host and build/spin, so they are built after them.
 HOST_TESTS := $(patsubst selftests/host/%.c,$(B)/tests/host_%,$(wildcard selftests/host/*_test.c))
-HOST_TEST_LIB_SRC := $(addprefix selftests/host/,host_dir.c synth.c mock_target.c stackcollapse.c)
+HOST_TEST_LIB_SRC := $(addprefix selftests/host/,host_dir.c synth.c mock_target.c stackcollapse.c \
+	spin_collection.c)
 HOST_TEST_OBJ := $(B)/obj/host-tests
 HOST_TEST_LIB_OBJ := $(HOST_TEST_LIB_SRC:selftests/host/%.c=$(HOST_TEST_OBJ)/%.o)
 

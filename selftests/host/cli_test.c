@@ -73,15 +73,21 @@ TEST_F(dir, unknown_option_exits_2_with_usage_on_stderr)
 				"'--frobnicate'\nusage: aca-host hello "));
 }
 
-/* perf-data writes a file: without --out it is a usage error. */
-TEST_F(dir, perf_data_without_out_exits_2_with_usage_on_stderr)
+/* perf-data and pprof write a file: without --out it is a usage error. */
+TEST_F(dir, writers_without_out_exit_2_with_usage_on_stderr)
 {
-	const char *args[] = { "perf-data", "/nonexistent/aca-host-test", NULL };
+	const char *cmds[] = { "perf-data", "pprof" };
+	char want[128];
 
-	ASSERT_EQ(2, host(self, args));
-	EXPECT_STREQ("", self->d.run.out);
-	EXPECT_TRUE(starts_with(self->d.run.err, "aca-host perf-data: --out FILE expected\n"
-				"usage: aca-host perf-data "));
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		const char *args[] = { cmds[i], "/nonexistent/aca-host-test", NULL };
+
+		ASSERT_EQ(2, host(self, args));
+		EXPECT_STREQ("", self->d.run.out);
+		snprintf(want, sizeof(want), "aca-host %s: --out FILE expected\n"
+			 "usage: aca-host %s ", cmds[i], cmds[i]);
+		EXPECT_TRUE(starts_with(self->d.run.err, want)) TH_LOG("%s", self->d.run.err);
+	}
 }
 
 /* The same for every command, with its long and its short option. */
@@ -105,6 +111,8 @@ FIXTURE_VARIANT_ADD(help, script) { "script", "--help" };
 FIXTURE_VARIANT_ADD(help, script_h) { "script", "-h" };
 FIXTURE_VARIANT_ADD(help, perf_data) { "perf-data", "--help" };
 FIXTURE_VARIANT_ADD(help, perf_data_h) { "perf-data", "-h" };
+FIXTURE_VARIANT_ADD(help, pprof) { "pprof", "--help" };
+FIXTURE_VARIANT_ADD(help, pprof_h) { "pprof", "-h" };
 
 FIXTURE_SETUP(help)
 {

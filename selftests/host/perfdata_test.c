@@ -13,204 +13,15 @@
 #include <math.h>
 
 #include "host_fixture.h"
-#include "../../tools/aca-host/symbols.h"
+#include "spin_collection.h"
 
-#define PD_PID		4242
-#define PD_TID		4243
-#define PD_LOAD		0x555555555000ull	/* spin's text, file offset 0x1000 */
-#define PD_KTEXT	0xffffffff81000000ull
-#define PD_EXE		"/usr/bin/spin"		/* where the target ran it */
-#define CHAIN_ROOM	8
-#define CHAIN_SIZE	(SYNTH_CALLSTACK_OFFSET + SYNTH_CALLSTACK_HEAD + 8 * CHAIN_ROOM)
 #define TOP		5
 
-/* build/spin copied into DIR/symfs/usr/bin/spin, its functions mapped. */
-struct spin_syms {
-	char symfs[PATH_MAX];
-	uint64_t hot, mix_a, mix_b, mix_c, thread, main;
-	uint8_t build_id[ACA_MR_BUILD_ID_MAX];
-	size_t build_id_size;
-};
-
-/* Copy @from to @to; 0 or -1. */
-static int copy_file(const char *from, const char *to)
-{
-	size_t len;
-	uint8_t *p = read_whole_file(from, 64 << 20, &len);
-	int fd, ret = -1;
-
-	if (!p)
-		return -1;
-	fd = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0755);
-	if (fd >= 0 && write(fd, p, len) == (ssize_t)len)
-		ret = 0;
-	if (fd >= 0 && close(fd))
-		ret = -1;
-	free(p);
-	return ret;
-}
-
-static int spin_syms(const char *dir, struct spin_syms *m)
-{
-	const char *names[] = { "aca_hot_spin", "aca_mix_a", "aca_mix_b", "aca_mix_c",
-				"thread", "main" };
-	uint64_t *at[] = { &m->hot, &m->mix_a, &m->mix_b, &m->mix_c, &m->thread, &m->main };
-	char exe[PATH_MAX + 32], bin[PATH_MAX + 32], err[256];
-	const uint8_t *id;
-	struct symfile *f;
-	int ret = 0;
-
-	memset(m, 0, sizeof(*m));
-	snprintf(m->symfs, sizeof(m->symfs), "%s/symfs", dir);
-	snprintf(bin, sizeof(bin), "%s/usr/bin", m->symfs);
-	snprintf(exe, sizeof(exe), "%s" PD_EXE, m->symfs);
-	if (!synth_spin_path() || make_dirs(bin) || copy_file(synth_spin_path(), exe))
-		return -1;
-	f = sym_open(exe, NULL, err, sizeof(err));
-	if (!f)
-		return -1;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		uint64_t v;
-
-		if (sym_value(f, names[i], &v) || v < 0x1000) {
-			ret = -1;
-			break;
-		}
-		/* The text segment is at file offset and address 0x1000. */
-		*at[i] = PD_LOAD + v - 0x1000;
-	}
-	m->build_id_size = sym_build_id(f, &id);
-	if (m->build_id_size > sizeof(m->build_id))
-		ret = -1;
-	else
-		memcpy(m->build_id, id, m->build_id_size);
-	sym_close(f);
-	return ret;
-}
-
-/*
- * 100 samples of spin (pid 4242) and the kernel, each function's count
- * distinct, with callers when @chains; a kallsyms copy in DIR/kallsyms:
- *   30 aca_hot_spin   22 aca_mix_a   16 aca_mix_b   12 thread   8 main
- *    6 native_write_msr (kernel, in spin)   4 do_idle (pid 0)   2 aca_mix_c
- */
-static int pd_collection(FIXTURE_DATA(dir) *self, struct spin_syms *m, int chains)
-{
-	const struct {
-		uint64_t *ip;
-		uint64_t off;
-		int n;
-	} user[] = {
-		{ &m->hot, 4, 30 }, { &m->mix_a, 8, 22 }, { &m->mix_b, 8, 16 },
-		{ &m->thread, 8, 12 }, { &m->main, 0x20, 8 }, { &m->mix_c, 4, 2 },
-	};
-	size_t size = chains ? CHAIN_SIZE : SAMPLE_SIZE;
-	uint64_t tsc = 1000000;
-	char text[512];
-	int n;
-
-	if (spin_syms(self->d.path, m))
-		return -1;
-	const uint64_t ucall[] = { m->thread + 8 };
-	const uint64_t kcall[] = { PD_KTEXT + 0x205, m->hot + 2, m->thread + 8 };
-
-	synth_module_build_id(&self->d.modules, PD_PID, PD_LOAD, 0x1000, 0x1000, SEP_MR_EXE,
-			      PD_EXE, m->build_id, m->build_id_size, NULL, 0);
-	synth_module(&self->d.modules, 0, PD_KTEXT, 0x2000000, 0, 0, LOADED,
-		     SEP_MR_EXE | SEP_MR_GLOBAL_MODULE, "vmlinux");
-	for (size_t u = 0; u < sizeof(user) / sizeof(user[0]); u++)
-		for (int i = 0; i < user[u].n; i++, tsc += 1000)
-			if (chains)
-				synth_sample_chain(&self->d.cpu0, size, *user[u].ip + user[u].off,
-						   PD_PID, i & 1 ? PD_TID : PD_PID, tsc, i & 1,
-						   0, 1, 0, ucall);
-			else
-				synth_sample(&self->d.cpu0, size, *user[u].ip + user[u].off,
-					     PD_PID, i & 1 ? PD_TID : PD_PID, tsc, i & 1);
-	for (int i = 0; i < 10; i++, tsc += 1000) {
-		uint64_t ip = i < 6 ? PD_KTEXT + 0x104 : PD_KTEXT + 0x210;
-		uint32_t pid = i < 6 ? PD_PID : 0;
-
-		if (chains)
-			synth_sample_chain(&self->d.cpu0, size, ip, pid, pid, tsc, 1,
-					   1, i < 6 ? 2 : 0, 0, kcall);
-		else
-			synth_sample(&self->d.cpu0, size, ip, pid, pid, tsc, 1);
-	}
-	n = snprintf(text, sizeof(text), "%016llx T _stext\n%016llx T native_write_msr\n"
-		     "%016llx t do_idle\n%016llx T _etext\n", PD_KTEXT, PD_KTEXT + 0x100,
-		     PD_KTEXT + 0x200, PD_KTEXT + 0x1000);
-	/* Two CPUs, every sample in cpu0.bin (the CPU field says which ran it). */
-	if (synth_write(self->d.path, "kallsyms", text, n) ||
-	    synth_write(self->d.path, "cpu1.bin", "", 0) ||
-	    synth_write(self->d.path, "cpu0.bin", self->d.cpu0.p, self->d.cpu0.len) ||
-	    synth_write(self->d.path, "module.bin", self->d.modules.p, self->d.modules.len))
-		return -1;
-	if (chains)
-		return synth_txt_chain(self->d.path, 2, size, "cpu-clock", 1000000000);
-	return synth_txt(self->d.path, 2, size);
-}
-
-/* What a run of perf said. */
-struct perf_run {
-	int status;		/* 127: no perf */
-	char *out, *err;
-};
-
-static void perf_run_free(struct perf_run *r)
-{
-	free(r->out);
-	free(r->err);
-	memset(r, 0, sizeof(*r));
-}
-
-static char *read_text(const char *path)
-{
-	size_t len;
-
-	return (char *)read_whole_file(path, 64 << 20, &len);
-}
-
 /* perf with @args (NULL-terminated), HOME in @dir (no ~/.debug, no config). */
-static int run_perf(const char *dir, const char *const *args, struct perf_run *r)
+static int run_perf(const char *dir, const char *const *args, struct host_run *r)
 {
-	const char *argv[40] = { "perf" };
-	char out[PATH_MAX + 16], err[PATH_MAX + 16];
-	int status, n = 1;
-	pid_t pid;
-
-	perf_run_free(r);
-	r->status = -1;
-	while (args[n - 1] && n < 39) {
-		argv[n] = args[n - 1];
-		n++;
-	}
-	snprintf(out, sizeof(out), "%s/perf.out", dir);
-	snprintf(err, sizeof(err), "%s/perf.err", dir);
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		if (!freopen(out, "w", stdout) || !freopen(err, "w", stderr))
-			_exit(126);
-		setenv("HOME", dir, 1);
-		setenv("PAGER", "cat", 1);
-		execvp("perf", (char *const *)argv);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	r->out = read_text(out);
-	r->err = read_text(err);
-	r->status = r->out && r->err ? WEXITSTATUS(status) : -1;
-	return r->status;
+	return synth_run_tool(dir, "perf", args, r);
 }
-
-/* A function and its share, in a table's order. */
-struct hot {
-	char name[128];
-	double pct;
-};
 
 /*
  * perf report --sort sym -q: "  30.00%  [.] aca_hot_spin" lines. Returns
@@ -227,21 +38,6 @@ static int perf_top(const char *out, struct hot *h, int max)
 		/* A row, not a call graph's line (sscanf's blanks skip newlines). */
 		if (isdigit((unsigned char)*d) &&
 		    sscanf(d, "%lf%% [%c] %127s", &h[n].pct, &mode, h[n].name) == 3)
-			n++;
-	}
-	return n;
-}
-
-/* aca-host report --sort sym --format csv: "samples,percent,sym" rows. */
-static int aca_top(const char *out, struct hot *h, int max)
-{
-	const char *l = out ? strchr(out, '\n') : NULL;
-	int n = 0;
-
-	for (; l && l[1] && n < max; l = strchr(l + 1, '\n')) {
-		unsigned long long count;
-
-		if (sscanf(l + 1, "%llu,%lf,%127[^\n]", &count, &h[n].pct, h[n].name) == 3)
 			n++;
 	}
 	return n;
@@ -273,7 +69,7 @@ static void same_top(struct __test_metadata *_metadata, FIXTURE_DATA(dir) *self,
 		     const struct spin_syms *m, int chains)
 {
 	struct pd_files p;
-	struct perf_run run = { 0 };
+	struct host_run run = { 0 };
 	struct hot ph[TOP], ah[TOP];
 	const char *host_args[] = { "report", self->d.path, "--sysroot", m->symfs,
 				    "--sort", "sym", "--format", "csv", NULL };
@@ -305,14 +101,14 @@ static void same_top(struct __test_metadata *_metadata, FIXTURE_DATA(dir) *self,
 	EXPECT_EQ(NULL, strstr(run.err, "Warning")) {
 		TH_LOG("perf warned: %s", run.err);
 	}
-	perf_run_free(&run);
+	host_run_free(&run);
 }
 
 TEST_F(dir, perf_report_top_functions_are_aca_host_reports)
 {
 	struct spin_syms m;
 
-	ASSERT_EQ(0, pd_collection(self, &m, 0));
+	ASSERT_EQ(0, spin_collection(&self->d, &m, 0));
 	same_top(_metadata, self, &m, 0);
 }
 
@@ -320,7 +116,7 @@ TEST_F(dir, perf_report_top_functions_are_aca_host_reports_with_callers)
 {
 	struct spin_syms m;
 
-	ASSERT_EQ(0, pd_collection(self, &m, 1));
+	ASSERT_EQ(0, spin_collection(&self->d, &m, 1));
 	same_top(_metadata, self, &m, 1);
 }
 
@@ -329,9 +125,9 @@ TEST_F(dir, perf_report_g_shows_the_callers)
 {
 	struct spin_syms m;
 	struct pd_files p;
-	struct perf_run run = { 0 };
+	struct host_run run = { 0 };
 
-	ASSERT_EQ(0, pd_collection(self, &m, 1));
+	ASSERT_EQ(0, spin_collection(&self->d, &m, 1));
 	ASSERT_EQ(0, perf_data(self, &p));
 	const char *args[] = { "report", "--stdio", "-g", "caller", "--no-children",
 			       "--sort", "sym", "-i", p.data, "--kallsyms", p.kallsyms,
@@ -343,21 +139,7 @@ TEST_F(dir, perf_report_g_shows_the_callers)
 	EXPECT_NE(NULL, strstr(run.out, "native_write_msr"));
 	EXPECT_NE(NULL, strstr(run.out, "do_idle"));
 	EXPECT_NE(NULL, strstr(run.out, "thread"));
-	perf_run_free(&run);
-}
-
-/* Lines of @s holding @what. */
-static int lines_with(const char *s, const char *what)
-{
-	int n = 0;
-
-	for (const char *l = s; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-		const char *e = strchr(l, '\n');
-		const char *hit = strstr(l, what);
-
-		n += hit && (!e || hit < e);
-	}
-	return n;
+	host_run_free(&run);
 }
 
 /* perf script prints all 100 samples, with and without callers. */
@@ -366,9 +148,9 @@ static void script_prints_every_sample(struct __test_metadata *_metadata,
 {
 	struct spin_syms m;
 	struct pd_files p;
-	struct perf_run run = { 0 };
+	struct host_run run = { 0 };
 
-	ASSERT_EQ(0, pd_collection(self, &m, chains));
+	ASSERT_EQ(0, spin_collection(&self->d, &m, chains));
 	ASSERT_EQ(0, perf_data(self, &p));
 	const char *args[] = { "script", "-G", "-F", "comm,tid,cpu,time,ip,sym", "-i", p.data,
 			       "--kallsyms", p.kallsyms, "--symfs", m.symfs, NULL };
@@ -383,7 +165,7 @@ static void script_prints_every_sample(struct __test_metadata *_metadata,
 	/* The first sample: TSC 1000000 at 1 GHz (or 1 ns a tick), spin on CPU 0. */
 	EXPECT_NE(NULL, strstr(run.out, "spin  4242 [000]     0.001000:"))
 		TH_LOG("%.400s", run.out);
-	perf_run_free(&run);
+	host_run_free(&run);
 }
 
 TEST_F(dir, perf_script_prints_every_sample)
@@ -427,10 +209,10 @@ TEST_F(dir, perf_script_stacks_are_aca_host_scripts)
 {
 	struct spin_syms m;
 	struct pd_files p;
-	struct perf_run run = { 0 };
+	struct host_run run = { 0 };
 	char *want, *got;
 
-	ASSERT_EQ(0, pd_collection(self, &m, 1));
+	ASSERT_EQ(0, spin_collection(&self->d, &m, 1));
 	ASSERT_EQ(0, perf_data(self, &p));
 	const char *args[] = { "script", "-F", "comm,tid,cpu,time,ip,sym,symoff,dso", "-i", p.data,
 			       "--kallsyms", p.kallsyms, "--symfs", m.symfs, NULL };
@@ -451,7 +233,7 @@ TEST_F(dir, perf_script_stacks_are_aca_host_scripts)
 	EXPECT_STREQ("", run.err);
 	free(want);
 	free(got);
-	perf_run_free(&run);
+	host_run_free(&run);
 }
 
 static int newlines(const char *s)
@@ -468,10 +250,10 @@ TEST_F(dir, pid_filter_keeps_one_process)
 {
 	struct spin_syms m;
 	struct pd_files p;
-	struct perf_run run = { 0 };
+	struct host_run run = { 0 };
 	const char *args[] = { "perf-data", self->d.path, "--out", p.data, "--pid", "0", NULL };
 
-	ASSERT_EQ(0, pd_collection(self, &m, 0));
+	ASSERT_EQ(0, spin_collection(&self->d, &m, 0));
 	snprintf(p.data, sizeof(p.data), "%s/perf.data", self->d.path);
 	ASSERT_EQ(0, synth_run_host(self->d.path, args, &self->d.run)) {
 		TH_LOG("%s", self->d.run.err);
@@ -483,7 +265,7 @@ TEST_F(dir, pid_filter_keeps_one_process)
 	EXPECT_EQ(4, lines_with(run.out, "swapper"));
 	EXPECT_EQ(4, newlines(run.out))
 		TH_LOG("%s", run.out);
-	perf_run_free(&run);
+	host_run_free(&run);
 }
 
 /* A stack deeper than perf's 127 callers: the innermost 128 frames, as script. */
@@ -493,17 +275,17 @@ TEST_F(dir, deep_stack_keeps_128_frames_as_aca_host_script)
 	uint64_t callers[DEEP];
 	struct spin_syms m;
 	struct pd_files p;
-	struct perf_run run = { 0 };
+	struct host_run run = { 0 };
 	char *want, *got;
 
 	ASSERT_EQ(0, spin_syms(self->d.path, &m));
 	for (int i = 0; i < DEEP; i++)
 		callers[i] = i < DEEP - 1 ? m.thread + 8 : m.main + 0x20;
-	synth_module(&self->d.modules, PD_PID, PD_LOAD, 0x1000, 0x1000, 0, LOADED,
-		     SEP_MR_EXE, PD_EXE);
-	synth_module(&self->d.modules, 0, PD_KTEXT, 0x2000000, 0, 0, LOADED,
+	synth_module(&self->d.modules, SPIN_PID, SPIN_LOAD, 0x1000, 0x1000, 0, LOADED,
+		     SEP_MR_EXE, SPIN_EXE);
+	synth_module(&self->d.modules, 0, SPIN_KTEXT, 0x2000000, 0, 0, LOADED,
 		     SEP_MR_EXE | SEP_MR_GLOBAL_MODULE, "vmlinux");
-	synth_sample_chain(&self->d.cpu0, DEEP_SIZE, m.hot + 4, PD_PID, PD_PID, 1000, 0, 0,
+	synth_sample_chain(&self->d.cpu0, DEEP_SIZE, m.hot + 4, SPIN_PID, SPIN_PID, 1000, 0, 0,
 			   DEEP, 0, callers);
 	ASSERT_EQ(0, synth_write(self->d.path, "cpu0.bin", self->d.cpu0.p, self->d.cpu0.len));
 	ASSERT_EQ(0, synth_write(self->d.path, "module.bin", self->d.modules.p,
@@ -531,7 +313,7 @@ TEST_F(dir, deep_stack_keeps_128_frames_as_aca_host_script)
 	EXPECT_STREQ(want, got);
 	free(want);
 	free(got);
-	perf_run_free(&run);
+	host_run_free(&run);
 }
 
 /* perf annotate disassembles aca_hot_spin from the --symfs copy. */
@@ -539,9 +321,9 @@ TEST_F(dir, perf_annotate_prints_the_hot_functions_instructions)
 {
 	struct spin_syms m;
 	struct pd_files p;
-	struct perf_run run = { 0 };
+	struct host_run run = { 0 };
 
-	ASSERT_EQ(0, pd_collection(self, &m, 1));
+	ASSERT_EQ(0, spin_collection(&self->d, &m, 1));
 	ASSERT_EQ(0, perf_data(self, &p));
 	const char *args[] = { "annotate", "--stdio", "-i", p.data, "--symfs", m.symfs,
 			       "aca_hot_spin", NULL };
@@ -553,7 +335,7 @@ TEST_F(dir, perf_annotate_prints_the_hot_functions_instructions)
 	EXPECT_LE(3, lines_with(run.out, "      : "));
 	EXPECT_NE(NULL, strstr(run.out, "100.00"));
 	EXPECT_EQ(NULL, strstr(run.err, "Error"));
-	perf_run_free(&run);
+	host_run_free(&run);
 }
 
 /* The file says where it came from: the target's release, its CPUs, build-ids. */
@@ -561,14 +343,14 @@ TEST_F(dir, perf_report_header_has_release_cpus_and_build_ids)
 {
 	struct spin_syms m;
 	struct pd_files p;
-	struct perf_run run = { 0 };
+	struct host_run run = { 0 };
 	char txt[512], hex[2 * ACA_MR_BUILD_ID_MAX + 1];
 	int n;
 
-	ASSERT_EQ(0, pd_collection(self, &m, 0));
+	ASSERT_EQ(0, spin_collection(&self->d, &m, 0));
 	/* A second process of the same file: its build-id once in the header. */
-	synth_module_build_id(&self->d.modules, PD_PID + 10, PD_LOAD, 0x1000, 0x1000,
-			      SEP_MR_EXE, PD_EXE, m.build_id, m.build_id_size, NULL, 0);
+	synth_module_build_id(&self->d.modules, SPIN_PID + 10, SPIN_LOAD, 0x1000, 0x1000,
+			      SEP_MR_EXE, SPIN_EXE, m.build_id, m.build_id_size, NULL, 0);
 	ASSERT_EQ(0, synth_write(self->d.path, "module.bin", self->d.modules.p,
 				 self->d.modules.len));
 	n = snprintf(txt, sizeof(txt), "num_cpus=2\nsample_size=%u\ntarget=tgt.example\n"
@@ -590,10 +372,10 @@ TEST_F(dir, perf_report_header_has_release_cpus_and_build_ids)
 	EXPECT_NE(NULL, strstr(run.out, hex)) {
 		TH_LOG("want %s: %s%s", hex, run.out, run.err);
 	}
-	EXPECT_EQ(1, lines_with(run.out, PD_EXE)) {
+	EXPECT_EQ(1, lines_with(run.out, SPIN_EXE)) {
 		TH_LOG("%s", run.out);
 	}
-	perf_run_free(&run);
+	host_run_free(&run);
 }
 
 /*
@@ -607,7 +389,7 @@ TEST_F(dir, perf_report_of_live_mappings_is_aca_host_reports)
 	char *spin_real = spin ? realpath(spin, NULL) : NULL;
 	uint32_t me = getpid();
 	char proc[64], exe[PATH_MAX];
-	struct perf_run run = { 0 };
+	struct host_run run = { 0 };
 	struct pd_files p;
 	struct hot ph[2], ah[2];
 	uint64_t hot;
@@ -659,7 +441,7 @@ TEST_F(dir, perf_report_of_live_mappings_is_aca_host_reports)
 	EXPECT_NE(NULL, strstr(run.out, "70.00%  [.] aca_hot_spin\n")) {
 		TH_LOG("%s%s", run.out, run.err);
 	}
-	perf_run_free(&run);
+	host_run_free(&run);
 	free(spin_real);
 }
 
@@ -684,7 +466,7 @@ TEST_F_TIMEOUT(dir, perf_report_of_a_collect_is_aca_host_reports, 60)
 {
 	struct mock_target mt = { .samples_per_cpu = 10, .kernel_samples = 10 };
 	char dir[PATH_MAX + 8], data[PATH_MAX + 16], ks[PATH_MAX + 32], gap[64];
-	struct perf_run run = { 0 };
+	struct host_run run = { 0 };
 	struct hot ph[32], ah[32];
 	int np, na;
 
@@ -716,7 +498,7 @@ TEST_F_TIMEOUT(dir, perf_report_of_a_collect_is_aca_host_reports, 60)
 	EXPECT_LE(fabs(pct_of(ah, na, "mock_kernel_hot") + pct_of(ah, na, gap) -
 		       pct_of(ph, np, "mock_kernel_hot")), 0.5);
 	EXPECT_EQ(NULL, strstr(run.err, "Warning"));
-	perf_run_free(&run);
+	host_run_free(&run);
 }
 
 /* Two groups multiplexed: one attr each, their samples apart, named. */
@@ -730,16 +512,16 @@ TEST_F(dir, perf_report_shows_each_multiplexed_event)
 		"window 1 1040000 1090000\n";
 	struct spin_syms m;
 	struct pd_files p;
-	struct perf_run run = { 0 };
+	struct host_run run = { 0 };
 
 	ASSERT_EQ(0, spin_syms(self->d.path, &m));
-	synth_module(&self->d.modules, PD_PID, PD_LOAD, 0x1000, 0x1000, 0, LOADED,
-		     SEP_MR_EXE, PD_EXE);
-	synth_module(&self->d.modules, 0, PD_KTEXT, 0x2000000, 0, 0, LOADED,
+	synth_module(&self->d.modules, SPIN_PID, SPIN_LOAD, 0x1000, 0x1000, 0, LOADED,
+		     SEP_MR_EXE, SPIN_EXE);
+	synth_module(&self->d.modules, 0, SPIN_KTEXT, 0x2000000, 0, 0, LOADED,
 		     SEP_MR_EXE | SEP_MR_GLOBAL_MODULE, "vmlinux");
 	for (int i = 0; i < 15; i++) {
 		synth_sample(&self->d.cpu0, SAMPLE_SIZE, i < 10 ? m.hot + 4 : m.mix_a + 8,
-			     PD_PID, PD_PID, 1000 + i, 0);
+			     SPIN_PID, SPIN_PID, 1000 + i, 0);
 		synth_set_event(&self->d.cpu0, SAMPLE_SIZE, i < 10 ? 0 : 1);
 	}
 	ASSERT_EQ(0, synth_write(self->d.path, "cpu0.bin", self->d.cpu0.p, self->d.cpu0.len));
@@ -760,7 +542,7 @@ TEST_F(dir, perf_report_shows_each_multiplexed_event)
 	EXPECT_NE(NULL, strstr(run.out, "100.00%  [.] aca_hot_spin"));
 	EXPECT_NE(NULL, strstr(run.out, "100.00%  [.] aca_mix_a"));
 	EXPECT_STREQ("", run.err);
-	perf_run_free(&run);
+	host_run_free(&run);
 }
 
 /*
@@ -773,20 +555,20 @@ TEST_F(dir, perf_names_kernel_module_functions)
 {
 	char text[512];
 	struct pd_files p;
-	struct perf_run run = { 0 };
+	struct host_run run = { 0 };
 	int n;
 
-	synth_module(&self->d.modules, 0, PD_KTEXT, 0x2000000, 0, 0, LOADED,
+	synth_module(&self->d.modules, 0, SPIN_KTEXT, 0x2000000, 0, 0, LOADED,
 		     SEP_MR_EXE | SEP_MR_GLOBAL_MODULE, "vmlinux");
 	synth_module(&self->d.modules, 0, 0xffffffffc0000000ull, 0x10000, 0, 0, LOADED,
 		     SEP_MR_GLOBAL_MODULE, "aca");
 	for (int i = 0; i < 4; i++)
 		synth_sample(&self->d.cpu0, SAMPLE_SIZE, i > 0 ? 0xffffffffc0000110ull :
-			     PD_KTEXT + 0x104, 0, 0, 1000 + i, 0);
+			     SPIN_KTEXT + 0x104, 0, 0, 1000 + i, 0);
 	n = snprintf(text, sizeof(text), "%016llx T _stext\n%016llx T native_write_msr\n"
 		     "%016llx T _etext\nffffffffc0000100 t aca_poll\t[aca]\n"
 		     "ffffffffc0000200 t aca_read\t[aca]\n",
-		     PD_KTEXT, PD_KTEXT + 0x100, PD_KTEXT + 0x1000);
+		     SPIN_KTEXT, SPIN_KTEXT + 0x100, SPIN_KTEXT + 0x1000);
 	ASSERT_EQ(0, synth_write(self->d.path, "kallsyms", text, n));
 	ASSERT_EQ(0, synth_write(self->d.path, "cpu0.bin", self->d.cpu0.p, self->d.cpu0.len));
 	ASSERT_EQ(0, synth_write(self->d.path, "module.bin", self->d.modules.p,
@@ -802,82 +584,11 @@ TEST_F(dir, perf_names_kernel_module_functions)
 	TH_LOG("%s%s", run.out, run.err);
 	EXPECT_NE(NULL, strstr(run.out, "75.00%  [aca]              [k] aca_poll"));
 	EXPECT_NE(NULL, strstr(run.out, "25.00%  [kernel.kallsyms]  [k] native_write_msr"));
-	perf_run_free(&run);
+	host_run_free(&run);
 }
 
-/* A bad collection: the status, a message naming the problem, no file. */
-static void refused(struct __test_metadata *_metadata, FIXTURE_DATA(dir) *self,
-		    int want_status, const char *what)
-{
-	struct pd_files p;
-	char tmp[PATH_MAX + 40];
-
-	EXPECT_EQ(want_status, perf_data(self, &p));
-	TH_LOG("%s", self->d.run.err);
-	EXPECT_NE(NULL, strstr(self->d.run.err, what));
-	EXPECT_NE(NULL, strstr(self->d.run.err, "perf.data not written"));
-	EXPECT_NE(0, access(p.data, F_OK));
-	snprintf(tmp, sizeof(tmp), "%s.tmp", p.data);
-	EXPECT_NE(0, access(tmp, F_OK));
-}
-
-TEST_F(dir, truncated_cpu_file_writes_no_perf_data)
-{
-	struct spin_syms m;
-
-	ASSERT_EQ(0, pd_collection(self, &m, 1));
-	/* Half a record at the end: the stream was cut. */
-	ASSERT_EQ(0, synth_write(self->d.path, "cpu0.bin", self->d.cpu0.p,
-				 self->d.cpu0.len - CHAIN_SIZE / 2));
-	refused(_metadata, self, 1, "cpu0.bin");
-}
-
-TEST_F(dir, malformed_module_records_write_no_perf_data)
-{
-	struct spin_syms m;
-
-	ASSERT_EQ(0, pd_collection(self, &m, 0));
-	/* recLength of the first record 0 */
-	memset(self->d.modules.p, 0, 2);
-	ASSERT_EQ(0, synth_write(self->d.path, "module.bin", self->d.modules.p,
-				 self->d.modules.len));
-	refused(_metadata, self, 1, "module.bin");
-}
-
-TEST_F(dir, missing_collection_writes_no_perf_data)
-{
-	struct pd_files p;
-	char gone[PATH_MAX + 16];
-	const char *args[] = { "perf-data", gone, "--out", p.data, NULL };
-
-	snprintf(gone, sizeof(gone), "%s/none", self->d.path);
-	snprintf(p.data, sizeof(p.data), "%s/perf.data", self->d.path);
-	EXPECT_EQ(2, synth_run_host(self->d.path, args, &self->d.run));
-	EXPECT_NE(NULL, strstr(self->d.run.err, "perf.data not written"));
-	EXPECT_NE(0, access(p.data, F_OK));
-}
-
-/* Module records and no sample: nothing to write, status 2. */
-TEST_F(dir, collection_without_samples_writes_no_perf_data)
-{
-	struct spin_syms m;
-
-	ASSERT_EQ(0, pd_collection(self, &m, 0));
-	ASSERT_EQ(0, synth_write(self->d.path, "cpu0.bin", "", 0));
-	refused(_metadata, self, 2, "no sample to write");
-}
-
-/* An --out that cannot be written: status 2, no FILE.tmp left behind. */
-TEST_F(dir, unwritable_out_writes_nothing)
-{
-	struct spin_syms m;
-	char out[PATH_MAX + 32];
-	const char *args[] = { "perf-data", self->d.path, "--out", out, NULL };
-
-	ASSERT_EQ(0, pd_collection(self, &m, 0));
-	snprintf(out, sizeof(out), "%s/no/such/dir/perf.data", self->d.path);
-	EXPECT_EQ(2, synth_run_host(self->d.path, args, &self->d.run));
-	EXPECT_NE(NULL, strstr(self->d.run.err, "perf.data.tmp"));
-}
+#define WRITER_CMD	"perf-data"
+#define WRITER_FILE	"perf.data"
+#include "writer_refusals.h"
 
 TEST_HARNESS_MAIN

@@ -338,35 +338,47 @@ void host_run_free(struct host_run *r)
 
 static char *read_text(const char *dir, const char *name)
 {
-	char path[PATH_MAX];
+	char path[2 * PATH_MAX];
 	size_t len;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return (char *)read_whole_file(path, 1 << 20, &len);
+	return (char *)read_whole_file(path, 64 << 20, &len);
 }
 
-int synth_run_host(const char *dir, const char *const *args, struct host_run *r)
+/*
+ * Run @bin (a path; with @tool, a path or a name looked up on PATH, HOME
+ * and PAGER set for it) as @name with @args, its output in @dir/@name.out
+ * and .err.
+ */
+static int run_prog(const char *dir, const char *bin, const char *name, int tool,
+		    const char *const *args, struct host_run *r)
 {
-	const char *bin = synth_host_path();
-	char out[PATH_MAX], err[PATH_MAX];
-	const char *argv[32] = { "aca-host" };
+	char out[PATH_MAX + 80], err[PATH_MAX + 80];
+	const char *argv[40] = { name };
 	int status, n = 1;
 	pid_t pid;
 
 	host_run_free(r);
 	r->status = -1;
-	while (args[n - 1] && n < 31) {
+	while (args[n - 1] && n < 39) {
 		argv[n] = args[n - 1];
 		n++;
 	}
-	snprintf(out, sizeof(out), "%s/host.out", dir);
-	snprintf(err, sizeof(err), "%s/host.err", dir);
+	snprintf(out, sizeof(out), "%s/%.64s.out", dir, name);
+	snprintf(err, sizeof(err), "%s/%.64s.err", dir, name);
 	if (!bin || (pid = fork()) < 0)
 		return -1;
 	if (!pid) {
 		if (!freopen(out, "w", stdout) || !freopen(err, "w", stderr))
 			_exit(126);
-		execv(bin, (char *const *)argv);
+		if (tool) {
+			/* No ~/.debug, no config, no pager of the user's. */
+			setenv("HOME", dir, 1);
+			setenv("PAGER", "cat", 1);
+			execvp(bin, (char *const *)argv);
+		} else {
+			execv(bin, (char *const *)argv);
+		}
 		_exit(127);
 	}
 	r->pid = pid;
@@ -375,10 +387,25 @@ int synth_run_host(const char *dir, const char *const *args, struct host_run *r)
 		return -1;
 	}
 	r->pid = 0;
-	r->out = read_text(dir, "host.out");
-	r->err = read_text(dir, "host.err");
+	snprintf(out, sizeof(out), "%.64s.out", name);
+	snprintf(err, sizeof(err), "%.64s.err", name);
+	r->out = read_text(dir, out);
+	r->err = read_text(dir, err);
 	r->status = r->out && r->err ? WEXITSTATUS(status) : -1;
 	return r->status;
+}
+
+int synth_run_host(const char *dir, const char *const *args, struct host_run *r)
+{
+	return run_prog(dir, synth_host_path(), "aca-host", 0, args, r);
+}
+
+int synth_run_tool(const char *dir, const char *prog, const char *const *args,
+		   struct host_run *r)
+{
+	const char *name = strrchr(prog, '/');
+
+	return run_prog(dir, prog, name ? name + 1 : prog, 1, args, r);
 }
 
 pid_t synth_spin(const char *threads, const char *seconds, uint64_t *hot)

@@ -100,6 +100,12 @@ struct host_run {
  * name), its output kept in files in @dir, and fill @r. Returns r->status.
  */
 int synth_run_host(const char *dir, const char *const *args, struct host_run *r);
+/*
+ * The same for program @prog, a path or found on PATH (perf, go), HOME set to @dir
+ * and PAGER to cat: r->status 127 if it is not there.
+ */
+int synth_run_tool(const char *dir, const char *prog, const char *const *args,
+		   struct host_run *r);
 void host_run_free(struct host_run *r);
 
 /*

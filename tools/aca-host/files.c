@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Whole-file reads, mkdir -p, rm -rf. */
+/* Whole-file reads, mkdir -p, rm -rf, outputs written whole. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -108,4 +108,27 @@ static int remove_entry(const char *path, const struct stat *st, int type,
 int remove_tree(const char *path)
 {
 	return nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+int out_tmp_create(const char *out, char *tmp)
+{
+	if (snprintf(tmp, OUT_TMP_MAX, "%s.tmp", out) >= OUT_TMP_MAX) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	unlink(tmp);
+	return open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+}
+
+int out_tmp_finish(int fd, const char *tmp, const char *out, int err)
+{
+	if (!err && fsync(fd))
+		err = errno;
+	if (close(fd) && !err)
+		err = errno;
+	if (!err && rename(tmp, out))
+		err = errno;
+	if (err)
+		unlink(tmp);
+	return err;
 }

@@ -22,4 +22,22 @@ int dir_is_empty(const char *path);
 /* rm -rf @path, never following a symbolic link. 0, or -1 with errno set. */
 int remove_tree(const char *path);
 
+/*
+ * An output file written whole or not at all: @out.tmp is created for it
+ * (ours alone: a file or link already there is replaced, never followed),
+ * written, and only then renamed to @out.
+ */
+#define OUT_TMP_MAX		4200	/* @out's length + ".tmp" and its NUL */
+/*
+ * Create @out.tmp, its name in @tmp (OUT_TMP_MAX bytes). Returns its
+ * descriptor, or -1 with errno set (ENAMETOOLONG: @out is too long).
+ */
+int out_tmp_create(const char *out, char *tmp);
+/*
+ * Finish @tmp (the descriptor @fd, which is closed in any case): when @err
+ * is 0, sync it and rename it to @out; otherwise, or if that fails, remove
+ * it. Returns 0, or the errno of the first failure (@err itself if not 0).
+ */
+int out_tmp_finish(int fd, const char *tmp, const char *out, int err);
+
 #endif /* ACA_HOST_FILES_H */

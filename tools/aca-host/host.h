@@ -77,6 +77,7 @@ int cmd_report(int argc, char **argv);		/* report_cli.c */
 int cmd_script(int argc, char **argv);		/* script_cli.c */
 int cmd_stat(int argc, char **argv);		/* stat_cli.c */
 int cmd_perf_data(int argc, char **argv);	/* perfdata_cli.c */
+int cmd_pprof(int argc, char **argv);		/* pprof_cli.c */
 int cmd_top(int argc, char **argv);		/* top.c */
 
 #endif /* ACA_HOST_H */

@@ -9,6 +9,7 @@
  *   aca-host report DIR ...         hotspots of a saved collection
  *   aca-host script DIR ...         its samples and stacks, as perf script
  *   aca-host perf-data DIR ...      it as a perf.data file, for perf's tools
+ *   aca-host pprof DIR ...          it as a pprof profile, for go tool pprof
  *   aca-host stat TARGET ...        counts of events, as perf stat -a
  *   aca-host top TARGET ...         the hottest functions, live, as it samples
  */
@@ -45,6 +46,8 @@ static void usage(FILE *f)
 		   "          the samples of a saved collection with their stacks, as perf script\n"
 		   "  perf-data DIR --out FILE [--sysroot PATH] [--pid PID]\n"
 		   "          a saved collection as a perf.data file for perf report, annotate\n"
+		   "  pprof   DIR --out FILE [--sysroot PATH] [--pid PID]\n"
+		   "          a saved collection as a gzipped pprof profile (go tool pprof)\n"
 		   "  stat    TARGET [-e NAME...] [-I MS] [--duration S] [-A] [-x SEP]\n"
 		   "          count events on every CPU of the target, as perf stat -a\n"
 		   "  top     TARGET [--out DIR] [--sysroot PATH] [--duration S]\n"
@@ -135,6 +138,8 @@ int main(int argc, char **argv)
 		return cmd_script(argc - 1, argv + 1);
 	if (!strcmp(cmd, "perf-data"))
 		return cmd_perf_data(argc - 1, argv + 1);
+	if (!strcmp(cmd, "pprof"))
+		return cmd_pprof(argc - 1, argv + 1);
 	if (!strcmp(cmd, "stat"))
 		return cmd_stat(argc - 1, argv + 1);
 	if (!strcmp(cmd, "top"))

@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -68,17 +67,8 @@ struct pd {
 	char release[128];		/* its uname's release, "" if none */
 };
 
-static void say(const struct report_opts *o, const char *fmt, ...)
-{
-	FILE *w = o->warn ? o->warn : stderr;
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(w, "aca-host perf-data: ");
-	vfprintf(w, fmt, ap);
-	fputc('\n', w);
-	va_end(ap);
-}
+#define PD_CMD		"aca-host perf-data"
+#define say(o, ...)	report_say(o, PD_CMD, __VA_ARGS__)
 
 static void put(struct pd *w, const void *p, size_t n)
 {
@@ -732,21 +722,17 @@ static size_t *kept_samples(struct pd *w, size_t *n)
 static int write_out(struct pd *w, const size_t *order, size_t n, const char *out,
 		     int argc, char *const *argv)
 {
-	char tmp[4200];
-	int fd;
+	char tmp[OUT_TMP_MAX];
+	int fd = out_tmp_create(out, tmp);
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", out) >= (int)sizeof(tmp)) {
-		say(w->o, "%s: name too long", out);
-		return 2;
-	}
-	/* Ours alone: a file or link left at FILE.tmp is replaced, never followed. */
-	unlink(tmp);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	w->f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!w->f) {
-		say(w->o, "%s: %s", tmp, strerror(errno));
-		if (fd >= 0)
+		say(w->o, "%s: %s", fd < 0 && errno == ENAMETOOLONG ? out : tmp,
+		    strerror(errno));
+		if (fd >= 0) {
 			close(fd);
+			unlink(tmp);
+		}
 		return 2;
 	}
 	if (write_file(w, order, n, argc, argv)) {
@@ -757,21 +743,16 @@ static int write_out(struct pd *w, const size_t *order, size_t n, const char *ou
 		w->failed = 1;
 		w->err = errno;
 	}
-	if (fsync(fileno(w->f)) && !w->failed) {
+	/* The descriptor stays open for out_tmp_finish(): only the FILE goes. */
+	fd = dup(fileno(w->f));
+	if (fd < 0 && !w->failed) {
 		w->failed = 1;
 		w->err = errno;
 	}
-	if (fclose(w->f) && !w->failed) {
-		w->failed = 1;
-		w->err = errno;
-	}
-	if (!w->failed && rename(tmp, out)) {
-		w->failed = 1;
-		w->err = errno;
-	}
-	if (w->failed) {
+	fclose(w->f);
+	w->err = out_tmp_finish(fd, tmp, out, w->failed ? w->err : 0);
+	if (w->err) {
 		say(w->o, "%s: %s; nothing written", out, strerror(w->err));
-		unlink(tmp);
 		return 2;
 	}
 	return 0;
@@ -784,16 +765,10 @@ int perfdata_write(const char *dir, const struct report_opts *o, const char *out
 	struct report r;
 	struct pd w = { .o = o, .c = &c, .r = &r };
 	size_t *order, n;
-	int ret = collection_open(dir, o, &r, &c);
+	int ret = collection_open_whole(dir, o, &r, &c, PD_CMD, out);
 
-	if (ret || r.errors) {
-		say(o, "%s: not a whole collection (%d problem%s above); %s not written",
-		    dir, r.errors, r.errors == 1 ? "" : "s", out);
-		if (!ret)
-			collection_close(o, &r, &c);
-		report_free(&r);
-		return ret ? ret : 1;
-	}
+	if (ret)
+		return ret;
 	w.nattr = r.groups.n > 1 ? r.groups.n : 1;
 	w.period = r.sample_after ? r.sample_after : 1;
 	w.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |

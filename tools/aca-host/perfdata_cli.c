@@ -1,15 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* aca-host perf-data: its command line (the writer: perfdata.c). */
-#include <getopt.h>
 #include <stdio.h>
 
 #include "host.h"
 #include "perfdata.h"
 #include "report_cli.h"
-
-enum {
-	OPT_OUT = 'o',
-};
 
 static void usage(FILE *f)
 {
@@ -28,53 +23,10 @@ static void usage(FILE *f)
 		"                  (default: DIR/kallsyms)\n"
 		"  --sysroot, --pid, --tid, --comms, --dsos  only those samples, as\n"
 		"                  for aca-host report\n"
-		"Exit status: 0; 1 if the collection is malformed or truncated; 2 if\n"
-		"there is nothing to write, FILE cannot be written, or on a usage\n"
-		"error. FILE is written only on 0.\n");
+		REPORT_OUT_STATUS);
 }
 
 int cmd_perf_data(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		REPORT_SHARED_OPTIONS,
-		{ "out", required_argument, NULL, OPT_OUT },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	static char cmd[] = "aca-host perf-data";
-	struct report_opts o = { .warn = stderr };
-	const char *out = NULL;
-	int c, ret = 2;
-
-	argv[0] = cmd;		/* getopt's messages name the command */
-	while ((c = getopt_long(argc, argv, "s:p:o:h", opts, NULL)) != -1) {
-		int err = report_shared_option(cmd, c, optarg, &o);
-
-		if (err < 0)
-			goto out;
-		if (!err)
-			continue;
-		if (c == OPT_OUT) {
-			out = optarg;
-			continue;
-		}
-		if (c == 'h') {
-			usage(stdout);
-			ret = 0;
-		} else {
-			usage(stderr);
-		}
-		goto out;
-	}
-	if (optind + 1 != argc || !out || !out[0]) {
-		fprintf(stderr, "%s: %s expected\n", cmd,
-			optind + 1 != argc ? "one DIR" : "--out FILE");
-		usage(stderr);
-		goto out;
-	}
-	report_raise_nofile();
-	ret = perfdata_write(argv[optind], &o, out, argc, argv);
-out:
-	report_opts_free(&o);
-	return ret;
+	return report_out_command("aca-host perf-data", usage, perfdata_write, argc, argv);
 }

@@ -130,6 +130,26 @@ int collection_open(const char *dir, const struct report_opts *o, struct report 
 		    struct collection *c);
 void collection_close(const struct report_opts *o, struct report *r,
 		      struct collection *c);
+/*
+ * collection_open() for a writer of @out (perf-data, pprof, @cmd names it)
+ * that takes a whole collection or nothing: on any input problem, said as
+ * "DIR: not a whole collection (...); OUT not written", @r is freed and 1
+ * (2 if there is no collection) returned; 0 with @c open otherwise.
+ */
+int collection_open_whole(const char *dir, const struct report_opts *o,
+			  struct report *r, struct collection *c, const char *cmd,
+			  const char *out);
+
+/*
+ * The name of the function @at is in, as --sort sym gives it: the symbol;
+ * without one MODULE+0xOFFSET (the module's base name); "[unknown]"
+ * without a module record. Printable.
+ */
+void report_sym_name(const struct attribution *at, char *buf, size_t len);
+
+/* "@cmd: " and the message, a line on o->warn (stderr if it is NULL). */
+void report_say(const struct report_opts *o, const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Whether @s passes the filters of @o. */
 int report_keep(struct collection *c, const struct report_opts *o,

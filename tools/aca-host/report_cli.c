@@ -144,6 +144,52 @@ static int parse_format(const char *arg, enum report_format *f)
 	return 0;
 }
 
+int report_out_command(const char *cmd, void (*help)(FILE *f), report_writer write,
+		       int argc, char **argv)
+{
+	static const struct option opts[] = {
+		REPORT_SHARED_OPTIONS,
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct report_opts o = { .warn = stderr };
+	const char *out = NULL;
+	int c, ret = 2;
+
+	argv[0] = (char *)cmd;	/* getopt's messages name the command */
+	while ((c = getopt_long(argc, argv, "s:p:o:h", opts, NULL)) != -1) {
+		int err = report_shared_option(cmd, c, optarg, &o);
+
+		if (err < 0)
+			goto out;
+		if (!err)
+			continue;
+		if (c == 'o') {
+			out = optarg;
+			continue;
+		}
+		if (c == 'h') {
+			help(stdout);
+			ret = 0;
+		} else {
+			help(stderr);
+		}
+		goto out;
+	}
+	if (optind + 1 != argc || !out || !out[0]) {
+		fprintf(stderr, "%s: %s expected\n", cmd,
+			optind + 1 != argc ? "one DIR" : "--out FILE");
+		help(stderr);
+		goto out;
+	}
+	report_raise_nofile();
+	ret = write(argv[optind], &o, out, argc, argv);
+out:
+	report_opts_free(&o);
+	return ret;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {

@@ -41,4 +41,20 @@ void report_raise_nofile(void);
 
 void report_opts_free(struct report_opts *o);
 
+/*
+ * A command that writes collection DIR as file FILE (perf-data, pprof):
+ * `aca-host CMD DIR --out FILE` with the shared options. @write gets DIR,
+ * the options, FILE and the command line; its status is returned. @cmd
+ * names the command ("aca-host pprof"); @help prints its usage.
+ */
+/* The end of such a command's usage: its exit status. */
+#define REPORT_OUT_STATUS						\
+	"Exit status: 0; 1 if the collection is malformed or truncated; 2 if\n" \
+	"there is nothing to write, FILE cannot be written, or on a usage\n" \
+	"error. FILE is written only on 0.\n"
+typedef int (*report_writer)(const char *dir, const struct report_opts *o,
+			     const char *out, int argc, char *const *argv);
+int report_out_command(const char *cmd, void (*help)(FILE *f), report_writer write,
+		       int argc, char **argv);
+
 #endif /* ACA_HOST_REPORT_CLI_H */

@@ -308,6 +308,32 @@ int report_keep(struct collection *c, const struct report_opts *o,
 	return keep(&c->a, o, s, &f);
 }
 
+void report_sym_name(const struct attribution *at, char *buf, size_t len)
+{
+	char name[PERF_NAME_MAX];
+
+	if (at->func) {
+		perf_printable(buf, len, at->func);
+	} else if (at->mod) {
+		perf_printable(name, sizeof(name), base_name(at->mod->path));
+		snprintf(buf, len, "%s+0x%llx", name, (unsigned long long)at->offset);
+	} else {
+		snprintf(buf, len, "[unknown]");
+	}
+}
+
+void report_say(const struct report_opts *o, const char *cmd, const char *fmt, ...)
+{
+	FILE *w = o->warn ? o->warn : stderr;
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(w, "%s: ", cmd);
+	vfprintf(w, fmt, ap);
+	fputc('\n', w);
+	va_end(ap);
+}
+
 /* The value of key @k for the sample of @f, into @buf. */
 static void key_value(enum sort_key k, const struct host_sample *s,
 		      const struct facts *f, char *buf, size_t len)
@@ -328,14 +354,7 @@ static void key_value(enum sort_key k, const struct host_sample *s,
 		snprintf(buf, len, "%s", f->dso_short);
 		break;
 	case SORT_SYM:
-		if (f->at.func) {
-			perf_printable(buf, len, f->at.func);
-		} else if (f->at.mod) {
-			perf_printable(name, sizeof(name), base_name(f->at.mod->path));
-			snprintf(buf, len, "%s+0x%llx", name, (unsigned long long)f->at.offset);
-		} else {
-			snprintf(buf, len, "[unknown]");
-		}
+		report_sym_name(&f->at, buf, len);
 		break;
 	case SORT_SRCLINE:
 		if (f->at.src) {
@@ -563,6 +582,22 @@ void collection_close(const struct report_opts *o, struct report *r,
 	sample_vec_free(&c->samples);
 	module_vec_free(&c->mods);
 	memset(c, 0, sizeof(*c));
+}
+
+int collection_open_whole(const char *dir, const struct report_opts *o,
+			  struct report *r, struct collection *c, const char *cmd,
+			  const char *out)
+{
+	int ret = collection_open(dir, o, r, c);
+
+	if (!ret && !r->errors)
+		return 0;
+	report_say(o, cmd, "%s: not a whole collection (%d problem%s above); %s not written",
+		   dir, r->errors, r->errors == 1 ? "" : "s", out);
+	if (!ret)
+		collection_close(o, r, c);
+	report_free(r);
+	return ret ? ret : 1;
 }
 
 int report_load(const char *dir, const struct report_opts *o, struct report *r)
