@@ -591,4 +591,43 @@ TEST_F(dir, perf_names_kernel_module_functions)
 #define WRITER_FILE	"perf.data"
 #include "writer_refusals.h"
 
+/*
+ * A kernel thread's module record (address and length 0: it only names
+ * the thread) maps nothing: no MMAP2 of it, which would send perf and
+ * hotspot looking for an ELF file named after the thread.
+ */
+TEST_F(dir, a_kernel_threads_record_maps_nothing)
+{
+	struct spin_syms m;
+	struct pd_files p;
+	struct host_run run = { 0 };
+	struct sbuf b = { 0 };
+	char path[PATH_MAX + 32];
+	FILE *f;
+
+	ASSERT_EQ(0, spin_collection(&self->d, &m, 0));
+	synth_module(&b, 77, 0, 0, 0, 0, LOADED, SEP_MR_EXE, "kworker/0:1");
+	snprintf(path, sizeof(path), "%s/module.bin", self->d.path);
+	f = fopen(path, "ab");
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(1, fwrite(b.p, b.len, 1, f));
+	ASSERT_EQ(0, fclose(f));
+	sbuf_free(&b);
+	ASSERT_EQ(0, perf_data(self, &p)) {
+		TH_LOG("aca-host perf-data: %s", self->d.run.err);
+	}
+	const char *args[] = { "script", "--show-mmap-events", "-F", "comm,tid,ip,sym",
+			       "-i", p.data, "--kallsyms", p.kallsyms, "--symfs", m.symfs,
+			       NULL };
+	run_perf(self->d.path, args, &run);
+	ASSERT_PERF_RAN(&run);
+	EXPECT_NE(0, lines_with(run.out, "PERF_RECORD_MMAP2")) {
+		TH_LOG("%s%s", run.out, run.err);
+	}
+	EXPECT_EQ(0, lines_with(run.out, "kworker/0:1")) {
+		TH_LOG("%s", run.out);
+	}
+	host_run_free(&run);
+}
+
 TEST_HARNESS_MAIN

@@ -626,14 +626,20 @@ static void write_attrs(struct pd *w, struct pd_header *h)
 		put_u64(w, attr_id(i));
 }
 
-/* The kernel image's record first: perf places its modules by it. */
+/*
+ * The kernel image's record first: perf places its modules by it. A
+ * record of length 0 maps nothing (a kernel thread's, which only names
+ * it: its COMM says that); as an MMAP2 it would send perf and hotspot
+ * looking for an ELF file of that name.
+ */
 static void write_mmaps(struct pd *w)
 {
 	for (int kernel = 1; kernel >= 0; kernel--)
 		for (size_t i = 0; i < w->c->mods.n; i++) {
 			const struct host_module *m = &w->c->mods.v[i];
 
-			if (kernel == (!m->pid && !strcmp(m->path, KERNEL_IMAGE)))
+			if (m->length &&
+			    kernel == (!m->pid && !strcmp(m->path, KERNEL_IMAGE)))
 				write_mmap2(w, m);
 		}
 }
