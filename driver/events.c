@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The sampler's perf events (sampler.c): one pinned counter per event of
- * every configured group on every CPU with a ring, and their overflow
- * handler, which writes a SampleRecordPC (spec 7.1) into that CPU's ring
+ * The sampling's perf events, one pinned counter per event of every
+ * configured group on every CPU with a ring (sampler.c makes them), and
+ * their overflow handler, which writes a SampleRecordPC (spec 7.1) into that CPU's ring
  * (ring.c), with its callers, branches and PEBS areas when asked.
  */
 #include <linux/irq_work.h>
@@ -15,8 +15,6 @@
 
 #include "aca.h"
 #include "events.h"
-#include "hotplug.h"
-#include "multiplex.h"
 #include "sampler.h"
 #include "stack.h"
 
@@ -185,7 +183,7 @@ static void aca_overflow(struct perf_event *event,
 	 * switches whenever a CPU's has got there.
 	 */
 	if (s->trig && atomic_long_inc_return(s->trig) == s->trig_at)
-		irq_work_queue(&aca_mux_kick);
+		irq_work_queue(s->kick);
 	aca_fill_record(&rec, s, regs);
 	if (!(s->cs_size || s->lbr_regs || s->pebs_record) ||
 	    local_cmpxchg(&sc->busy, 0, 1) != 0) {
@@ -242,7 +240,7 @@ static void aca_overflow(struct perf_event *event,
  * (aca_collection_free()). A ring's wake-up that a handler queued before
  * is waited for by aca_ring_put().
  */
-void aca_release_sev(struct aca_collection *c, struct aca_sev *s)
+void aca_release_sev(struct aca_sampling *c, struct aca_sev *s)
 {
 	if (!s->pe)
 		return;
@@ -252,7 +250,7 @@ void aca_release_sev(struct aca_collection *c, struct aca_sev *s)
 }
 
 /* Process context: no handler call of a released event is still running. */
-void aca_handlers_done(struct aca_collection *c)
+void aca_handlers_done(struct aca_sampling *c)
 {
 	might_sleep();
 	if (!c->unsynced)
@@ -262,7 +260,7 @@ void aca_handlers_done(struct aca_collection *c)
 }
 
 /* Every event released, and their handlers done. */
-void aca_release_events(struct aca_collection *c)
+void aca_release_events(struct aca_sampling *c)
 {
 	for (u32 i = 0; c->sevs && i < c->nsev; i++)
 		aca_release_sev(c, &c->sevs[i]);
@@ -371,57 +369,6 @@ int aca_create_event(struct aca_sev *s, int cpu,
 		return -ENODEV;
 	}
 	s->pe = pe;
-	return 0;
-}
-
-/*
- * One counter per event on every CPU with a ring, disabled. A CPU taken
- * offline since INIT_DRIVER is skipped and reported, not a failed START:
- * its channel streams nothing. On failure, *@refused is the event perf
- * refused.
- */
-int aca_create_events(struct aca_collection *c, bool sw,
-		      const struct acp_event **refused)
-{
-	struct aca_sev *s = c->sevs, *t;
-	u32 offline = 0, first = 0;
-	int ret = 0;
-
-	/* No cpus_read_lock(): see aca_up_cpus (hotplug.c). */
-	for (u32 cpu = 0; cpu < nr_cpu_ids && !ret; cpu++) {
-		if (!c->rings[cpu])
-			continue;
-		if (!aca_cpu_up(cpu)) {
-			first = offline++ ? first : cpu;
-			s += c->nevents;
-			continue;
-		}
-		for (u32 i = 0; i < c->nevents && !ret; i++) {
-			ret = aca_create_event(s + i, cpu, &c->events[i], sw,
-					       c->counting_mode);
-			*refused = &c->events[i];
-		}
-		/*
-		 * The CPU went down meanwhile: none of its events (a part
-		 * would pass for the whole); the replug work makes them
-		 * when it is back, once START is done.
-		 */
-		if (ret && aca_cpu_raced(cpu)) {
-			for (t = s; t < s + c->nevents; t++)
-				aca_release_sev(c, t);
-			first = offline++ ? first : cpu;
-			ret = 0;
-		}
-		s += c->nevents;
-	}
-	if (ret) {
-		aca_release_events(c);
-		return ret;
-	}
-	if (offline)
-		pr_notice_ratelimited("START: %u CPU(s) offline since INIT_DRIVER, the first CPU %u: not sampled\n",
-				      offline, first);
-	c->armed = true;
 	return 0;
 }
 
