@@ -104,7 +104,8 @@ bool aca_collection_final(void *ctx, u32 chan);
 int aca_collection_configure(void *ctx, const struct acp_config *cfg);
 int aca_collection_start(void *ctx, const struct acp_config *cfg, bool paused);
 void aca_collection_pause(void *ctx, bool pause);
-void aca_collection_flush(void *ctx);
+void aca_collection_stop(void *ctx);
+void aca_collection_finalize(void *ctx);
 void aca_collection_finish(void *ctx);
 bool aca_collection_delayed(void *ctx);
 
@@ -118,14 +119,15 @@ void aca_sampler_exit(struct aca_collection *coll);
 int aca_sampler_configure(struct aca_collection *coll, const struct acp_config *cfg);
 int aca_sampler_start(struct aca_collection *coll, const struct acp_config *cfg,
 		      bool paused);
-void aca_sampler_stop(void *ctx);
+void aca_sampler_stop(struct aca_collection *coll);
 void aca_sampler_pause(struct aca_collection *coll, bool pause);
 int aca_sampler_switch_group(void *ctx);
 void aca_sampler_group_times(void *ctx, void *buf, size_t len);
 int aca_sampler_read_counts(void *ctx, bool next_group, void *buf, size_t len);
 void aca_sampler_counts(void *ctx, u32 cpu, u64 *written, u64 *dropped);
 void aca_sampler_finish(struct aca_collection *coll);
-bool aca_sampler_fallback(void *ctx);
+/* Sampling will fall back to cpu-clock (the acp_ops sw_clock). */
+bool aca_cpu_clock_fallback(void *ctx);
 /* The ring of @cpu in the current collection, or NULL. */
 struct aca_ring *aca_sampler_ring(struct aca_collection *coll, u32 cpu);
 /* For the local API (local.c). */
@@ -134,7 +136,7 @@ int aca_sampler_alloc(struct aca_collection *coll, unsigned int data_pages,
 		      const struct cpumask *cpus);
 int aca_sampler_start_local(struct aca_collection *coll,
 			    const struct acp_config *cfg, bool cpu_clock);
-bool aca_sampler_cpu_clock(struct aca_collection *coll, u32 cpu);
+bool aca_cpu_clock_core(struct aca_collection *coll, u32 cpu);
 
 /* The dynamic perf PMUs aca uses by name (pmus.c): uncore boxes, IBS. */
 void aca_pmus_init(void);

@@ -6,7 +6,8 @@
  * module-record ring (modrec.c) for chan == N + 1 (neither in counting
  * mode, and no uncore ring on a target without uncore PMUs). This is the
  * one place that maps channels to rings.
- * The session's calls (acp_ops configure, flush, finish) arrive under the
+ * The session's calls (acp_ops configure, start, stop, finalize (the
+ * core's flush), finish) arrive under the
  * device's lock, the collection's; a data channel's file binds its ring
  * once it streams and then reads it without that lock (device.c).
  */
@@ -114,7 +115,7 @@ void aca_collection_consume(void *ctx, u32 chan, size_t n)
 
 /*
  * Whether a channel's ring will get nothing more: for the CPU and uncore
- * rings from STOP on (flush below), for the module records once their
+ * rings from STOP on (finalize below), for the module records once their
  * worker has written STOP's (modrec.c), which is later. No ring: nothing
  * to wait for.
  */
@@ -172,6 +173,12 @@ int aca_collection_start(void *ctx, const struct acp_config *cfg, bool paused)
 	return ret;
 }
 
+/* STOP: nothing samples any more (sampler.c); the uncore stops at finalize. */
+void aca_collection_stop(void *ctx)
+{
+	aca_sampler_stop(ctx);
+}
+
 void aca_collection_pause(void *ctx, bool pause)
 {
 	struct aca_collection *coll = ctx;
@@ -182,14 +189,15 @@ void aca_collection_pause(void *ctx, bool pause)
 }
 
 /*
- * STOP, counters stopped: the CPU rings get nothing more. The module
+ * STOP's end (the core's flush), counters stopped: the CPU rings get
+ * nothing more. The module
  * records' worker is asked for STOP's records and finalizes their ring
  * once the last is written (modrec.c), after this returns: until then the
  * core holds STOP's answer (aca_collection_final()). Whoever sees a final
  * ring empty tells the session: its reader after a read, or its file on
  * the finalize's wake-up (device.c).
  */
-void aca_collection_flush(void *ctx)
+void aca_collection_finalize(void *ctx)
 {
 	struct aca_collection *coll = ctx;
 	struct aca_ring *r;

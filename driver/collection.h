@@ -2,7 +2,7 @@
 /*
  * A collection (collection.c): what a session collects with, one object
  * for the module's life, created before /dev/aca exists and freed after it
- * is gone. It is the ctx of every acp_ops call (machine.c), and its timers
+ * is gone. It is the ctx of every acp_ops call (ops.c), and its timers
  * and work items find it from themselves (container_of()). The session's
  * parts (the sampling, the module records, the uncore counters, the
  * channels' view of them) come at INIT_DRIVER and go at its end.

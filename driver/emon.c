@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Counting mode, the sampling's other mode (sampler.c): READ_AND_RESET and
- * READ_SWITCH_GROUP read the active group's counts, and the [ACA-EXT]
- * EMON timer reads them into each CPU's ring.
+ * Counting mode, where the events sampler.c makes count instead of
+ * sampling: READ_AND_RESET and READ_SWITCH_GROUP read the active group's
+ * counts, and the [ACA-EXT] EMON timer reads them into each CPU's ring.
  */
 #include <linux/math64.h>
 #include <linux/perf_event.h>

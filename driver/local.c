@@ -156,7 +156,7 @@ static long aca_get_properties(void __user *arg)
 		.tsc_hz = aca_tsc_hz(),
 	};
 
-	if (!aca_sampler_fallback(NULL))
+	if (!aca_cpu_clock_fallback(NULL))
 		p.flags |= ACA_PROP_PMU;
 	if (READ_ONCE(aca_sw_clock))
 		p.flags |= ACA_PROP_SW_CLOCK;
@@ -536,7 +536,7 @@ static long aca_get_counts(struct file *file, void __user *arg)
 	if (tr->state == ACA_TRACE_RUNNING || tr->state == ACA_TRACE_STOPPED) {
 		c.start_tsc = tr->start_tsc;
 		c.stop_tsc = tr->stop_tsc;
-		if (aca_sampler_cpu_clock(aca_trace_coll(), c.cpu))
+		if (aca_cpu_clock_core(aca_trace_coll(), c.cpu))
 			c.flags |= ACA_COUNTS_CPU_CLOCK;
 	}
 	r = aca_sampler_ring(aca_trace_coll(), c.cpu);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Multiplexing, for the sampling (sampler.c): one group samples at a time, in windows, and
- * the switch timer, the overflow handler's kick and SWITCH_GROUP hand the
- * turn to the next one. GROUP_TIMES [ACA-EXT] answers the windows.
+ * Multiplexing a collection's groups (sampler.c makes them): one group
+ * samples at a time, in windows, and the switch timer, the overflow
+ * handler's kick and SWITCH_GROUP hand the turn to the next one.
+ * GROUP_TIMES [ACA-EXT] answers the windows.
  */
 #include <linux/irq_work.h>
 #include <linux/math64.h>

@@ -527,12 +527,11 @@ int aca_sampler_start_local(struct aca_collection *coll,
 /*
  * STOP: no sample is written after this; the rings stay to be read. It
  * returns once every event is released and their handlers are done
- * (aca_release_events()): the core finalizes the rings after it (flush),
+ * (aca_release_events()): the core finalizes the rings after it (finalize),
  * and a session's end frees them (finish) right after it.
  */
-void aca_sampler_stop(void *ctx)
+void aca_sampler_stop(struct aca_collection *coll)
 {
-	struct aca_collection *coll = ctx;
 	struct aca_sampling *c = coll->smp;
 
 	lockdep_assert_held(coll->lock);
@@ -582,7 +581,7 @@ static bool aca_has_core_events(const struct aca_sampling *c)
 }
 
 /* @cpu samples a core PMU event with cpu-clock (IBS and software events never do). */
-bool aca_sampler_cpu_clock(struct aca_collection *coll, u32 cpu)
+bool aca_cpu_clock_core(struct aca_collection *coll, u32 cpu)
 {
 	struct aca_sampling *c = coll->smp;
 
@@ -601,7 +600,7 @@ void aca_sampler_counts(void *ctx, u32 cpu, u64 *written, u64 *dropped)
 }
 
 /* Sampling will fall back to cpu-clock (as far as the load-time probe knows). */
-bool aca_sampler_fallback(void *ctx)
+bool aca_cpu_clock_fallback(void *ctx)
 {
 	return !aca_pmu_ok;
 }
