@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * CPU hotplug during a collection's sampling (sampler.c has the rest of
- * it): a CPU back online gets its
- * events anew (the replug), and the watch finds events that stopped
- * sampling and mends their CPU.
+ * it): a CPU back online gets its events anew (the replug), and the watch
+ * finds events that stopped sampling and mends their CPU.
  */
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
@@ -33,9 +32,10 @@
  *    under the CPU context's mutex that its hotplug callbacks take), aca's
  *    teardown has run before, so the CPU is out of aca_up_cpus, or its
  *    online callback has run since, and the CPU is in aca_replug_cpus.
- *  - aca_replug_cpus (@replug): online again and waiting for its events: the
- *    replug work (below) makes them under aca_lock, after whatever held
- *    aca_lock when the CPU came back (START, the watch) is done.
+ *  - aca_replug_cpus (@replug): online again and waiting for its
+ *    events: the replug work (below) makes them under aca_lock, after
+ *    whatever held aca_lock when the CPU came back (START, the watch) is
+ *    done.
  * A CPU whose events fail while in neither state of "up and settled"
  * (aca_cpu_raced()) lost a race with hotplug, not a PMU: it gets its
  * events when it is back. Events made just before a CPU goes down are
@@ -110,8 +110,7 @@ static int aca_recreate_cpu(struct aca_collection *coll, u32 cpu)
  * callbacks run under the hotplug lock, which perf takes inside aca_lock
  * (in event creation and release, aca_up_cpus): they only mark the CPU
  * and leave the work to a work item, which takes aca_lock as START does.
- */
-/*
+ *
  * The callbacks' state and their view: the module's one entry point from
  * CPU hotplug. aca_hp is set before the callbacks are registered, at the
  * collection's creation (the module's load), and the callbacks are
