@@ -4,7 +4,7 @@
 #define ACA_H
 
 #include <linux/fs.h>
-#include <linux/kobject.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
 
 #include "core/core.h"
@@ -175,7 +175,7 @@ struct aca_mr_counts {
 struct aca_modrecs {
 	struct aca_modrec *cur;		/* the session's, under aca_lock */
 	struct aca_mr_counts last;	/* the last session's, once it ended */
-	struct kobj_attribute attr;	/* /sys/module/aca/module_records */
+	struct module_attribute attr;	/* /sys/module/aca/module_records */
 };
 
 int aca_modrec_configure(struct aca_modrecs *m);

@@ -777,8 +777,8 @@ struct aca_ring *aca_modrec_ring(struct aca_modrecs *m)
  * its pages were not in memory (buildid.c). For tests and operators. The
  * attribute is its collection's, which outlives the file.
  */
-static ssize_t module_records_show(struct kobject *kobj,
-				   struct kobj_attribute *attr, char *buf)
+static ssize_t module_records_show(struct module_attribute *attr,
+				   struct module_kobject *mk, char *buf)
 {
 	struct aca_modrecs *m = container_of(attr, struct aca_modrecs, attr);
 	struct aca_mr_counts n;
@@ -798,8 +798,8 @@ static ssize_t module_records_show(struct kobject *kobj,
 
 int aca_modrec_init(struct aca_modrecs *m)
 {
-	m->attr = (struct kobj_attribute)__ATTR(module_records, 0400,
-						module_records_show, NULL);
+	m->attr = (struct module_attribute)__ATTR(module_records, 0400,
+						  module_records_show, NULL);
 	sysfs_attr_init(&m->attr.attr);
 	return sysfs_create_file(&THIS_MODULE->mkobj.kobj, &m->attr.attr);
 }
