@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The collection file: what the sampler's collection (sampler.h) counted. */
+/* The collection file: what a collection's sampling (sampler.h) counted. */
 #include <linux/kobject.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/sysfs.h>
 
 #include "aca.h"
+#include "collection.h"
 #include "collection_file.h"
 #include "sampler.h"
 
@@ -27,6 +28,9 @@
  * at the end of a line unless its buffer is smaller than one: every line
  * is read whole from one moment, even while the counts grow between two
  * reads. (sysfs_emit() is for one-page show() buffers, not these.)
+ *
+ * The attribute's private data is its collection, from the file's
+ * creation to its removal, which waits for its readers.
  */
 #define ACA_COLL_LINE_FMT \
 	"cpu %*u generated %20llu written %20llu dropped %20llu held %20llu errors %20u\n"
@@ -48,7 +52,7 @@ static int aca_coll_line(char *line, int width, u32 cpu, struct aca_ring *r,
 }
 
 /* The first CPU from @cpu on with a ring, or nr_cpu_ids. */
-static u32 aca_next_ring(const struct aca_collection *c, u32 cpu)
+static u32 aca_next_ring(const struct aca_sampling *c, u32 cpu)
 {
 	while (c && cpu < nr_cpu_ids && !c->rings[cpu])
 		cpu++;
@@ -59,8 +63,9 @@ static ssize_t collection_read(struct file *file, struct kobject *kobj,
 			       struct bin_attribute *attr, char *buf,
 			       loff_t off, size_t count)
 {
+	struct aca_collection *coll = attr->private;
 	char line[ACA_COLL_LINE_MAX];
-	struct aca_collection *c;
+	struct aca_sampling *c;
 	size_t n, line_len, len = 0, skip, part;
 	int width;
 	u32 cpu = 0;
@@ -69,8 +74,8 @@ static ssize_t collection_read(struct file *file, struct kobject *kobj,
 	width = snprintf(NULL, 0, "%u", nr_cpu_ids - 1);
 	line_len = aca_coll_line(line, width, 0, NULL, 0);
 
-	mutex_lock(&aca_sampler_lock);
-	c = aca_coll;
+	mutex_lock(&coll->sampling_lock);
+	c = coll->smp;
 	n = scnprintf(line, sizeof(line), "event %s\n",
 		      !c ? "none" : c->sw ? "cpu-clock" : "pmu");
 	/* line[] holds the n bytes at pos when the reader wants them. */
@@ -94,19 +99,20 @@ static ssize_t collection_read(struct file *file, struct kobject *kobj,
 			WARN_ON_ONCE(n != line_len);
 		}
 	}
-	mutex_unlock(&aca_sampler_lock);
+	mutex_unlock(&coll->sampling_lock);
 	return len;
 }
 
 static BIN_ATTR_ADMIN_RO(collection, 0);
 
-int aca_collection_file_init(void)
+int aca_collection_file_init(struct aca_collection *coll)
 {
+	bin_attr_collection.private = coll;
 	return sysfs_create_bin_file(&THIS_MODULE->mkobj.kobj,
 				     &bin_attr_collection);
 }
 
-void aca_collection_file_exit(void)
+void aca_collection_file_exit(struct aca_collection *coll)
 {
 	sysfs_remove_bin_file(&THIS_MODULE->mkobj.kobj, &bin_attr_collection);
 }

@@ -3,7 +3,9 @@
 #ifndef ACA_COLLECTION_FILE_H
 #define ACA_COLLECTION_FILE_H
 
-int aca_collection_file_init(void);
-void aca_collection_file_exit(void);
+struct aca_collection;
+
+int aca_collection_file_init(struct aca_collection *coll);
+void aca_collection_file_exit(struct aca_collection *coll);
 
 #endif /* ACA_COLLECTION_FILE_H */

@@ -16,7 +16,7 @@
  * finalizes their ring after STOP returned, and never takes aca_lock).
  *
  * Lock order: a file's read_lock, then aca_lock, then what the core's
- * calls take under it: the sampler's aca_sampler_lock and the module
+ * calls take under it: the collection's sampling_lock and the module
  * records' item lock (a raw spinlock), and finish()'s waits for the module
  * records' worker, which takes neither the file's locks nor aca_lock. A
  * pipe's lock, held around splice_read and splice_write, comes before
@@ -187,7 +187,7 @@ static void aca_bind(struct aca_file *af)
 	lockdep_assert_held(&aca_lock);
 	if (af->ring || !acp_conn_stream(&af->conn, &chan))
 		return;
-	r = aca_channel_ring(chan);
+	r = aca_channel_ring(af->conn.t->ctx, chan);
 	if (!r)
 		return;
 	aca_ring_get(r);
@@ -795,9 +795,10 @@ static const struct file_operations aca_fops = {
 	.splice_write = aca_splice_write,
 };
 
-int aca_device_init(void)
+/* @coll outlives the device: the ctx of every acp_ops call. */
+int aca_device_init(struct aca_collection *coll)
 {
-	acp_target_init(&aca_target, &aca_kernel_ops, NULL);
+	acp_target_init(&aca_target, &aca_kernel_ops, coll);
 	return aca_node_add(&aca_fops);
 }
 

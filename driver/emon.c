@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Counting mode (sampler.c): READ_AND_RESET and READ_SWITCH_GROUP read the
- * active group's counts, and the [ACA-EXT] EMON timer reads them into
- * each CPU's ring.
+ * Counting mode, where the events sampler.c makes count instead of
+ * sampling: READ_AND_RESET and READ_SWITCH_GROUP read the active group's
+ * counts, and the [ACA-EXT] EMON timer reads them into each CPU's ring.
  */
 #include <linux/math64.h>
 #include <linux/perf_event.h>
 #include <linux/workqueue.h>
 
 #include "aca.h"
+#include "collection.h"
 #include "emon.h"
 #include "multiplex.h"
 #include "sampler.h"
@@ -23,12 +24,13 @@
  */
 int aca_sampler_read_counts(void *ctx, bool next_group, void *buf, size_t len)
 {
-	struct aca_collection *c = aca_coll;
+	struct aca_collection *coll = ctx;
+	struct aca_sampling *c = coll->smp;
 	u64 *out = buf, now, enabled, running, total;
 	size_t n = len / sizeof(u64), at;
 	const struct aca_group *g;
 
-	lockdep_assert_held(&aca_lock);
+	lockdep_assert_held(coll->lock);
 	if (!c || !c->armed || !c->counting_mode)
 		return -EINVAL;
 	g = &c->groups[c->active];
@@ -47,7 +49,7 @@ int aca_sampler_read_counts(void *ctx, bool next_group, void *buf, size_t len)
 		s->read = total;
 	}
 	if (next_group && c->ngroups > 1)
-		aca_switch_group(c);
+		aca_switch_group(coll);
 	return 0;
 }
 
@@ -56,7 +58,7 @@ int aca_sampler_read_counts(void *ctx, bool next_group, void *buf, size_t len)
  * active group's counts since the last read. The ring's producer, as
  * nothing samples in counting mode; perf_event_read_value() may sleep.
  */
-void aca_emon_write(struct aca_collection *c)
+void aca_emon_write(struct aca_sampling *c)
 {
 	const struct aca_group *g = &c->groups[c->active];
 	u64 now = aca_tsc_now(), enabled, running, total;
@@ -93,9 +95,6 @@ void aca_emon_write(struct aca_collection *c)
 	c->read_tsc = now;
 }
 
-static void aca_emon_fn(struct work_struct *work);
-DECLARE_DELAYED_WORK(aca_emon, aca_emon_fn);
-
 /*
  * A read takes a cross-call per event and CPU under aca_lock: up to 256
  * events on every CPU. However long one takes, the lock stays free at
@@ -108,12 +107,14 @@ DECLARE_DELAYED_WORK(aca_emon, aca_emon_fn);
 /* Every emon_ms while counting; none while paused (nothing counts). */
 static void aca_emon_fn(struct work_struct *work)
 {
+	struct aca_collection *coll = container_of(to_delayed_work(work),
+						   struct aca_collection, emon);
 	unsigned long delay;
-	struct aca_collection *c;
+	struct aca_sampling *c;
 	u64 t0, spent = 0;
 
-	mutex_lock(&aca_lock);
-	c = aca_coll;
+	mutex_lock(coll->lock);
+	c = coll->smp;
 	if (c && c->armed && c->emon_ms) {
 		delay = msecs_to_jiffies(c->emon_ms);
 		if (!c->paused) {
@@ -127,7 +128,23 @@ static void aca_emon_fn(struct work_struct *work)
 					      c->nevents, div_u64(spent, NSEC_PER_USEC),
 					      jiffies_to_msecs(delay), c->emon_ms);
 		}
-		schedule_delayed_work(&aca_emon, delay);
+		schedule_delayed_work(&coll->emon, delay);
 	}
-	mutex_unlock(&aca_lock);
+	mutex_unlock(coll->lock);
+}
+
+void aca_emon_init(struct aca_collection *coll)
+{
+	INIT_DELAYED_WORK(&coll->emon, aca_emon_fn);
+}
+
+/* At START, with the period the host asked for. */
+void aca_emon_start(struct aca_collection *coll)
+{
+	mod_delayed_work(system_wq, &coll->emon, msecs_to_jiffies(coll->smp->emon_ms));
+}
+
+void aca_emon_exit(struct aca_collection *coll)
+{
+	cancel_delayed_work_sync(&coll->emon);
 }

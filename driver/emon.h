@@ -3,13 +3,12 @@
 #ifndef ACA_EMON_H
 #define ACA_EMON_H
 
-#include <linux/workqueue.h>
-
 struct aca_collection;
+struct aca_sampling;
 
-/* The EMON timer: every emon_ms while counting. */
-extern struct delayed_work aca_emon;
-
-void aca_emon_write(struct aca_collection *c);
+void aca_emon_write(struct aca_sampling *c);
+void aca_emon_init(struct aca_collection *coll);
+void aca_emon_start(struct aca_collection *coll);
+void aca_emon_exit(struct aca_collection *coll);
 
 #endif /* ACA_EMON_H */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The sampler's perf events (sampler.c): one pinned counter per event of
- * every configured group on every CPU with a ring, and their overflow
- * handler, which writes a SampleRecordPC (spec 7.1) into that CPU's ring
+ * The sampling's perf events, one pinned counter per event of every
+ * configured group on every CPU with a ring (sampler.c makes them), and
+ * their overflow handler, which writes a SampleRecordPC (spec 7.1) into that CPU's ring
  * (ring.c), with its callers, branches and PEBS areas when asked.
  */
 #include <linux/irq_work.h>
@@ -15,8 +15,6 @@
 
 #include "aca.h"
 #include "events.h"
-#include "hotplug.h"
-#include "multiplex.h"
 #include "sampler.h"
 #include "stack.h"
 
@@ -185,7 +183,7 @@ static void aca_overflow(struct perf_event *event,
 	 * switches whenever a CPU's has got there.
 	 */
 	if (s->trig && atomic_long_inc_return(s->trig) == s->trig_at)
-		irq_work_queue(&aca_mux_kick);
+		irq_work_queue(s->kick);
 	aca_fill_record(&rec, s, regs);
 	if (!(s->cs_size || s->lbr_regs || s->pebs_record) ||
 	    local_cmpxchg(&sc->busy, 0, 1) != 0) {
@@ -238,11 +236,11 @@ static void aca_overflow(struct perf_event *event,
  * returned (aca_handlers_done()), no call that may touch it, its ring, its
  * scratch record or the trigger counts is still running: only then are
  * they reused (aca_recreate_cpu()), finalized (STOP: aca_sampler_stop()
- * returns after it, before the core flushes the rings) or freed
+ * returns after it, before the core finalizes the rings) or freed
  * (aca_collection_free()). A ring's wake-up that a handler queued before
  * is waited for by aca_ring_put().
  */
-void aca_release_sev(struct aca_collection *c, struct aca_sev *s)
+void aca_release_sev(struct aca_sampling *c, struct aca_sev *s)
 {
 	if (!s->pe)
 		return;
@@ -252,7 +250,7 @@ void aca_release_sev(struct aca_collection *c, struct aca_sev *s)
 }
 
 /* Process context: no handler call of a released event is still running. */
-void aca_handlers_done(struct aca_collection *c)
+void aca_handlers_done(struct aca_sampling *c)
 {
 	might_sleep();
 	if (!c->unsynced)
@@ -262,7 +260,7 @@ void aca_handlers_done(struct aca_collection *c)
 }
 
 /* Every event released, and their handlers done. */
-void aca_release_events(struct aca_collection *c)
+void aca_release_events(struct aca_sampling *c)
 {
 	for (u32 i = 0; c->sevs && i < c->nsev; i++)
 		aca_release_sev(c, &c->sevs[i]);
@@ -270,6 +268,86 @@ void aca_release_events(struct aca_collection *c)
 	aca_handlers_done(c);
 }
 
+/*
+ * [ACA-EXT] IBS (spec 6.12): its own PMU, with or without a core PMU; it
+ * filters no ring (PERF_PMU_CAP_NO_EXCLUDE) and takes periods in units of
+ * 16.
+ */
+static void aca_ibs_attr(struct perf_event_attr *attr, const struct acp_event *e)
+{
+	attr->type = e->pmu_type;
+	attr->config = e->config;
+	attr->sample_period = round_up(aca_hw_period(e->period), 16);
+	attr->exclude_hv = 0;
+}
+
+/* [ACA-EXT] An ECB's software event: counts of its own unit. */
+static void aca_software_attr(struct perf_event_attr *attr,
+			      const struct acp_event *e)
+{
+	attr->type = PERF_TYPE_SOFTWARE;
+	attr->config = e->config;
+	attr->sample_period = e->period;
+	/* The clocks count ns: no faster than max_sample_rate. */
+	if (e->config == PERF_COUNT_SW_CPU_CLOCK ||
+	    e->config == PERF_COUNT_SW_TASK_CLOCK)
+		attr->sample_period = max_t(u64, e->period,
+					    NSEC_PER_SEC / aca_max_sample_rate);
+}
+
+/* cpu-clock standing in for a core PMU event, at the rate it asked for. */
+static void aca_cpu_clock_attr(struct perf_event_attr *attr,
+			       const struct acp_event *e)
+{
+	attr->type = PERF_TYPE_SOFTWARE;
+	attr->config = PERF_COUNT_SW_CPU_CLOCK;
+	attr->sample_period = aca_sw_period(e->period);
+	/* REF_TSC and core cycles do not count while halted. */
+	attr->exclude_idle = 1;
+}
+
+/* A core PMU event, precise or not, with its PEBS record and branch stack. */
+static void aca_pmu_attr(struct perf_event_attr *attr, const struct aca_sev *s,
+			 const struct acp_event *e)
+{
+	attr->type = PERF_TYPE_RAW;
+	attr->config = e->config;
+	attr->config1 = e->config1;
+	attr->sample_period = aca_hw_period(e->period);
+	attr->precise_ip = e->precise ? 1 : 0;
+	if (s->pebs_record) {
+		/*
+		 * The record's registers, address and latency, from PEBS,
+		 * one record a PMI (wakeup_events, below): the handler's TSC
+		 * and task are the sample's.
+		 */
+		attr->sample_type |= PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_ADDR |
+				     PERF_SAMPLE_WEIGHT;
+		attr->sample_regs_intr = ACA_PEBS_REGS;
+		/* perf's IP is then the eventing one (formats 2 on: exact). */
+		if (s->pebs_areas.eventing_ip_offset)
+			attr->precise_ip = 2;
+	}
+	/*
+	 * Without a wakeup per sample, x86 batches precise samples in a large
+	 * PEBS buffer (a sample_type within its flags, no frequency) and
+	 * hands each to the handler at the drain, with registers rebuilt from
+	 * it: no stack to walk, and the handler's TSC and task the drain's,
+	 * not the sample's. Every precise event takes one PMI a sample.
+	 */
+	if (e->precise)
+		attr->wakeup_events = 1;
+	if (s->lbr_regs && e->branch_type) {
+		attr->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		attr->branch_sample_type = e->branch_type;
+	}
+}
+
+/*
+ * @s's counter on @cpu for @e, disabled: IBS, an ECB's software event,
+ * cpu-clock in its stead (@sw) or the core PMU event; counting only with
+ * @count.
+ */
 int aca_create_event(struct aca_sev *s, int cpu,
 		     const struct acp_event *e, bool sw, bool count)
 {
@@ -288,66 +366,14 @@ int aca_create_event(struct aca_sev *s, int cpu,
 	s->pebs_record = !sw && e->precise && !e->software && !e->pmu_type && s->pebs_end;
 	s->load_latency = e->load_latency;
 	s->read = 0;
-	if (e->pmu_type) {
-		/*
-		 * [ACA-EXT] IBS (spec 6.12): its own PMU, with or without a
-		 * core PMU; it filters no ring (PERF_PMU_CAP_NO_EXCLUDE) and
-		 * takes periods in units of 16.
-		 */
-		attr.type = e->pmu_type;
-		attr.config = e->config;
-		attr.sample_period = round_up(aca_hw_period(e->period), 16);
-		attr.exclude_hv = 0;
-	} else if (e->software) {
-		/* [ACA-EXT] ECB software event: counts of its own unit. */
-		attr.type = PERF_TYPE_SOFTWARE;
-		attr.config = e->config;
-		attr.sample_period = e->period;
-		/* The clocks count ns: no faster than max_sample_rate. */
-		if (e->config == PERF_COUNT_SW_CPU_CLOCK ||
-		    e->config == PERF_COUNT_SW_TASK_CLOCK)
-			attr.sample_period = max_t(u64, e->period,
-						   NSEC_PER_SEC / aca_max_sample_rate);
-	} else if (sw) {
-		attr.type = PERF_TYPE_SOFTWARE;
-		attr.config = PERF_COUNT_SW_CPU_CLOCK;
-		attr.sample_period = aca_sw_period(e->period);
-		/* REF_TSC and core cycles do not count while halted. */
-		attr.exclude_idle = 1;
-	} else {
-		attr.type = PERF_TYPE_RAW;
-		attr.config = e->config;
-		attr.config1 = e->config1;
-		attr.sample_period = aca_hw_period(e->period);
-		attr.precise_ip = e->precise ? 1 : 0;
-		if (s->pebs_record) {
-			/*
-			 * The record's registers, address and latency, from
-			 * PEBS, one record a PMI (wakeup_events, below): the
-			 * handler's TSC and task are the sample's.
-			 */
-			attr.sample_type |= PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_ADDR |
-					    PERF_SAMPLE_WEIGHT;
-			attr.sample_regs_intr = ACA_PEBS_REGS;
-			/* perf's IP is then the eventing one (formats 2 on: exact). */
-			if (s->pebs_areas.eventing_ip_offset)
-				attr.precise_ip = 2;
-		}
-		/*
-		 * Without a wakeup per sample, x86 batches precise samples in
-		 * a large PEBS buffer (a sample_type within its flags, no
-		 * frequency) and hands each to the handler at the drain, with
-		 * registers rebuilt from it: no stack to walk, and the
-		 * handler's TSC and task the drain's, not the sample's. Every
-		 * precise event takes one PMI a sample.
-		 */
-		if (e->precise)
-			attr.wakeup_events = 1;
-		if (s->lbr_regs && e->branch_type) {
-			attr.sample_type |= PERF_SAMPLE_BRANCH_STACK;
-			attr.branch_sample_type = e->branch_type;
-		}
-	}
+	if (e->pmu_type)
+		aca_ibs_attr(&attr, e);
+	else if (e->software)
+		aca_software_attr(&attr, e);
+	else if (sw)
+		aca_cpu_clock_attr(&attr, e);
+	else
+		aca_pmu_attr(&attr, s, e);
 	if (count) {
 		attr.sample_period = 0;
 		attr.precise_ip = 0;
@@ -371,57 +397,6 @@ int aca_create_event(struct aca_sev *s, int cpu,
 		return -ENODEV;
 	}
 	s->pe = pe;
-	return 0;
-}
-
-/*
- * One counter per event on every CPU with a ring, disabled. A CPU taken
- * offline since INIT_DRIVER is skipped and reported, not a failed START:
- * its channel streams nothing. On failure, *@refused is the event perf
- * refused.
- */
-int aca_create_events(struct aca_collection *c, bool sw,
-		      const struct acp_event **refused)
-{
-	struct aca_sev *s = c->sevs, *t;
-	u32 offline = 0, first = 0;
-	int ret = 0;
-
-	/* No cpus_read_lock(): see aca_up_cpus (hotplug.c). */
-	for (u32 cpu = 0; cpu < nr_cpu_ids && !ret; cpu++) {
-		if (!c->rings[cpu])
-			continue;
-		if (!aca_cpu_up(cpu)) {
-			first = offline++ ? first : cpu;
-			s += c->nevents;
-			continue;
-		}
-		for (u32 i = 0; i < c->nevents && !ret; i++) {
-			ret = aca_create_event(s + i, cpu, &c->events[i], sw,
-					       c->counting_mode);
-			*refused = &c->events[i];
-		}
-		/*
-		 * The CPU went down meanwhile: none of its events (a part
-		 * would pass for the whole); the replug work makes them
-		 * when it is back, once START is done.
-		 */
-		if (ret && aca_cpu_raced(cpu)) {
-			for (t = s; t < s + c->nevents; t++)
-				aca_release_sev(c, t);
-			first = offline++ ? first : cpu;
-			ret = 0;
-		}
-		s += c->nevents;
-	}
-	if (ret) {
-		aca_release_events(c);
-		return ret;
-	}
-	if (offline)
-		pr_notice_ratelimited("START: %u CPU(s) offline since INIT_DRIVER, the first CPU %u: not sampled\n",
-				      offline, first);
-	c->armed = true;
 	return 0;
 }
 

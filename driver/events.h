@@ -6,18 +6,16 @@
 #include <linux/types.h>
 
 struct acp_event;
-struct aca_collection;
+struct aca_sampling;
 struct aca_sev;
 
 extern bool aca_pmu_ok;		/* a hardware counter could be created */
 
-void aca_release_sev(struct aca_collection *c, struct aca_sev *s);
-void aca_handlers_done(struct aca_collection *c);
-void aca_release_events(struct aca_collection *c);
+void aca_release_sev(struct aca_sampling *c, struct aca_sev *s);
+void aca_handlers_done(struct aca_sampling *c);
+void aca_release_events(struct aca_sampling *c);
 int aca_create_event(struct aca_sev *s, int cpu,
 		     const struct acp_event *e, bool sw, bool count);
-int aca_create_events(struct aca_collection *c, bool sw,
-		      const struct acp_event **refused);
 void aca_probe_pmu(void);
 
 #endif /* ACA_EVENTS_H */

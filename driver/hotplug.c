@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * CPU hotplug during a collection (sampler.c): a CPU back online gets its
- * events anew (the replug), and the watch finds events that stopped
- * sampling and mends their CPU.
+ * CPU hotplug during a collection's sampling (sampler.c has the rest of
+ * it): a CPU back online gets its events anew (the replug), and the watch
+ * finds events that stopped sampling and mends their CPU.
  */
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
@@ -11,6 +11,7 @@
 #include <linux/workqueue.h>
 
 #include "aca.h"
+#include "collection.h"
 #include "events.h"
 #include "hotplug.h"
 #include "sampler.h"
@@ -22,47 +23,46 @@
  * static_key_slow_inc()/dec(), the first branch-stack event through
  * static_branch_enable()), and a percpu-rwsem reader that takes it again
  * waits behind a pending writer: a deadlock with the hotplug of any CPU.
- * Instead, aca keeps its own view, under aca_replug_lock:
- *  - aca_up_cpus: the CPUs between aca's online callback (at
+ * Instead, aca keeps its own view, struct aca_hotplug of the collection,
+ * under its lock:
+ *  - aca_up_cpus (@up): the CPUs between aca's online callback (at
  *    CPUHP_AP_ONLINE_DYN, after perf's own at CPUHP_AP_PERF_ONLINE) and
  *    its teardown (before perf's). Where perf refuses a CPU's event for
  *    being offline (perf_event_create_kernel_counter(): -ENODEV, decided
  *    under the CPU context's mutex that its hotplug callbacks take), aca's
  *    teardown has run before, so the CPU is out of aca_up_cpus, or its
  *    online callback has run since, and the CPU is in aca_replug_cpus.
- *  - aca_replug_cpus: online again and waiting for its events: the
- *    replug work (below) makes them under aca_lock, after whatever held
- *    aca_lock when the CPU came back (START, the watch) is done.
+ *  - aca_replug_cpus (@replug): online again and waiting for its
+ *    events: the replug work (below) makes them under aca_lock, after
+ *    whatever held aca_lock when the CPU came back (START, the watch) is
+ *    done.
  * A CPU whose events fail while in neither state of "up and settled"
  * (aca_cpu_raced()) lost a race with hotplug, not a PMU: it gets its
  * events when it is back. Events made just before a CPU goes down are
  * taken off it by perf (OFF state, out of its context) and made anew when
  * it comes back.
  */
-static DEFINE_SPINLOCK(aca_replug_lock);
-static struct cpumask aca_up_cpus;	/* online as perf knows it */
-static struct cpumask aca_replug_cpus;	/* online again, events to make */
 
 /* Whether @cpu is online as aca and perf know it. */
-bool aca_cpu_up(u32 cpu)
+bool aca_cpu_up(struct aca_hotplug *hp, u32 cpu)
 {
 	bool up;
 
-	spin_lock(&aca_replug_lock);
-	up = cpumask_test_cpu(cpu, &aca_up_cpus);
-	spin_unlock(&aca_replug_lock);
+	spin_lock(&hp->lock);
+	up = cpumask_test_cpu(cpu, &hp->up);
+	spin_unlock(&hp->lock);
 	return up;
 }
 
 /* Whether @cpu is offline, or back and waiting for the replug work. */
-bool aca_cpu_raced(u32 cpu)
+bool aca_cpu_raced(struct aca_hotplug *hp, u32 cpu)
 {
 	bool raced;
 
-	spin_lock(&aca_replug_lock);
-	raced = !cpumask_test_cpu(cpu, &aca_up_cpus) ||
-		cpumask_test_cpu(cpu, &aca_replug_cpus);
-	spin_unlock(&aca_replug_lock);
+	spin_lock(&hp->lock);
+	raced = !cpumask_test_cpu(cpu, &hp->up) ||
+		cpumask_test_cpu(cpu, &hp->replug);
+	spin_unlock(&hp->lock);
 	return raced;
 }
 
@@ -71,18 +71,19 @@ bool aca_cpu_raced(u32 cpu)
  * made anew. -EAGAIN: the CPU is offline, or went down meanwhile; it gets
  * them when it is back (the replug work).
  */
-static int aca_recreate_cpu(struct aca_collection *c, u32 cpu)
+static int aca_recreate_cpu(struct aca_collection *coll, u32 cpu)
 {
+	struct aca_sampling *c = coll->smp;
 	struct aca_sev *s;
 	int ret = 0;
 
-	lockdep_assert_held(&aca_lock);
+	lockdep_assert_held(coll->lock);
 	for (s = c->sevs; s < c->sevs + c->nsev; s++)
 		if (s->cpu == cpu)
 			aca_release_sev(c, s);
 	/* The old events' handlers are done before their aca_sev are reused. */
 	aca_handlers_done(c);
-	if (!aca_cpu_up(cpu))
+	if (!aca_cpu_up(&coll->hp, cpu))
 		return -EAGAIN;
 	for (s = c->sevs; !ret && s < c->sevs + c->nsev; s++) {
 		if (s->cpu != cpu)
@@ -99,7 +100,7 @@ static int aca_recreate_cpu(struct aca_collection *c, u32 cpu)
 		if (s->cpu == cpu)
 			aca_release_sev(c, s);
 	aca_handlers_done(c);
-	return aca_cpu_raced(cpu) ? -EAGAIN : ret;
+	return aca_cpu_raced(&coll->hp, cpu) ? -EAGAIN : ret;
 }
 
 /*
@@ -109,52 +110,63 @@ static int aca_recreate_cpu(struct aca_collection *c, u32 cpu)
  * callbacks run under the hotplug lock, which perf takes inside aca_lock
  * (in event creation and release, aca_up_cpus): they only mark the CPU
  * and leave the work to a work item, which takes aca_lock as START does.
+ *
+ * The callbacks' state and their view: the module's one entry point from
+ * CPU hotplug. aca_hp is set before the callbacks are registered, at the
+ * collection's creation (the module's load), and the callbacks are
+ * removed before the collection goes (the unload); cpuhp has no instance
+ * argument for a state but its multi-instance one, whose adding under the
+ * hotplug lock is not exported.
  */
 static enum cpuhp_state aca_cpuhp;
-static void aca_replug_fn(struct work_struct *work);
-DECLARE_WORK(aca_replug_work, aca_replug_fn);
+static struct aca_hotplug *aca_hp;
 
 static int aca_cpu_online(unsigned int cpu)
 {
-	spin_lock(&aca_replug_lock);
-	cpumask_set_cpu(cpu, &aca_up_cpus);
-	cpumask_set_cpu(cpu, &aca_replug_cpus);
-	spin_unlock(&aca_replug_lock);
-	schedule_work(&aca_replug_work);
+	struct aca_hotplug *hp = aca_hp;
+
+	spin_lock(&hp->lock);
+	cpumask_set_cpu(cpu, &hp->up);
+	cpumask_set_cpu(cpu, &hp->replug);
+	spin_unlock(&hp->lock);
+	schedule_work(&hp->replug_work);
 	return 0;
 }
 
 /* Before perf's own teardown: see aca_up_cpus. */
 static int aca_cpu_offline(unsigned int cpu)
 {
-	spin_lock(&aca_replug_lock);
-	cpumask_clear_cpu(cpu, &aca_up_cpus);
-	cpumask_clear_cpu(cpu, &aca_replug_cpus);
-	spin_unlock(&aca_replug_lock);
+	struct aca_hotplug *hp = aca_hp;
+
+	spin_lock(&hp->lock);
+	cpumask_clear_cpu(cpu, &hp->up);
+	cpumask_clear_cpu(cpu, &hp->replug);
+	spin_unlock(&hp->lock);
 	return 0;
 }
 
 /* Whether @cpu is back online and waiting for its events; @take: clear it. */
-static bool aca_replug_pending(u32 cpu, bool take)
+static bool aca_replug_pending(struct aca_hotplug *hp, u32 cpu, bool take)
 {
 	bool was;
 
-	spin_lock(&aca_replug_lock);
-	was = take ? cpumask_test_and_clear_cpu(cpu, &aca_replug_cpus) :
-		     cpumask_test_cpu(cpu, &aca_replug_cpus);
-	spin_unlock(&aca_replug_lock);
+	spin_lock(&hp->lock);
+	was = take ? cpumask_test_and_clear_cpu(cpu, &hp->replug) :
+		     cpumask_test_cpu(cpu, &hp->replug);
+	spin_unlock(&hp->lock);
 	return was;
 }
 
 /* Under aca_lock: new events for @cpu of the running collection. */
-static void aca_replug_cpu(struct aca_collection *c, u32 cpu)
+static void aca_replug_cpu(struct aca_collection *coll, u32 cpu)
 {
+	struct aca_sampling *c = coll->smp;
 	int ret;
 
-	lockdep_assert_held(&aca_lock);
+	lockdep_assert_held(coll->lock);
 	if (!c || !c->armed || !c->rings[cpu])
 		return;
-	ret = aca_recreate_cpu(c, cpu);
+	ret = aca_recreate_cpu(coll, cpu);
 	if (ret == -EAGAIN)
 		return;	/* down again: its events come when it is back */
 	if (ret)
@@ -166,11 +178,14 @@ static void aca_replug_cpu(struct aca_collection *c, u32 cpu)
 
 static void aca_replug_fn(struct work_struct *work)
 {
-	mutex_lock(&aca_lock);
+	struct aca_collection *coll = container_of(work, struct aca_collection,
+						   hp.replug_work);
+
+	mutex_lock(coll->lock);
 	for (u32 cpu = 0; cpu < nr_cpu_ids; cpu++)
-		if (aca_replug_pending(cpu, true))
-			aca_replug_cpu(aca_coll, cpu);
-	mutex_unlock(&aca_lock);
+		if (aca_replug_pending(&coll->hp, cpu, true))
+			aca_replug_cpu(coll, cpu);
+	mutex_unlock(coll->lock);
 }
 
 /*
@@ -191,11 +206,8 @@ static void aca_replug_fn(struct work_struct *work)
  */
 #define ACA_WATCH_RETRIES	8
 
-static void aca_watch_fn(struct work_struct *work);
-DECLARE_DELAYED_WORK(aca_watch, aca_watch_fn);
-
 /* The first event of @cpu's sampling group that is not sampling, or NULL. */
-static struct aca_sev *aca_cpu_failed(struct aca_collection *c,
+static struct aca_sev *aca_cpu_failed(struct aca_sampling *c,
 				      struct aca_sev *first)
 {
 	const struct aca_group *g = &c->groups[c->active];
@@ -208,9 +220,10 @@ static struct aca_sev *aca_cpu_failed(struct aca_collection *c,
 }
 
 /* Under aca_lock: mend the CPU of @first, whose @bad failed. */
-static void aca_mend_cpu(struct aca_collection *c, struct aca_sev *first,
+static void aca_mend_cpu(struct aca_collection *coll, struct aca_sev *first,
 			 struct aca_sev *bad)
 {
+	struct aca_sampling *c = coll->smp;
 	u32 cpu = first->cpu, errors = c->errors[cpu] + 1;
 	int state = READ_ONCE(bad->pe->state);
 	const struct acp_event *e = &c->events[bad->event];
@@ -232,7 +245,7 @@ static void aca_mend_cpu(struct aca_collection *c, struct aca_sev *first,
 	WRITE_ONCE(c->errors[cpu], errors);
 	if (to_clock)
 		set_bit(cpu, c->sw_cpus);
-	ret = aca_recreate_cpu(c, cpu);
+	ret = aca_recreate_cpu(coll, cpu);
 	if (ret == -EAGAIN) {
 		/* It was going down: no failure; its events come when it is back. */
 		WRITE_ONCE(c->errors[cpu], errors - 1);
@@ -258,12 +271,13 @@ static void aca_mend_cpu(struct aca_collection *c, struct aca_sev *first,
 				      c->counting_mode ? "counting" : "sampling", state, done);
 }
 
-void aca_watch_events(struct aca_collection *c)
+void aca_watch_events(struct aca_collection *coll)
 {
+	struct aca_sampling *c = coll->smp;
 	struct aca_sev *first, *bad;
 	u32 cpu;
 
-	lockdep_assert_held(&aca_lock);
+	lockdep_assert_held(coll->lock);
 	if (!c || !c->armed || c->paused || !c->nevents)
 		return;
 	for (first = c->sevs; first < c->sevs + c->nsev; first += c->nevents) {
@@ -274,45 +288,65 @@ void aca_watch_events(struct aca_collection *c)
 		 * A CPU offline, or back and not yet replugged, is not failed
 		 * (no cpus_read_lock(): see aca_up_cpus).
 		 */
-		bad = !aca_cpu_raced(cpu) ? aca_cpu_failed(c, first) : NULL;
+		bad = !aca_cpu_raced(&coll->hp, cpu) ? aca_cpu_failed(c, first) : NULL;
 		if (bad)
-			aca_mend_cpu(c, first, bad);
+			aca_mend_cpu(coll, first, bad);
 	}
 }
 
 static void aca_watch_fn(struct work_struct *work)
 {
+	struct aca_collection *coll = container_of(to_delayed_work(work),
+						   struct aca_collection, hp.watch);
 	bool again;
 
-	mutex_lock(&aca_lock);
-	aca_watch_events(aca_coll);
-	again = aca_coll && aca_coll->armed;
-	mutex_unlock(&aca_lock);
+	mutex_lock(coll->lock);
+	aca_watch_events(coll);
+	again = coll->smp && coll->smp->armed;
+	mutex_unlock(coll->lock);
 	if (again)
-		schedule_delayed_work(&aca_watch, msecs_to_jiffies(ACA_WATCH_MS));
+		schedule_delayed_work(&coll->hp.watch, msecs_to_jiffies(ACA_WATCH_MS));
+}
+
+/* START: the events checked at once, then every ACA_WATCH_MS. */
+void aca_watch_start(struct aca_collection *coll)
+{
+	aca_watch_events(coll);
+	schedule_delayed_work(&coll->hp.watch, msecs_to_jiffies(ACA_WATCH_MS));
 }
 
 /* The hotplug callbacks: 0, or a negative error. */
-int aca_hotplug_init(void)
+int aca_hotplug_init(struct aca_collection *coll)
 {
+	struct aca_hotplug *hp = &coll->hp;
 	int ret;
 
+	spin_lock_init(&hp->lock);
+	INIT_WORK(&hp->replug_work, aca_replug_fn);
+	INIT_DELAYED_WORK(&hp->watch, aca_watch_fn);
+	aca_hp = hp;
 	/*
 	 * No CPU is half-way up or down while the hotplug lock is held:
 	 * every online one is up as perf knows it (aca_up_cpus).
 	 */
 	cpus_read_lock();
-	cpumask_copy(&aca_up_cpus, cpu_online_mask);
+	cpumask_copy(&hp->up, cpu_online_mask);
 	ret = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_AP_ONLINE_DYN, "aca:online",
 						   aca_cpu_online, aca_cpu_offline);
 	cpus_read_unlock();
-	if (ret < 0)
+	if (ret < 0) {
+		aca_hp = NULL;
 		return ret;
+	}
 	aca_cpuhp = ret;
 	return 0;
 }
 
-void aca_hotplug_exit(void)
+/* No callback runs after this, and no work it queued. */
+void aca_hotplug_exit(struct aca_collection *coll)
 {
 	cpuhp_remove_state_nocalls(aca_cpuhp);
+	aca_hp = NULL;
+	cancel_work_sync(&coll->hp.replug_work);
+	cancel_delayed_work_sync(&coll->hp.watch);
 }

@@ -3,6 +3,8 @@
 #ifndef ACA_HOTPLUG_H
 #define ACA_HOTPLUG_H
 
+#include <linux/cpumask.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
@@ -11,13 +13,20 @@ struct aca_collection;
 /* The watch's period: see "Events that stop sampling" in hotplug.c. */
 #define ACA_WATCH_MS		1000
 
-extern struct work_struct aca_replug_work;
-extern struct delayed_work aca_watch;
+/* A collection's view of CPU hotplug: see aca_up_cpus in hotplug.c. */
+struct aca_hotplug {
+	spinlock_t lock;		/* @up and @replug */
+	struct cpumask up;		/* online as perf knows it */
+	struct cpumask replug;		/* online again, events to make */
+	struct work_struct replug_work;
+	struct delayed_work watch;
+};
 
-bool aca_cpu_up(u32 cpu);
-bool aca_cpu_raced(u32 cpu);
-void aca_watch_events(struct aca_collection *c);
-int aca_hotplug_init(void);
-void aca_hotplug_exit(void);
+bool aca_cpu_up(struct aca_hotplug *hp, u32 cpu);
+bool aca_cpu_raced(struct aca_hotplug *hp, u32 cpu);
+void aca_watch_events(struct aca_collection *coll);
+void aca_watch_start(struct aca_collection *coll);
+int aca_hotplug_init(struct aca_collection *coll);
+void aca_hotplug_exit(struct aca_collection *coll);
 
 #endif /* ACA_HOTPLUG_H */

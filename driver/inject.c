@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The sampler's fault injector, in debugfs, for the tests. */
+/* A collection's fault injector for its sampling, in debugfs, for the tests. */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/kstrtox.h>
@@ -7,6 +7,7 @@
 #include <linux/perf_event.h>
 
 #include "aca.h"
+#include "collection.h"
 #include "inject.h"
 #include "sampler.h"
 
@@ -15,21 +16,21 @@
  * CPU's events of the running collection off behind the sampler's back, a
  * stand-in for a pinned event in ERROR state (which takes a PMU whose
  * counters are taken to cause): how the tests show that the watch finds
- * and mends such an event.
+ * and mends such an event. The file's data is its collection, which
+ * outlives it (debugfs_remove_recursive() waits for its writers).
  */
-static struct dentry *aca_debugfs;
-
 static ssize_t event_off_write(struct file *file, const char __user *ubuf,
 			       size_t len, loff_t *ppos)
 {
-	struct aca_collection *c;
+	struct aca_collection *coll = file->private_data;
+	struct aca_sampling *c;
 	unsigned int cpu;
 	int ret = kstrtouint_from_user(ubuf, len, 0, &cpu);
 
 	if (ret)
 		return ret;
-	mutex_lock(&aca_lock);
-	c = aca_coll;
+	mutex_lock(coll->lock);
+	c = coll->smp;
 	ret = -ESRCH;
 	for (u32 i = 0; c && c->armed && !c->paused && i < c->nsev; i++) {
 		if (c->sevs[i].cpu == cpu && c->sevs[i].pe &&
@@ -38,24 +39,25 @@ static ssize_t event_off_write(struct file *file, const char __user *ubuf,
 			ret = 0;
 		}
 	}
-	mutex_unlock(&aca_lock);
+	mutex_unlock(coll->lock);
 	return ret ? ret : len;
 }
 
 static const struct file_operations aca_event_off_fops = {
 	.owner = THIS_MODULE,
+	.open = simple_open,
 	.write = event_off_write,
 	.llseek = noop_llseek,
 };
 
-void aca_inject_init(void)
+void aca_inject_init(struct aca_collection *coll)
 {
-	aca_debugfs = debugfs_create_dir("aca", NULL);
-	debugfs_create_file("event_off", 0200, aca_debugfs, NULL,
+	coll->debugfs = debugfs_create_dir("aca", NULL);
+	debugfs_create_file("event_off", 0200, coll->debugfs, coll,
 			    &aca_event_off_fops);
 }
 
-void aca_inject_exit(void)
+void aca_inject_exit(struct aca_collection *coll)
 {
-	debugfs_remove_recursive(aca_debugfs);
+	debugfs_remove_recursive(coll->debugfs);
 }

@@ -3,7 +3,9 @@
 #ifndef ACA_INJECT_H
 #define ACA_INJECT_H
 
-void aca_inject_init(void);
-void aca_inject_exit(void);
+struct aca_collection;
+
+void aca_inject_init(struct aca_collection *coll);
+void aca_inject_exit(struct aca_collection *coll);
 
 #endif /* ACA_INJECT_H */

@@ -73,11 +73,20 @@ static struct aca_trace *aca_trace_of(struct file *file)
 	return tr && tr->owner == file ? tr : NULL;
 }
 
+/*
+ * The collection a trace samples with: the target's ctx (device.c), set
+ * before /dev/aca exists and for as long as it does.
+ */
+static struct aca_collection *aca_trace_coll(void)
+{
+	return aca_target.ctx;
+}
+
 static void aca_trace_stop(struct aca_trace *tr)
 {
 	if (tr->state != ACA_TRACE_RUNNING)
 		return;
-	aca_sampler_stop(NULL);
+	aca_sampler_stop(aca_trace_coll());
 	tr->stop_tsc = aca_tsc_now();
 	tr->state = ACA_TRACE_STOPPED;
 }
@@ -86,7 +95,7 @@ static void aca_trace_stop(struct aca_trace *tr)
 static void aca_trace_destroy(struct acp_target *t, struct aca_trace *tr)
 {
 	lockdep_assert_held(&aca_lock);
-	aca_sampler_finish(NULL);
+	aca_sampler_finish(aca_trace_coll());
 	acp_local_release(t);
 	spin_lock(&aca_trace_lock);
 	aca_trace = NULL;
@@ -147,7 +156,7 @@ static long aca_get_properties(void __user *arg)
 		.tsc_hz = aca_tsc_hz(),
 	};
 
-	if (!aca_sampler_fallback(NULL))
+	if (!aca_cpu_clock_fallback(NULL))
 		p.flags |= ACA_PROP_PMU;
 	if (READ_ONCE(aca_sw_clock))
 		p.flags |= ACA_PROP_SW_CLOCK;
@@ -199,13 +208,13 @@ static long aca_alloc_trace(struct file *file, void __user *arg)
 		ret = -EBUSY;
 		goto unlock;
 	}
-	ret = aca_sampler_alloc(pages, cpu_online_mask);
+	ret = aca_sampler_alloc(aca_trace_coll(), pages, cpu_online_mask);
 	if (ret) {
 		acp_local_release(t);
 		goto unlock;
 	}
 	for (u32 cpu = 0; cpu < nr_cpu_ids; cpu++)
-		rings += !!aca_sampler_ring(cpu);
+		rings += !!aca_sampler_ring(aca_trace_coll(), cpu);
 	spin_lock(&aca_trace_lock);
 	aca_trace = tr;
 	spin_unlock(&aca_trace_lock);
@@ -460,7 +469,7 @@ static long aca_start(struct file *file)
 		ret = -EBUSY;
 	} else {
 		tr->start_tsc = aca_tsc_now();
-		ret = aca_sampler_start_local(&tr->cfg, tr->cpu_clock);
+		ret = aca_sampler_start_local(aca_trace_coll(), &tr->cfg, tr->cpu_clock);
 		if (ret) {
 			/* No second START on these rings (spec 3.4). */
 			tr->stop_tsc = aca_tsc_now();
@@ -527,10 +536,10 @@ static long aca_get_counts(struct file *file, void __user *arg)
 	if (tr->state == ACA_TRACE_RUNNING || tr->state == ACA_TRACE_STOPPED) {
 		c.start_tsc = tr->start_tsc;
 		c.stop_tsc = tr->stop_tsc;
-		if (aca_sampler_cpu_clock(c.cpu))
+		if (aca_cpu_clock_core(aca_trace_coll(), c.cpu))
 			c.flags |= ACA_COUNTS_CPU_CLOCK;
 	}
-	r = aca_sampler_ring(c.cpu);
+	r = aca_sampler_ring(aca_trace_coll(), c.cpu);
 	if (r) {
 		c.flags |= ACA_COUNTS_RING;
 		c.generated = local64_read(&r->generated);
@@ -615,7 +624,7 @@ int aca_local_mmap(struct file *file, struct vm_area_struct *vma)
 	}
 	/* The owner's reference keeps the collection (and its rings) alive. */
 	if (cpu < nr_cpu_ids)
-		r = aca_sampler_ring(array_index_nospec(cpu, nr_cpu_ids));
+		r = aca_sampler_ring(aca_trace_coll(), array_index_nospec(cpu, nr_cpu_ids));
 	if (!r) {
 		ret = -ENXIO;
 		goto unlock;

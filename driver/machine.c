@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The protocol core's view of the machine (struct acp_ops), answered by the
- * running kernel; a collection's own entry points are collection.c's and
- * the sampler's (sampler.c, multiplex.c, emon.c).
+ * The machine's facts as the protocol core asks for them (struct acp_ops,
+ * whose table is ops.c's), answered by the running kernel; a collection's
+ * operations are collection.c's and the sampling's (sampler.c,
+ * multiplex.c, emon.c).
  */
 #include <linux/cpumask.h>
 #include <linux/kallsyms.h>
@@ -21,24 +22,25 @@
 #include <asm/tsc.h>
 
 #include "aca.h"
+#include "machine.h"
 
 /* The host's identity is the init namespace's, not the relay's container. */
-static const char *aca_sysname(void *ctx)
+const char *aca_machine_sysname(void *ctx)
 {
 	return init_utsname()->sysname;
 }
 
-static const char *aca_release(void *ctx)
+const char *aca_machine_release(void *ctx)
 {
 	return init_utsname()->release;
 }
 
-static const char *aca_version(void *ctx)
+const char *aca_machine_version(void *ctx)
 {
 	return init_utsname()->version;
 }
 
-static u32 aca_num_cpus(void *ctx)
+u32 aca_machine_num_cpus(void *ctx)
 {
 	unsigned int last = cpumask_last(cpu_present_mask);
 
@@ -60,7 +62,7 @@ static void cpuid_here(void *arg)
 		    &c->regs[3]);
 }
 
-static bool aca_cpuid(void *ctx, int cpu, u32 leaf, u32 subleaf, u32 regs[4])
+bool aca_machine_cpuid(void *ctx, int cpu, u32 leaf, u32 subleaf, u32 regs[4])
 {
 	struct cpuid_call c = { leaf, subleaf, regs };
 
@@ -73,17 +75,17 @@ static bool aca_cpuid(void *ctx, int cpu, u32 leaf, u32 subleaf, u32 regs[4])
 	return !smp_call_function_single(cpu, cpuid_here, &c, 1);
 }
 
-static u64 aca_tsc_hz_op(void *ctx)
+u64 aca_machine_tsc_hz(void *ctx)
 {
 	return aca_tsc_hz();
 }
 
-static u64 aca_tsc_now_op(void *ctx)
+u64 aca_machine_tsc_now(void *ctx)
 {
 	return aca_tsc_now();
 }
 
-static bool aca_rdmsr(void *ctx, int cpu, u32 msr, u64 *val)
+bool aca_machine_rdmsr(void *ctx, int cpu, u32 msr, u64 *val)
 {
 	if (cpu < 0)
 		return !rdmsrl_safe(msr, val);
@@ -92,28 +94,28 @@ static bool aca_rdmsr(void *ctx, int cpu, u32 msr, u64 *val)
 	return !rdmsrl_safe_on_cpu(cpu, msr, val);
 }
 
-static bool aca_pti(void *ctx)
+bool aca_machine_pti(void *ctx)
 {
 	return boot_cpu_has(X86_FEATURE_PTI);
 }
 
-static u64 aca_total_ram(void *ctx)
+u64 aca_machine_total_ram(void *ctx)
 {
 	return (u64)totalram_pages() << PAGE_SHIFT;
 }
 
-static u32 aca_page_size(void *ctx)
+u32 aca_machine_page_size(void *ctx)
 {
 	return PAGE_SIZE;
 }
 
 /* Sizes come from the network: failing is fine, warning about it is not. */
-static void *aca_alloc(void *ctx, size_t size)
+void *aca_machine_alloc(void *ctx, size_t size)
 {
 	return kvzalloc(size, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 }
 
-static void aca_free(void *ctx, void *ptr)
+void aca_machine_free(void *ctx, void *ptr)
 {
 	kvfree(ptr);
 }
@@ -126,9 +128,9 @@ static void aca_free(void *ctx, void *ptr)
  */
 static char aca_ksym_buf[KSYM_SYMBOL_LEN];
 
-static bool aca_kernel_symbol(void *ctx, u64 addr, u64 *start, u64 *size,
-			      char *name, size_t name_len, char *module,
-			      size_t module_len)
+bool aca_machine_kernel_symbol(void *ctx, u64 addr, u64 *start, u64 *size,
+			       char *name, size_t name_len, char *module,
+			       size_t module_len)
 {
 	char *buf = aca_ksym_buf, *mod, *slash, *plus;
 	unsigned long long off, len;
@@ -161,12 +163,12 @@ static bool aca_kernel_symbol(void *ctx, u64 addr, u64 *start, u64 *size,
 }
 
 /* A connection's ctx is the wait queue of its file's readers and writers. */
-static void aca_wake(void *ctx, void *conn_ctx)
+void aca_machine_wake(void *ctx, void *conn_ctx)
 {
 	wake_up_interruptible(conn_ctx);
 }
 
-static void aca_log(void *ctx, const char *fmt, va_list args)
+void aca_machine_log(void *ctx, const char *fmt, va_list args)
 {
 	struct va_format vaf;
 	va_list copy;
@@ -177,38 +179,3 @@ static void aca_log(void *ctx, const char *fmt, va_list args)
 	pr_notice_ratelimited("%pV\n", &vaf);
 	va_end(copy);
 }
-
-const struct acp_ops aca_kernel_ops = {
-	.sysname = aca_sysname,
-	.release = aca_release,
-	.version = aca_version,
-	.num_cpus = aca_num_cpus,
-	.cpuid = aca_cpuid,
-	.tsc_hz = aca_tsc_hz_op,
-	.tsc_now = aca_tsc_now_op,
-	.rdmsr = aca_rdmsr,
-	.pti = aca_pti,
-	.total_ram = aca_total_ram,
-	.page_size = aca_page_size,
-	.alloc = aca_alloc,
-	.free = aca_free,
-	.configure = aca_collection_configure,
-	.start = aca_collection_start,
-	.stop = aca_sampler_stop,
-	.pause = aca_collection_pause,
-	.switch_group = aca_sampler_switch_group,
-	.group_times = aca_sampler_group_times,
-	.read_counts = aca_sampler_read_counts,
-	.find_pmu = aca_find_pmu,
-	.flush = aca_collection_flush,
-	.sw_clock = aca_sampler_fallback,
-	.sample_counts = aca_sampler_counts,
-	.kernel_symbol = aca_kernel_symbol,
-	.data_peek = aca_collection_peek,
-	.data_consume = aca_collection_consume,
-	.data_final = aca_collection_final,
-	.delayed_transfer = aca_collection_delayed,
-	.finish = aca_collection_finish,
-	.wake = aca_wake,
-	.log = aca_log,
-};

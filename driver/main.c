@@ -3,9 +3,17 @@
  * aca: Analysis Communication Agent target driver. The SEP remote protocol
  * lives in the kernel; aca-relay only moves bytes between TCP and /dev/aca.
  */
+#include <linux/err.h>
 #include <linux/module.h>
 
 #include "aca.h"
+
+/*
+ * The module's one collection (collection.c): from aca_init(), before
+ * /dev/aca exists, to aca_exit(), after it is gone. Everything else
+ * reaches it as the target's ctx or from its own parts.
+ */
+static struct aca_collection *aca_coll;
 
 static int __init aca_init(void)
 {
@@ -17,14 +25,13 @@ static int __init aca_init(void)
 	ret = aca_memory_init();
 	if (ret)
 		return ret;
-	ret = aca_sampler_init();
-	if (ret)
+	aca_coll = aca_collection_create();
+	if (IS_ERR(aca_coll)) {
+		ret = PTR_ERR(aca_coll);
 		goto err_memory;
-	ret = aca_modrec_init();
-	if (ret)
-		goto err_sampler;
+	}
 	aca_pmus_init();
-	ret = aca_device_init();
+	ret = aca_device_init(aca_coll);
 	if (ret)
 		goto err_pmus;
 	pr_info("version %s ready on /dev/aca\n", ACA_VERSION);
@@ -32,22 +39,18 @@ static int __init aca_init(void)
 
 err_pmus:
 	aca_pmus_exit();
-	aca_modrec_exit();
-err_sampler:
-	aca_sampler_exit();
+	aca_collection_destroy(aca_coll);
 err_memory:
 	aca_memory_exit();
 	return ret;
 }
 
-/* The mirror of aca_init(), and the flush timer of the last session stopped. */
+/* The mirror of aca_init(). */
 static void __exit aca_exit(void)
 {
 	aca_device_exit();
-	aca_collection_exit();
 	aca_pmus_exit();
-	aca_modrec_exit();
-	aca_sampler_exit();
+	aca_collection_destroy(aca_coll);
 	aca_memory_exit();
 }
 

@@ -118,15 +118,6 @@
 #include "modrec.h"
 #include "modrec_hooks.h"
 
-/* The session's records, under aca_lock. */
-static struct aca_modrec *aca_mr;
-
-/* The last session's counts once it ended (module_records), under aca_lock. */
-struct aca_mr_counts {
-	u64 written, dropped, missed, nobid;
-};
-
-static struct aca_mr_counts aca_mr_last;
 static unsigned long aca_kernel_start, aca_kernel_end;
 
 /*
@@ -182,16 +173,6 @@ static bool aca_mr_end(struct aca_modrec *mr)
 	return first;
 }
 
-static u32 aca_mr_ppid(struct task_struct *p)
-{
-	u32 ppid;
-
-	rcu_read_lock();
-	ppid = task_tgid_nr(rcu_dereference(p->real_parent));
-	rcu_read_unlock();
-	return ppid;
-}
-
 /* The kernel image, a module or a kernel thread: kernel code. */
 static void aca_mr_kernel_rec(struct aca_mr_buf *b, const char *name,
 			      unsigned long addr, unsigned long size, u32 flags)
@@ -204,35 +185,6 @@ static void aca_mr_kernel_rec(struct aca_mr_buf *b, const char *name,
 	b->rec.load_addr64 = addr;
 	b->rec.unload_tsc = SEP_MR_UNLOAD_TSC_LOADED;
 	strscpy(b->path, name, PATH_MAX);
-}
-
-void aca_mr_who(struct aca_mr_who *w, struct task_struct *p,
-		struct mm_struct *mm, u64 unload)
-{
-	w->unload = unload;
-	w->tgid = task_tgid_nr(p);
-	w->ppid = aca_mr_ppid(p);
-	w->is64 = is_64bit_mm(mm);
-}
-
-/* The main executable's inode: only compared, never dereferenced. */
-const struct inode *aca_mr_exe(struct mm_struct *mm)
-{
-	const struct inode *inode = NULL;
-	struct file *f;
-
-	rcu_read_lock();
-	f = rcu_dereference(mm->exe_file);
-	if (f)
-		inode = file_inode(f);
-	rcu_read_unlock();
-	return inode;
-}
-
-bool aca_mr_is_vdso(struct vm_area_struct *vma)
-{
-	return !vma->vm_file &&
-	       vma->vm_start == (unsigned long)vma->vm_mm->context.vdso;
 }
 
 /*
@@ -725,14 +677,14 @@ static void aca_mr_free(struct aca_modrec *mr)
 
 /* ---- the session's calls (collection.c), under aca_lock ---- */
 
-int aca_modrec_configure(void)
+int aca_modrec_configure(struct aca_modrecs *m)
 {
 	unsigned int pages = max_t(unsigned int, 4 * READ_ONCE(aca_ring_pages),
 				   ACA_MR_MIN_PAGES);
 	struct aca_modrec *mr;
 
 	lockdep_assert_held(&aca_lock);
-	aca_modrec_finish();
+	aca_modrec_finish(m);
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
 	if (!mr)
 		return -ENOMEM;
@@ -744,7 +696,7 @@ int aca_modrec_configure(void)
 	spin_lock_init(&mr->wlock);
 	atomic64_set(&mr->missed, 0);
 	atomic64_set(&mr->nobid, 0);
-	memset(&aca_mr_last, 0, sizeof(aca_mr_last));
+	memset(&m->last, 0, sizeof(m->last));
 	mr->ring = aca_ring_alloc(pages, NUMA_NO_NODE);
 	mr->buf = kmalloc(sizeof(*mr->buf), GFP_KERNEL);
 	/* Failing is reported below; no stack dump for it. */
@@ -758,7 +710,7 @@ int aca_modrec_configure(void)
 	}
 	for (u32 i = 0; i < ACA_MR_ITEMS; i++)
 		list_add_tail(&mr->items[i].node, &mr->free);
-	aca_mr = mr;
+	m->cur = mr;
 	aca_mr_kernel(mr);
 	for (int i = 0; i < ACA_NHOOKS; i++)
 		aca_mr_hook(mr, i);
@@ -772,9 +724,9 @@ int aca_modrec_configure(void)
  * finalizes the ring (see the top). A session that ends first has
  * finish() cancel the rest.
  */
-void aca_modrec_stop(void)
+void aca_modrec_stop(struct aca_modrecs *m)
 {
-	struct aca_modrec *mr = aca_mr;
+	struct aca_modrec *mr = m->cur;
 
 	lockdep_assert_held(&aca_lock);
 	if (!mr)
@@ -792,9 +744,9 @@ void aca_modrec_stop(void)
  * still queued dropped with its references (mm teardown left to a kworker,
  * not done under aca_lock).
  */
-void aca_modrec_finish(void)
+void aca_modrec_finish(struct aca_modrecs *m)
 {
-	struct aca_modrec *mr = aca_mr;
+	struct aca_modrec *mr = m->cur;
 	struct aca_mr_item *it;
 
 	lockdep_assert_held(&aca_lock);
@@ -807,51 +759,53 @@ void aca_modrec_finish(void)
 	cancel_work_sync(&mr->work);
 	while ((it = aca_mr_pop(mr, &mr->queued)))
 		aca_mr_unref(it);
-	aca_mr_count(mr, &aca_mr_last);
-	aca_mr = NULL;
+	aca_mr_count(mr, &m->last);
+	m->cur = NULL;
 	aca_mr_free(mr);
 }
 
-struct aca_ring *aca_modrec_ring(void)
+struct aca_ring *aca_modrec_ring(struct aca_modrecs *m)
 {
 	lockdep_assert_held(&aca_lock);
-	return aca_mr ? aca_mr->ring : NULL;
+	return m->cur ? m->cur->ring : NULL;
 }
 
 /*
  * /sys/module/aca/module_records (0400): the current (or last) session's
  * module records: written to the ring, dropped (ring full), missed (see
  * the top) and how many went without the build-id of their file because
- * its pages were not in memory (buildid.c). For tests and operators.
+ * its pages were not in memory (buildid.c). For tests and operators. The
+ * attribute is its collection's, which outlives the file.
  */
-static ssize_t module_records_show(struct kobject *kobj,
-				   struct kobj_attribute *attr, char *buf)
+static ssize_t module_records_show(struct module_attribute *attr,
+				   struct module_kobject *mk, char *buf)
 {
+	struct aca_modrecs *m = container_of(attr, struct aca_modrecs, attr);
 	struct aca_mr_counts n;
 	int ret;
 
 	ret = mutex_lock_interruptible(&aca_lock);
 	if (ret)
 		return ret;
-	if (aca_mr)
-		aca_mr_count(aca_mr, &n);
+	if (m->cur)
+		aca_mr_count(m->cur, &n);
 	else
-		n = aca_mr_last;
+		n = m->last;
 	mutex_unlock(&aca_lock);
 	return sysfs_emit(buf, "written %llu dropped %llu missed %llu no_build_id %llu\n",
 			  n.written, n.dropped, n.missed, n.nobid);
 }
 
-static struct kobj_attribute aca_mr_attr = __ATTR(module_records, 0400,
-						  module_records_show, NULL);
-
-int aca_modrec_init(void)
+int aca_modrec_init(struct aca_modrecs *m)
 {
-	return sysfs_create_file(&THIS_MODULE->mkobj.kobj, &aca_mr_attr.attr);
+	m->attr = (struct module_attribute)__ATTR(module_records, 0400,
+						  module_records_show, NULL);
+	sysfs_attr_init(&m->attr.attr);
+	return sysfs_create_file(&THIS_MODULE->mkobj.kobj, &m->attr.attr);
 }
 
 /* After the device is gone: no session. */
-void aca_modrec_exit(void)
+void aca_modrec_exit(struct aca_modrecs *m)
 {
-	sysfs_remove_file(&THIS_MODULE->mkobj.kobj, &aca_mr_attr.attr);
+	sysfs_remove_file(&THIS_MODULE->mkobj.kobj, &m->attr.attr);
 }

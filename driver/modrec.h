@@ -103,13 +103,4 @@ struct aca_modrec {
 	struct aca_buildid_cache bids;		/* the worker's, for one run */
 };
 
-struct mm_struct;
-struct task_struct;
-struct vm_area_struct;
-
-void aca_mr_who(struct aca_mr_who *w, struct task_struct *p,
-		struct mm_struct *mm, u64 unload);
-const struct inode *aca_mr_exe(struct mm_struct *mm);
-bool aca_mr_is_vdso(struct vm_area_struct *vma);
-
 #endif /* ACA_MODREC_H */

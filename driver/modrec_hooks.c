@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The module records' hooks and their item pool (modrec.c).
+ * The hooks that module records (modrec.c) learn of process exits, execs
+ * and munmap() from, their item pool, and what the hooks and modrec.c's
+ * worker say of a process.
  *
  * Hooks: kprobes, which a module can use on both kernels (6.1 and 6.12
  * have CONFIG_KPROBES and put them on ftrace at function entry):
@@ -37,15 +39,58 @@
 #include <linux/list.h>
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
+#include <asm/mmu_context.h>
 #include <asm/ptrace.h>
 
 #include "aca.h"
 #include "modrec.h"
 #include "modrec_hooks.h"
+
+/* ---- what a hook and the worker say of a process ---- */
+
+u32 aca_mr_ppid(struct task_struct *p)
+{
+	u32 ppid;
+
+	rcu_read_lock();
+	ppid = task_tgid_nr(rcu_dereference(p->real_parent));
+	rcu_read_unlock();
+	return ppid;
+}
+
+void aca_mr_who(struct aca_mr_who *w, struct task_struct *p,
+		struct mm_struct *mm, u64 unload)
+{
+	w->unload = unload;
+	w->tgid = task_tgid_nr(p);
+	w->ppid = aca_mr_ppid(p);
+	w->is64 = is_64bit_mm(mm);
+}
+
+/* The main executable's inode: only compared, never dereferenced. */
+const struct inode *aca_mr_exe(struct mm_struct *mm)
+{
+	const struct inode *inode = NULL;
+	struct file *f;
+
+	rcu_read_lock();
+	f = rcu_dereference(mm->exe_file);
+	if (f)
+		inode = file_inode(f);
+	rcu_read_unlock();
+	return inode;
+}
+
+bool aca_mr_is_vdso(struct vm_area_struct *vma)
+{
+	return !vma->vm_file &&
+	       vma->vm_start == (unsigned long)vma->vm_mm->context.vdso;
+}
 
 /* ---- the item pool: O(1) list moves under a raw spinlock ---- */
 

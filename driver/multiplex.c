@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Multiplexing (sampler.c): one group samples at a time, in windows, and
- * the switch timer, the overflow handler's kick and SWITCH_GROUP hand the
- * turn to the next one. GROUP_TIMES [ACA-EXT] answers the windows.
+ * Multiplexing a collection's groups (sampler.c makes them): one group
+ * samples at a time, in windows, and the switch timer, the overflow
+ * handler's kick and SWITCH_GROUP hand the turn to the next one.
+ * GROUP_TIMES [ACA-EXT] answers the windows.
  */
 #include <linux/irq_work.h>
 #include <linux/math64.h>
@@ -11,6 +12,7 @@
 #include <linux/workqueue.h>
 
 #include "aca.h"
+#include "collection.h"
 #include "hotplug.h"
 #include "multiplex.h"
 #include "sampler.h"
@@ -25,7 +27,7 @@
 #define ACA_SWITCH_MS_DEFAULT	10
 #define ACA_SWITCH_MS_MAX	60000
 
-void aca_switch_policy(struct aca_collection *c, const struct acp_config *cfg)
+void aca_switch_policy(struct aca_sampling *c, const struct acp_config *cfg)
 {
 	s32 mode = cfg->events.em_mode, factor = cfg->events.em_factor;
 
@@ -52,7 +54,7 @@ void aca_switch_policy(struct aca_collection *c, const struct acp_config *cfg)
 }
 
 /* The active group's events on every CPU, on or off. */
-static void aca_enable_group(struct aca_collection *c, bool on)
+static void aca_enable_group(struct aca_sampling *c, bool on)
 {
 	for (u32 i = 0; i < c->nsev; i++) {
 		struct aca_sev *s = &c->sevs[i];
@@ -68,7 +70,7 @@ static void aca_enable_group(struct aca_collection *c, bool on)
 }
 
 /* The active group's window closes at @off_tsc. */
-static void aca_close_window(struct aca_collection *c, u64 off_tsc)
+static void aca_close_window(struct aca_sampling *c, u64 off_tsc)
 {
 	struct aca_group *g = &c->groups[c->active];
 	struct aca_group_window *w;
@@ -92,7 +94,7 @@ static void aca_close_window(struct aca_collection *c, u64 off_tsc)
  * Sampling on or off: the active group's events, its window opened
  * before the first is enabled and closed after the last is disabled.
  */
-void aca_enable(struct aca_collection *c, bool on)
+void aca_enable(struct aca_sampling *c, bool on)
 {
 	lockdep_assert_held(&aca_lock);
 	if (on) {
@@ -109,11 +111,12 @@ void aca_enable(struct aca_collection *c, bool on)
  * are checked at once, as at START: one that got no counter would
  * otherwise pass its whole turn, counted as running, sampling nothing.
  */
-void aca_switch_group(struct aca_collection *c)
+void aca_switch_group(struct aca_collection *coll)
 {
+	struct aca_sampling *c = coll->smp;
 	unsigned int cpu;
 
-	lockdep_assert_held(&aca_lock);
+	lockdep_assert_held(coll->lock);
 	c->groups[c->active].turns++;
 	if (!c->paused)
 		aca_enable(c, false);
@@ -130,11 +133,11 @@ void aca_switch_group(struct aca_collection *c)
 	if (c->paused)
 		return;
 	aca_enable(c, true);
-	aca_watch_events(c);
+	aca_watch_events(coll);
 }
 
 /* Some CPU has taken its switch_samples trigger samples in this turn. */
-bool aca_samples_reached(const struct aca_collection *c)
+bool aca_samples_reached(const struct aca_sampling *c)
 {
 	unsigned int cpu;
 
@@ -144,20 +147,14 @@ bool aca_samples_reached(const struct aca_collection *c)
 	return false;
 }
 
-/* The switch after samples: the handler's way to the switch work. */
-static void aca_mux_kick_fn(struct irq_work *work);
-/* Hard: on PREEMPT_RT a lazy one could sit on a CPU going offline. */
-struct irq_work aca_mux_kick = IRQ_WORK_INIT_HARD(aca_mux_kick_fn);
-
 /*
- * The switch work: the next group every switch_ms while sampling, or when
- * the handler found switch_samples reached (through aca_mux_kick). One
- * queued for an ended collection finds the next one's (or none) under
- * aca_lock: at worst a new collection's first turn is short; a kick that
- * finds the counts started again (SWITCH_GROUP came first) does nothing.
+ * The switch work (the collection's mux): the next group every switch_ms
+ * while sampling, or when the handler found switch_samples reached
+ * (through the collection's mux_kick). One queued for an ended session
+ * finds the next one's (or none) under aca_lock: at worst a new session's
+ * first turn is short; a kick that finds the counts started again
+ * (SWITCH_GROUP came first) does nothing.
  */
-static void aca_mux_fn(struct work_struct *work);
-DECLARE_DELAYED_WORK(aca_mux, aca_mux_fn);
 
 /*
  * The active group's turn: switch_ms, plus what its ended turns ran short
@@ -168,7 +165,7 @@ DECLARE_DELAYED_WORK(aca_mux, aca_mux_fn);
  * stays its turns times switch_ms, so round robin's shares stay equal
  * whatever the delays.
  */
-static unsigned long aca_turn(const struct aca_collection *c)
+static unsigned long aca_turn(const struct aca_sampling *c)
 {
 	const struct aca_group *g = &c->groups[c->active];
 	u64 hz = aca_tsc_hz();
@@ -184,25 +181,45 @@ static unsigned long aca_turn(const struct aca_collection *c)
 
 static void aca_mux_fn(struct work_struct *work)
 {
-	struct aca_collection *c;
+	struct aca_collection *coll = container_of(to_delayed_work(work),
+						   struct aca_collection, mux);
+	struct aca_sampling *c;
 
-	mutex_lock(&aca_lock);
-	c = aca_coll;
+	mutex_lock(coll->lock);
+	c = coll->smp;
 	if (c && c->armed && c->switch_ms) {
 		if (!c->paused)
-			aca_switch_group(c);
-		schedule_delayed_work(&aca_mux, aca_turn(c));
+			aca_switch_group(coll);
+		schedule_delayed_work(&coll->mux, aca_turn(c));
 	} else if (c && c->armed && c->switch_samples && !c->paused &&
 		   aca_samples_reached(c)) {
-		aca_switch_group(c);
+		aca_switch_group(coll);
 	}
-	mutex_unlock(&aca_lock);
+	mutex_unlock(coll->lock);
 }
 
 /* Hard IRQ (IRQ_WORK_HARD_IRQ, RT too), after the handler that queued it. */
 static void aca_mux_kick_fn(struct irq_work *work)
 {
-	mod_delayed_work(system_wq, &aca_mux, 0);
+	struct aca_collection *coll = container_of(work, struct aca_collection,
+						   mux_kick);
+
+	mod_delayed_work(system_wq, &coll->mux, 0);
+}
+
+/* The collection's switch work and the handler's way to it. */
+void aca_mux_init(struct aca_collection *coll)
+{
+	/* Hard: on PREEMPT_RT a lazy one could sit on a CPU going offline. */
+	coll->mux_kick = IRQ_WORK_INIT_HARD(aca_mux_kick_fn);
+	INIT_DELAYED_WORK(&coll->mux, aca_mux_fn);
+}
+
+/* Neither runs after this. */
+void aca_mux_exit(struct aca_collection *coll)
+{
+	irq_work_sync(&coll->mux_kick);
+	cancel_delayed_work_sync(&coll->mux);
 }
 
 /*
@@ -211,25 +228,27 @@ static void aca_mux_kick_fn(struct irq_work *work)
  */
 int aca_sampler_switch_group(void *ctx)
 {
-	struct aca_collection *c = aca_coll;
+	struct aca_collection *coll = ctx;
+	struct aca_sampling *c = coll->smp;
 
-	lockdep_assert_held(&aca_lock);
+	lockdep_assert_held(coll->lock);
 	if (!c || !c->armed || c->ngroups < 2)
 		return -EINVAL;
-	aca_switch_group(c);
+	aca_switch_group(coll);
 	if (c->switch_ms)
-		mod_delayed_work(system_wq, &aca_mux, aca_turn(c));
+		mod_delayed_work(system_wq, &coll->mux, aca_turn(c));
 	return 0;
 }
 
 /* GROUP_TIMES [ACA-EXT]: @buf, @len bytes zeroed, as sep_cmd.h says. */
 void aca_sampler_group_times(void *ctx, void *buf, size_t len)
 {
-	struct aca_collection *c = aca_coll;
+	struct aca_collection *coll = ctx;
+	struct aca_sampling *c = coll->smp;
 	struct aca_group_times_head h = { 0 };
 	u8 *p = buf, *end = p + len;
 
-	lockdep_assert_held(&aca_lock);
+	lockdep_assert_held(coll->lock);
 	if (c && c->groups) {
 		h.ngroups = c->ngroups;
 		h.nwindows = c->nwindows;

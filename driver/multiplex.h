@@ -3,21 +3,17 @@
 #ifndef ACA_MULTIPLEX_H
 #define ACA_MULTIPLEX_H
 
-#include <linux/irq_work.h>
 #include <linux/types.h>
-#include <linux/workqueue.h>
 
 struct acp_config;
 struct aca_collection;
+struct aca_sampling;
 
-/* The switch after samples: the handler's way to the switch work. */
-extern struct irq_work aca_mux_kick;
-/* The switch work. */
-extern struct delayed_work aca_mux;
-
-void aca_switch_policy(struct aca_collection *c, const struct acp_config *cfg);
-void aca_enable(struct aca_collection *c, bool on);
-void aca_switch_group(struct aca_collection *c);
-bool aca_samples_reached(const struct aca_collection *c);
+void aca_switch_policy(struct aca_sampling *c, const struct acp_config *cfg);
+void aca_enable(struct aca_sampling *c, bool on);
+void aca_switch_group(struct aca_collection *coll);
+bool aca_samples_reached(const struct aca_sampling *c);
+void aca_mux_init(struct aca_collection *coll);
+void aca_mux_exit(struct aca_collection *coll);
 
 #endif /* ACA_MULTIPLEX_H */

@@ -32,9 +32,10 @@
  * callstack area), a record is built with its callers (stack.c) in its
  * CPU's scratch buffer, then copied into the ring.
  *
- * Locking: the acp_ops entry points run under aca_lock (target.c), which
- * they assert. aca_coll changes only there, and additionally under
- * aca_sampler_lock, so the sysfs file reads it without aca_lock.
+ * Locking: the acp_ops entry points run under aca_lock (target.c, the
+ * collection's lock), which they assert. The collection's sampling
+ * changes only there, and additionally under its sampling_lock, so the
+ * sysfs file reads it without aca_lock.
  */
 #include <linux/bitmap.h>
 #include <linux/cpu.h>
@@ -45,6 +46,7 @@
 #include <linux/workqueue.h>
 
 #include "aca.h"
+#include "collection.h"
 #include "collection_file.h"
 #include "emon.h"
 #include "events.h"
@@ -53,11 +55,7 @@
 #include "multiplex.h"
 #include "sampler.h"
 
-/* The collection: see the top, and sampler.h. */
-DEFINE_MUTEX(aca_sampler_lock);
-struct aca_collection *aca_coll;
-
-static void aca_collection_free(struct aca_collection *c)
+static void aca_sampling_free(struct aca_sampling *c)
 {
 	if (!c)
 		return;
@@ -93,7 +91,7 @@ static void aca_collection_free(struct aca_collection *c)
 #define ACA_MAX_CPU_EVENTS	256
 
 /* The groups whose ECB arrived, in group order, and their events. */
-static int aca_take_groups(struct aca_collection *c, const struct acp_config *cfg)
+static int aca_take_groups(struct aca_sampling *c, const struct acp_config *cfg)
 {
 	u32 n = 0, nev = 0;
 
@@ -163,7 +161,7 @@ static void aca_setup_callstack(struct aca_sev *s, const struct acp_config *cfg)
  * The LBR area of @index's records, when INIT asked for LBRs and LBR_INFO
  * said what the area holds (the core checked that it lies in the record).
  */
-static void aca_setup_lbr(struct aca_sev *s, struct aca_collection *c,
+static void aca_setup_lbr(struct aca_sev *s, struct aca_sampling *c,
 			  const struct acp_config *cfg)
 {
 	const struct sep_event_desc *d;
@@ -199,7 +197,7 @@ static bool aca_needs_scratch(const struct aca_sev *s)
 }
 
 /* Per ring CPU, a scratch record for the events with a callstack, LBR or PEBS area. */
-static int aca_alloc_scratch(struct aca_collection *c)
+static int aca_alloc_scratch(struct aca_sampling *c)
 {
 	bool need = false;
 
@@ -232,8 +230,9 @@ static u32 aca_record_size(const struct acp_config *cfg, u32 index)
 	return max_t(u32, size, sizeof(struct sep_sample_record_pc));
 }
 
-static int aca_setup_sevs(struct aca_collection *c, const struct acp_config *cfg)
+static int aca_setup_sevs(struct aca_collection *coll, const struct acp_config *cfg)
 {
+	struct aca_sampling *c = coll->smp;
 	struct aca_sev *s = c->sevs;
 
 	if (c->switch_samples) {
@@ -268,39 +267,41 @@ static int aca_setup_sevs(struct aca_collection *c, const struct acp_config *cfg
 			if (c->switch_samples && c->events[i].trigger) {
 				s->trig = per_cpu_ptr(c->trig, cpu);
 				s->trig_at = c->switch_samples;
+				s->kick = &coll->mux_kick;
 			}
 		}
 	}
 	return aca_alloc_scratch(c);
 }
 
-static void aca_publish(struct aca_collection *c)
+static void aca_publish(struct aca_collection *coll, struct aca_sampling *c)
 {
-	mutex_lock(&aca_sampler_lock);
-	aca_coll = c;
-	mutex_unlock(&aca_sampler_lock);
+	mutex_lock(&coll->sampling_lock);
+	coll->smp = c;
+	mutex_unlock(&coll->sampling_lock);
 }
 
-void aca_sampler_finish(void *ctx)
+void aca_sampler_finish(struct aca_collection *coll)
 {
-	struct aca_collection *c = aca_coll;
+	struct aca_sampling *c = coll->smp;
 
-	lockdep_assert_held(&aca_lock);
-	aca_publish(NULL);
-	aca_collection_free(c);
+	lockdep_assert_held(coll->lock);
+	aca_publish(coll, NULL);
+	aca_sampling_free(c);
 }
 
 /*
  * One ring of @data_pages per CPU of @cpus, so the memory is committed (or
  * refused) before anything starts.
  */
-int aca_sampler_alloc(unsigned int data_pages, const struct cpumask *cpus)
+int aca_sampler_alloc(struct aca_collection *coll, unsigned int data_pages,
+		      const struct cpumask *cpus)
 {
-	struct aca_collection *c;
+	struct aca_sampling *c;
 	int cpu;
 
-	lockdep_assert_held(&aca_lock);
-	aca_sampler_finish(NULL);	/* one collection per session */
+	lockdep_assert_held(coll->lock);
+	aca_sampler_finish(coll);	/* one collection per session */
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return -ENOMEM;
@@ -315,33 +316,27 @@ int aca_sampler_alloc(unsigned int data_pages, const struct cpumask *cpus)
 			goto fail;
 		c->ncpus++;
 	}
-	aca_publish(c);
+	aca_publish(coll, c);
 	return 0;
 fail:
 	pr_notice_ratelimited("cannot allocate %u-page rings for %u CPUs: lower ring_pages\n",
 			      data_pages, cpumask_weight(cpus));
-	aca_collection_free(c);
+	aca_sampling_free(c);
 	return -ENOMEM;
 }
 
 /* INIT_DRIVER: the rings, of ring_pages. */
-int aca_sampler_configure(void *ctx, const struct acp_config *cfg)
+int aca_sampler_configure(struct aca_collection *coll, const struct acp_config *cfg)
 {
 	/*
 	 * Every present CPU has a data channel, hence a ring: one offline now
 	 * is sampled if it comes back during the collection.
 	 */
-	return aca_sampler_alloc(READ_ONCE(aca_ring_pages), cpu_present_mask);
-}
-
-/* Whether @c samples @cpu with cpu-clock. */
-bool aca_cpu_clock(const struct aca_collection *c, u32 cpu)
-{
-	return c->sw || test_bit(cpu, c->sw_cpus);
+	return aca_sampler_alloc(coll, READ_ONCE(aca_ring_pages), cpu_present_mask);
 }
 
 /* No event asks for a branch stack any more: true if one did. */
-static bool aca_drop_lbrs(struct aca_collection *c)
+static bool aca_drop_lbrs(struct aca_sampling *c)
 {
 	bool had = false;
 
@@ -353,7 +348,7 @@ static bool aca_drop_lbrs(struct aca_collection *c)
 }
 
 /* What keeps asked-for LBR areas empty, said once a START (spec 6.11). */
-static void aca_log_lbr(const struct aca_collection *c, const struct acp_config *cfg)
+static void aca_log_lbr(const struct aca_sampling *c, const struct acp_config *cfg)
 {
 	if (!acp_lbrs_asked(cfg) || acp_counting_mode(cfg))
 		return;
@@ -376,7 +371,7 @@ static void aca_log_lbr(const struct aca_collection *c, const struct acp_config 
  * PEBS areas asked where no event fills them: without a PMU (cpu-clock),
  * or for events that are not precise. The host would find zeros only.
  */
-static void aca_log_pebs(const struct aca_collection *c)
+static void aca_log_pebs(const struct aca_sampling *c)
 {
 	bool asked = false, filled = false;
 
@@ -390,19 +385,72 @@ static void aca_log_pebs(const struct aca_collection *c)
 				      "no event with such a descriptor is precise");
 }
 
-int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
+/*
+ * One counter per event on every CPU with a ring, disabled. A CPU taken
+ * offline since INIT_DRIVER is skipped and reported, not a failed START:
+ * its channel streams nothing. On failure, *@refused is the event perf
+ * refused.
+ */
+static int aca_create_events(struct aca_collection *coll, bool sw,
+			     const struct acp_event **refused)
+{
+	struct aca_sampling *c = coll->smp;
+	struct aca_sev *s = c->sevs, *t;
+	u32 offline = 0, first = 0;
+	int ret = 0;
+
+	/* No cpus_read_lock(): see aca_up_cpus (hotplug.c). */
+	for (u32 cpu = 0; cpu < nr_cpu_ids && !ret; cpu++) {
+		if (!c->rings[cpu])
+			continue;
+		if (!aca_cpu_up(&coll->hp, cpu)) {
+			first = offline++ ? first : cpu;
+			s += c->nevents;
+			continue;
+		}
+		for (u32 i = 0; i < c->nevents && !ret; i++) {
+			ret = aca_create_event(s + i, cpu, &c->events[i], sw,
+					       c->counting_mode);
+			*refused = &c->events[i];
+		}
+		/*
+		 * The CPU went down meanwhile: none of its events (a part
+		 * would pass for the whole); the replug work makes them
+		 * when it is back, once START is done.
+		 */
+		if (ret && aca_cpu_raced(&coll->hp, cpu)) {
+			for (t = s; t < s + c->nevents; t++)
+				aca_release_sev(c, t);
+			first = offline++ ? first : cpu;
+			ret = 0;
+		}
+		s += c->nevents;
+	}
+	if (ret) {
+		aca_release_events(c);
+		return ret;
+	}
+	if (offline)
+		pr_notice_ratelimited("START: %u CPU(s) offline since INIT_DRIVER, the first CPU %u: not sampled\n",
+				      offline, first);
+	c->armed = true;
+	return 0;
+}
+
+int aca_sampler_start(struct aca_collection *coll, const struct acp_config *cfg,
+		      bool paused)
 {
 	const struct acp_event *refused = NULL;
-	struct aca_collection *c;
+	struct aca_sampling *c;
 	int ret;
 
-	lockdep_assert_held(&aca_lock);
-	if (!aca_coll) {
-		ret = aca_sampler_configure(ctx, cfg);
+	lockdep_assert_held(coll->lock);
+	if (!coll->smp) {
+		ret = aca_sampler_configure(coll, cfg);
 		if (ret)
 			return ret;
 	}
-	c = aca_coll;
+	c = coll->smp;
 	if (c->sevs || c->groups)
 		return -EBUSY;	/* one START per collection (spec 3.4) */
 	ret = aca_take_groups(c, cfg);
@@ -416,17 +464,17 @@ int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
 	aca_log_lbr(c, cfg);
 	c->counting_mode = acp_counting_mode(cfg);
 	aca_switch_policy(c, cfg);
-	ret = aca_setup_sevs(c, cfg);
+	ret = aca_setup_sevs(coll, cfg);
 	if (ret)
 		return ret;
 
 	c->nchans = min_t(u32, cfg->ncpus, nr_cpu_ids);
-	ret = aca_create_events(c, c->sw, &refused);
+	ret = aca_create_events(coll, c->sw, &refused);
 	if (ret && !c->sw && aca_drop_lbrs(c)) {
 		/* No LBRs, LBRs taken (PT, BTS), a filter the model lacks. */
 		pr_notice_ratelimited("START: perf refused event 0x%llx with a branch stack (%d): sampling without LBRs, LBR areas stay zero\n",
 				      refused->config, ret);
-		ret = aca_create_events(c, false, &refused);
+		ret = aca_create_events(coll, false, &refused);
 	}
 	if (ret && c->counting_mode) {
 		pr_notice_ratelimited("START: counting mode: perf refused %s event 0x%llx (%d); software events count without a PMU (aca-host stat -e task-clock)\n",
@@ -442,7 +490,7 @@ int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
 					      refused->config, ret);
 		c->sw = true;
 		aca_log_lbr(c, cfg);
-		ret = aca_create_events(c, true, &refused);
+		ret = aca_create_events(coll, true, &refused);
 	}
 	if (ret) {
 		pr_notice_ratelimited("START: cannot create the sampling events (%d)\n",
@@ -454,39 +502,39 @@ int aca_sampler_start(void *ctx, const struct acp_config *cfg, bool paused)
 	c->read_tsc = aca_tsc_now();
 	if (!paused)
 		aca_enable(c, true);
-	aca_watch_events(c);
-	schedule_delayed_work(&aca_watch, msecs_to_jiffies(ACA_WATCH_MS));
+	aca_watch_start(coll);
 	/* [ACA-EXT] Counting mode's timer, its records on the CPU channels. */
 	c->emon_ms = c->counting_mode && cfg->drv.emon_timer_interval > 0 ?
 		     cfg->drv.emon_timer_interval : 0;
 	if (c->emon_ms)
-		mod_delayed_work(system_wq, &aca_emon, msecs_to_jiffies(c->emon_ms));
+		aca_emon_start(coll);
 	/* Counting mode's groups switch on READ_SWITCH_GROUP only. */
 	if (c->switch_ms)
-		mod_delayed_work(system_wq, &aca_mux,
+		mod_delayed_work(system_wq, &coll->mux,
 				 msecs_to_jiffies(c->switch_ms));
 	return 0;
 }
 
 /* The local API's START (local.c): @cpu_clock samples with cpu-clock only. */
-int aca_sampler_start_local(const struct acp_config *cfg, bool cpu_clock)
+int aca_sampler_start_local(struct aca_collection *coll,
+			    const struct acp_config *cfg, bool cpu_clock)
 {
-	if (aca_coll && !aca_coll->sevs)
-		aca_coll->sw = cpu_clock;
-	return aca_sampler_start(NULL, cfg, false);
+	if (coll->smp && !coll->smp->sevs)
+		coll->smp->sw = cpu_clock;
+	return aca_sampler_start(coll, cfg, false);
 }
 
 /*
  * STOP: no sample is written after this; the rings stay to be read. It
  * returns once every event is released and their handlers are done
- * (aca_release_events()): the core finalizes the rings after it (flush),
+ * (aca_release_events()): the core finalizes the rings after it (finalize),
  * and a session's end frees them (finish) right after it.
  */
-void aca_sampler_stop(void *ctx)
+void aca_sampler_stop(struct aca_collection *coll)
 {
-	struct aca_collection *c = aca_coll;
+	struct aca_sampling *c = coll->smp;
 
-	lockdep_assert_held(&aca_lock);
+	lockdep_assert_held(coll->lock);
 	if (c && c->armed) {
 		/*
 		 * The EMON timer's last record: what was counted since its
@@ -499,32 +547,32 @@ void aca_sampler_stop(void *ctx)
 	}
 }
 
-void aca_sampler_pause(void *ctx, bool pause)
+void aca_sampler_pause(struct aca_collection *coll, bool pause)
 {
-	struct aca_collection *c = aca_coll;
+	struct aca_sampling *c = coll->smp;
 
-	lockdep_assert_held(&aca_lock);
+	lockdep_assert_held(coll->lock);
 	if (c && c->armed) {
 		/*
 		 * A CPU got to switch_samples and the switch work found the
 		 * group paused: the next one resumes (a switch while paused).
 		 */
 		if (!pause && c->paused && c->switch_samples && aca_samples_reached(c))
-			aca_switch_group(c);
+			aca_switch_group(coll);
 		c->paused = pause;
 		aca_enable(c, !pause);
 	}
 }
 
-struct aca_ring *aca_sampler_ring(u32 cpu)
+struct aca_ring *aca_sampler_ring(struct aca_collection *coll, u32 cpu)
 {
-	struct aca_collection *c = aca_coll;
+	struct aca_sampling *c = coll->smp;
 
 	return c && cpu < nr_cpu_ids ? c->rings[cpu] : NULL;
 }
 
 /* Some event of @c is a core PMU one, for which cpu-clock may stand in. */
-static bool aca_has_core_events(const struct aca_collection *c)
+static bool aca_has_core_events(const struct aca_sampling *c)
 {
 	for (u32 i = 0; i < c->nevents; i++)
 		if (!c->events[i].software && !c->events[i].pmu_type)
@@ -533,17 +581,17 @@ static bool aca_has_core_events(const struct aca_collection *c)
 }
 
 /* @cpu samples a core PMU event with cpu-clock (IBS and software events never do). */
-bool aca_sampler_cpu_clock(u32 cpu)
+bool aca_cpu_clock_core(struct aca_collection *coll, u32 cpu)
 {
-	struct aca_collection *c = aca_coll;
+	struct aca_sampling *c = coll->smp;
 
-	lockdep_assert_held(&aca_lock);
+	lockdep_assert_held(coll->lock);
 	return c && cpu < nr_cpu_ids && aca_cpu_clock(c, cpu) && aca_has_core_events(c);
 }
 
 void aca_sampler_counts(void *ctx, u32 cpu, u64 *written, u64 *dropped)
 {
-	struct aca_ring *r = aca_sampler_ring(cpu);
+	struct aca_ring *r = aca_sampler_ring(ctx, cpu);
 
 	*written = 0;
 	*dropped = 0;
@@ -552,40 +600,45 @@ void aca_sampler_counts(void *ctx, u32 cpu, u64 *written, u64 *dropped)
 }
 
 /* Sampling will fall back to cpu-clock (as far as the load-time probe knows). */
-bool aca_sampler_fallback(void *ctx)
+bool aca_cpu_clock_fallback(void *ctx)
 {
 	return !aca_pmu_ok;
 }
 
-int aca_sampler_init(void)
+/*
+ * A collection's sampling, before any session: its works, the hotplug
+ * callbacks, the collection file and the fault injector.
+ */
+int aca_sampler_init(struct aca_collection *coll)
 {
 	int ret;
 
+	mutex_init(&coll->sampling_lock);
+	aca_mux_init(coll);
+	aca_emon_init(coll);
 	aca_probe_pmu();
-	ret = aca_hotplug_init();
+	ret = aca_hotplug_init(coll);
 	if (ret)
 		return ret;
-	ret = aca_collection_file_init();
+	ret = aca_collection_file_init(coll);
 	if (ret)
-		goto err_cpuhp;
+		goto err_hotplug;
 	/* Optional: without debugfs, only the tests' stand-in is missing. */
-	aca_inject_init();
+	aca_inject_init(coll);
 	return 0;
 
-err_cpuhp:
-	aca_hotplug_exit();
+err_hotplug:
+	aca_hotplug_exit(coll);
 	return ret;
 }
 
-/* After the device is gone: no collection exists, no handler can run. */
-void aca_sampler_exit(void)
+/* After the device is gone: no session exists, no handler can run. */
+void aca_sampler_exit(struct aca_collection *coll)
 {
-	aca_inject_exit();
-	aca_collection_file_exit();
-	aca_hotplug_exit();
-	cancel_work_sync(&aca_replug_work);
-	cancel_delayed_work_sync(&aca_watch);
-	cancel_delayed_work_sync(&aca_emon);
-	irq_work_sync(&aca_mux_kick);
-	cancel_delayed_work_sync(&aca_mux);
+	aca_inject_exit(coll);
+	aca_collection_file_exit(coll);
+	aca_hotplug_exit(coll);
+	aca_emon_exit(coll);
+	aca_mux_exit(coll);
+	mutex_destroy(&coll->sampling_lock);
 }

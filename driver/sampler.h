@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * A collection as the sampler holds it (sampler.c): its rings, its events
- * on every CPU and its groups. The files that sample for it share it:
- * events.c (perf events and the overflow handler), multiplex.c (the
- * groups' windows and the switch timer), emon.c (counting mode's reads and
- * EMON timer), hotplug.c (CPU hotplug, the watch), inject.c (the debugfs
- * fault injector) and collection_file.c (/sys/module/aca/collection).
+ * A session's sampling, part of its collection (collection.h): its rings,
+ * its events on every CPU and its groups, which sampler.c makes and
+ * frees. The files that sample for it share it: events.c (perf events and
+ * the overflow handler), multiplex.c (the groups' windows and the switch
+ * timer), emon.c (counting mode's reads and EMON timer), hotplug.c (CPU
+ * hotplug, the watch), inject.c (the debugfs fault injector) and
+ * collection_file.c (/sys/module/aca/collection).
  */
 #ifndef ACA_SAMPLER_H
 #define ACA_SAMPLER_H
 
 #include <linux/atomic.h>
+#include <linux/bitops.h>
+#include <linux/irq_work.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
 #include <asm/local.h>
@@ -45,7 +48,8 @@ struct aca_sev {
 	const struct acp_lbr_layout *lbr;	/* the collection's */
 	u64 read;		/* counting mode: its count at the last read */
 	atomic_long_t *trig;	/* a trigger event's: its CPU's count, */
-	long trig_at;		/* the group switches at this one */
+	long trig_at;		/* the group switches at this one, */
+	struct irq_work *kick;	/* by this kick (the collection's mux_kick) */
 	struct aca_scratch *scratch;	/* its CPU's, with a callstack or LBR area */
 };
 
@@ -71,7 +75,7 @@ struct aca_group {
 	u64 running_tsc;	/* their total */
 };
 
-struct aca_collection {
+struct aca_sampling {
 	struct aca_ring **rings;	/* by CPU id, NULL if offline */
 	struct aca_sev *sevs;		/* by CPU, then as events[] */
 	u32 nsev;
@@ -110,13 +114,10 @@ struct aca_collection {
 	struct aca_scratch **scratch;	/* by CPU id, with callstack or LBR areas only */
 };
 
-/*
- * The collection; it changes only under aca_lock, and additionally under
- * aca_sampler_lock, so the collection file reads it without aca_lock.
- */
-extern struct mutex aca_sampler_lock;
-extern struct aca_collection *aca_coll;
-
-bool aca_cpu_clock(const struct aca_collection *c, u32 cpu);
+/* Whether @c samples @cpu with cpu-clock. */
+static inline bool aca_cpu_clock(const struct aca_sampling *c, u32 cpu)
+{
+	return c->sw || test_bit(cpu, c->sw_cpus);
+}
 
 #endif /* ACA_SAMPLER_H */

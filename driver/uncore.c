@@ -51,8 +51,6 @@ struct aca_uncore {
 	struct delayed_work work;
 };
 
-static struct aca_uncore *aca_unc;	/* under aca_lock */
-
 /*
  * Counter @k stopped counting while @counting: perf put it in error (a
  * pinned event it could not schedule) or off (its CPU went offline). Its
@@ -166,13 +164,13 @@ static void aca_unc_free(struct aca_uncore *u)
  * channel's ring, there before its reader binds it, ring_pages like a
  * CPU's; the counters come at START.
  */
-int aca_uncore_configure(const struct acp_config *cfg)
+int aca_uncore_configure(struct aca_uncore **unc, const struct acp_config *cfg)
 {
 	unsigned int pages = max_t(unsigned int, READ_ONCE(aca_ring_pages), ACA_UNC_RING_PAGES_MIN);
 	struct aca_uncore *u;
 
 	lockdep_assert_held(&aca_lock);
-	aca_uncore_finish();
+	aca_uncore_finish(unc);
 	if (acp_counting_mode(cfg) || !aca_pmus_have("uncore_"))
 		return 0;
 	u = kzalloc(sizeof(*u), GFP_KERNEL);
@@ -186,7 +184,7 @@ int aca_uncore_configure(const struct acp_config *cfg)
 		kfree(u);
 		return -ENOMEM;
 	}
-	aca_unc = u;
+	*unc = u;
 	return 0;
 }
 
@@ -275,9 +273,8 @@ static int aca_unc_create(struct aca_unc_event_set *set, u32 i, bool paused)
 }
 
 /* START: a counting event per uncore counter and die, then the worker. */
-int aca_uncore_start(const struct acp_config *cfg, bool paused)
+int aca_uncore_start(struct aca_uncore *u, const struct acp_config *cfg, bool paused)
 {
-	struct aca_uncore *u = aca_unc;
 	struct aca_unc_event_set *set;
 	u32 rec_max = 0, ms;
 	int ret;
@@ -327,9 +324,8 @@ int aca_uncore_start(const struct acp_config *cfg, bool paused)
 }
 
 /* PAUSE and RESUME: no record while paused; the counts hold meanwhile. */
-void aca_uncore_pause(bool pause)
+void aca_uncore_pause(struct aca_uncore *u, bool pause)
 {
-	struct aca_uncore *u = aca_unc;
 	struct aca_unc_event_set *set = u ? &u->set : NULL;
 
 	lockdep_assert_held(&aca_lock);
@@ -353,9 +349,8 @@ void aca_uncore_pause(bool pause)
  * counts since the last round are in it), the counters released, the
  * ring final, and what it lost said.
  */
-void aca_uncore_stop(void)
+void aca_uncore_stop(struct aca_uncore *u)
 {
-	struct aca_uncore *u = aca_unc;
 	u64 written, lost;
 
 	lockdep_assert_held(&aca_lock);
@@ -373,20 +368,21 @@ void aca_uncore_stop(void)
 				      "read the uncore channel while collecting, or load aca with a larger ring_pages");
 }
 
-void aca_uncore_finish(void)
+/* Session end: the counters and the ring freed, @unc emptied. */
+void aca_uncore_finish(struct aca_uncore **unc)
 {
-	struct aca_uncore *u = aca_unc;
+	struct aca_uncore *u = *unc;
 
 	lockdep_assert_held(&aca_lock);
 	if (!u)
 		return;
 	aca_unc_halt(u);
-	aca_unc = NULL;
+	*unc = NULL;
 	aca_unc_free(u);
 }
 
-struct aca_ring *aca_uncore_ring(void)
+struct aca_ring *aca_uncore_ring(struct aca_uncore *u)
 {
 	lockdep_assert_held(&aca_lock);
-	return aca_unc ? aca_unc->ring : NULL;
+	return u ? u->ring : NULL;
 }
