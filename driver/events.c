@@ -225,8 +225,13 @@ static void aca_overflow(struct perf_event *event,
  * preemption only; do_perf_sw_event() walks the CPU's events under
  * rcu_read_lock()), so the cross-call that takes the event off
  * (perf_swevent_del(): hlist_del_rcu()) can interrupt it, and it resumes
- * after the release has returned, as it does on 6.1 and 6.12 alike, with
- * preempt=full and on PREEMPT_RT. Every call of aca_overflow() is inside
+ * after the release has returned, with preempt=full and on PREEMPT_RT.
+ * Kernels with upstream's "perf: Fix __perf_event_overflow() vs
+ * perf_remove_from_context() race" (6.1.167, 6.12.77 and later, Debian's
+ * current 6.1 and 6.12 among them) call the handler with interrupts off
+ * and skip an event no longer active, which closes that window; aca
+ * builds against older ones too, so it does not rely on it. Every call of
+ * aca_overflow() is inside
  * an RCU read-side critical section: a software event's under
  * rcu_read_lock() with preemption off, cpu-clock's in its hrtimer's hard
  * IRQ, a PMU event's in its NMI (or in the cross-call, a large PEBS
