@@ -52,7 +52,7 @@ struct acp_ops {
 	int (*start)(void *ctx, const struct acp_config *cfg, bool paused);
 	/*
 	 * Returns once nothing samples any more: no handler still running
-	 * may write a record or touch what finish() frees, so flush() and
+	 * may write a record or touch what finish() frees, so finalize() and
 	 * finish() may follow at once (acp_session_end()).
 	 */
 	void (*stop)(void *ctx);
@@ -90,7 +90,7 @@ struct acp_ops {
 	 * channels (the module records of every live process), or have it
 	 * added later to a stream not final yet (data_final()). Optional.
 	 */
-	void (*flush)(void *ctx);
+	void (*finalize)(void *ctx);
 	/*
 	 * Sampling will use the cpu-clock software event instead of the PMU
 	 * (reported in GET_DRV_SETUP_INFO); optional.
@@ -120,11 +120,11 @@ struct acp_ops {
 	/*
 	 * Data channel @chan's stream is final: nothing will ever be added
 	 * to it again. After STOP a channel counts as drained only once its
-	 * stream is final and empty; one that becomes final after flush()
+	 * stream is final and empty; one that becomes final after finalize()
 	 * returned (the kernel's module records) is reported then, with
 	 * acp_conn_drained() on its connection. Asked before data_peek(), so
 	 * the bytes added before it became final are seen. Optional: without
-	 * it every stream is final once flush() returned.
+	 * it every stream is final once finalize() returned.
 	 */
 	bool (*data_final)(void *ctx, u32 chan);
 	/*

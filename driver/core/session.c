@@ -223,8 +223,8 @@ s32 acp_cmd_stop(const struct acp_cmd *cmd, struct acp_reply *r)
 
 	if (t->ops->stop)
 		t->ops->stop(t->ctx);
-	if (t->ops->flush)
-		t->ops->flush(t->ctx);
+	if (t->ops->finalize)
+		t->ops->finalize(t->ctx);
 	t->state = ACP_STOPPED;
 	cmd->c->ops->stop_wait(t);
 	return VT_SUCCESS;

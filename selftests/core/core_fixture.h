@@ -290,7 +290,7 @@ static inline s32 send_ecb(struct __test_metadata *_metadata,
 #define SPEC_STATE_RESERVED		1	/* RESERVE done */
 #define SPEC_STATE_IDLE			2	/* configured: after INIT_DRIVER */
 #define SPEC_STATE_PAUSED		3
-#define SPEC_STATE_STOPPED		4	/* stopped, flushed */
+#define SPEC_STATE_STOPPED		4	/* stopped, finalized */
 #define SPEC_STATE_RUNNING		5	/* collecting */
 
 /* The names the tests use (sep_cmd.h) are the spec's values. */

@@ -125,7 +125,7 @@ TEST_F(core, session_end_drops_unread_samples)
 	fake_add_samples(&self->f, MODULE_CHAN, 96, 0);
 	acp_conn_hangup(self->ctl);
 	EXPECT_EQ(1, self->f.nstop);
-	EXPECT_EQ(0, self->f.nflush);	/* nobody wants final records */
+	EXPECT_EQ(0, self->f.nfinalize);	/* nobody wants final records */
 	EXPECT_EQ(1, self->f.nfinish);
 	for (u32 i = 0; i < self->ndata; i++) {
 		expect_eof(_metadata, self, self->data[i]);
@@ -166,7 +166,7 @@ TEST_F(core, stop_answers_once_a_stream_read_outside_the_core_is_drained)
 
 /*
  * A stream that may still grow after STOP (the kernel's module records,
- * written by a worker after flush() returned) holds the answer while it
+ * written by a worker after finalize() returned) holds the answer while it
  * is empty, however often its reader asks, and until its last bytes are
  * read once it is final.
  */
@@ -245,7 +245,7 @@ TEST_F(core, stop_answers_when_an_empty_stream_becomes_final)
 	}
 }
 
-/* Without data_final() every stream is final once flush() returned. */
+/* Without data_final() every stream is final once finalize() returned. */
 TEST_F(core, streams_are_final_at_stop_without_data_final)
 {
 	self->ops.data_final = NULL;
@@ -309,8 +309,8 @@ TEST_F(core, stop_answers_after_every_channel_is_drained)
 	goto_state(_metadata, self, ACP_RUNNING);
 	for (u32 cpu = 0; cpu < FAKE_NCPUS; cpu++)
 		fake_add_samples(&self->f, cpu, 40 + 8 * cpu, cpu);
-	self->f.flush_bytes = 160;
-	self->f.flush_seed = 90;
+	self->f.finalize_bytes = 160;
+	self->f.finalize_seed = 90;
 	self->f.nwoken = 0;
 	stop_pending(_metadata, self);
 	EXPECT_STREQ("sf", self->f.calls);	/* stop, then final records */
@@ -477,7 +477,7 @@ TEST_F(core, unconnected_and_closed_channels_count_as_drained)
 	goto_state(_metadata, self, ACP_RUNNING);
 	fake_add_samples(&self->f, 1, 32, 0);
 	fake_add_samples(&self->f, 3, 32, 9);		/* nobody reads CPU 3 */
-	self->f.flush_bytes = 40;			/* nor the module channel */
+	self->f.finalize_bytes = 40;			/* nor the module channel */
 	stop_pending(_metadata, self);
 	/* CPU 1's reader goes away: its channel no longer holds STOP. */
 	self->f.nwoken = 0;
@@ -615,8 +615,8 @@ TEST_F(core, delayed_transfer_holds_the_data_until_stop)
 	expect_samples(_metadata, self, self->data[0], 0, 0, 0);
 
 	/* STOP: the held data flows, then the answer. */
-	self->f.flush_bytes = 16;
-	self->f.flush_seed = 82;
+	self->f.finalize_bytes = 16;
+	self->f.finalize_seed = 82;
 	stop_pending(_metadata, self);
 	EXPECT_EQ(1, fake_woken(&self->f, self->data[0]));
 	EXPECT_EQ(1, fake_woken(&self->f, self->data[MODULE_CHAN]));

@@ -396,16 +396,16 @@ u32 fake_unread(const struct fake *f, u32 chan)
 }
 
 /* STOP's final module records, on the module channel; after stop(). */
-static void fake_flush(void *ctx)
+static void fake_finalize(void *ctx)
 {
 	struct fake *f = ctx;
 
 	fake_call(f, 'f');
-	f->nflush++;
+	f->nfinalize++;
 	if (f->running)
 		f->misuse++;
-	if (f->flush_bytes)
-		fake_add_samples(f, f->ncpus + 1, f->flush_bytes, f->flush_seed);
+	if (f->finalize_bytes)
+		fake_add_samples(f, f->ncpus + 1, f->finalize_bytes, f->finalize_seed);
 }
 
 static bool fake_delayed_transfer(void *ctx)
@@ -534,7 +534,7 @@ static int fake_configure(void *ctx, const struct acp_config *cfg)
 
 	f->nconfigure++;
 	if (f->configure_bytes)
-		fake_add_samples(f, f->ncpus + 1, f->configure_bytes, f->flush_seed);
+		fake_add_samples(f, f->ncpus + 1, f->configure_bytes, f->finalize_seed);
 	return 0;
 }
 
@@ -589,7 +589,7 @@ const struct acp_ops fake_ops = {
 	.find_pmu = fake_find_pmu,
 	.group_times = fake_group_times,
 	.sample_counts = fake_sample_counts,
-	.flush = fake_flush,
+	.finalize = fake_finalize,
 	.data_peek = fake_data_peek,
 	.data_consume = fake_data_consume,
 	.data_final = fake_data_final,

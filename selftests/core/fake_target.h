@@ -186,22 +186,22 @@ struct fake {
 	u32 nfinal;
 	u32 nfinish;
 	u32 nfini;
-	/* flush(): calls, and module-record bytes it adds (seed flush_seed). */
-	u32 nflush;
-	u32 flush_bytes;
-	u8 flush_seed;
+	/* finalize(): calls, and module-record bytes it adds (seed finalize_seed). */
+	u32 nfinalize;
+	u32 finalize_bytes;
+	u8 finalize_seed;
 	bool delayed;			/* what delayed_transfer() answers */
 	/*
 	 * configure() (INIT_DRIVER, fake_ops only): calls, and module-record
 	 * bytes it adds, as the kernel's does with the kernel and modules'
-	 * layout (seed flush_seed).
+	 * layout (seed finalize_seed).
 	 */
 	u32 nconfigure;
 	u32 configure_bytes;
 	/* kernel_symbol() calls, and the address of the last. */
 	u32 nksym;
 	u64 ksym_last;
-	/* Order of the calls stop (s), flush (f), finish (F), as letters. */
+	/* Order of the calls stop (s), finalize (f), finish (F), as letters. */
 	char calls[16];
 	u32 ncalls;
 };

@@ -548,11 +548,11 @@ static void f_stop(void *ctx)
 }
 
 /* STOP's final records come after the counters stopped. */
-static void f_flush(void *ctx)
+static void f_finalize(void *ctx)
 {
 	if (fz.f.running)
-		fail("flush() while sampling");
-	fake_ops.flush(ctx);
+		fail("finalize() while sampling");
+	fake_ops.finalize(ctx);
 	check_fake();
 }
 
@@ -624,7 +624,7 @@ static void set_ops(struct acp_ops *ops, bool sampler)
 		return;
 	ops->start = f_start;
 	ops->stop = f_stop;
-	ops->flush = f_flush;
+	ops->finalize = f_finalize;
 	ops->pause = f_pause;
 	ops->sample_counts = f_sample_counts;
 	ops->finish = f_finish;
