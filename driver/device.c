@@ -635,11 +635,9 @@ static __poll_t aca_poll(struct file *file, poll_table *pt)
 	mutex_unlock(&aca_lock);
 	if (bind) {
 		mutex_unlock(&af->read_lock);
-		smp_mb();	/* the unlock before read_missed; pairs with aca_read_lock() */
-		if (READ_ONCE(af->read_missed)) {
-			WRITE_ONCE(af->read_missed, false);
+		/* A full barrier: the unlock before read_missed; pairs with aca_read_lock(). */
+		if (xchg(&af->read_missed, false))
 			wake_up_interruptible(&af->wait);
-		}
 	}
 	return mask;
 }

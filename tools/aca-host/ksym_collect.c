@@ -311,8 +311,10 @@ long long ksym_collect_live(struct host_session *s, const char *dir, uint32_t nc
 		if (!n)
 			break;
 		st = ask(s, batch, n, slots, &syms);
-		if (st < 0)
+		if (st < 0) {
+			ret = KSYM_SESSION_BROKEN;
 			goto out;
+		}
 		if (st > 0) {
 			/* Refused: nothing to write, and the collection goes on. */
 			*refused = 1;

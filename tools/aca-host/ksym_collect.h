@@ -67,8 +67,12 @@ long long ksym_collect(struct host_session *s, const char *dir, uint32_t ncpus,
 /*
  * The same, legal during the collection too (aca-host top asks it while
  * the target samples); *@refused set to 1 when the target would not name
- * them (said on stderr), so that the caller asks no more.
+ * them (said on stderr), so that the caller asks no more. A session that
+ * broke while asking (a short write, no reply in time: a late reply may
+ * still come) returns KSYM_SESSION_BROKEN, which is below 0 too: ask no
+ * more on it.
  */
+#define KSYM_SESSION_BROKEN	(-2)
 long long ksym_collect_live(struct host_session *s, const char *dir, uint32_t ncpus,
 			    const struct record_layout *l, int *refused);
 

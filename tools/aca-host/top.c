@@ -285,12 +285,17 @@ static void refresh(struct top *tp, struct host_session *s, const struct collect
 	int refused = 0;
 
 	/*
-	 * A failed ask is tried again at the next refresh, and given up only
-	 * after KSYM_TRIES in a row: one short write or a slow reply must not
-	 * leave the whole view without kernel names.
+	 * A failed ask of this host's own (reading the samples, writing the
+	 * names) is tried again at the next refresh, and given up only after
+	 * KSYM_TRIES in a row. One that broke the session is not: a late
+	 * reply would answer the next ask.
 	 */
 	if (!tp->ksym_state) {
-		if (ksym_collect_live(s, tp->dir, r->ncpus, &l, &refused) < 0) {
+		long long got = ksym_collect_live(s, tp->dir, r->ncpus, &l, &refused);
+
+		if (got == KSYM_SESSION_BROKEN) {
+			tp->ksym_state = -1;
+		} else if (got < 0) {
 			if (++tp->ksym_failed >= KSYM_TRIES)
 				tp->ksym_state = -1;
 		} else {
