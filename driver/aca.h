@@ -106,6 +106,7 @@ int aca_collection_start(void *ctx, const struct acp_config *cfg, bool paused);
 void aca_collection_pause(void *ctx, bool pause);
 void aca_collection_stop(void *ctx);
 void aca_collection_finalize(void *ctx);
+int aca_collection_module_snapshot(void *ctx);
 void aca_collection_finish(void *ctx);
 bool aca_collection_delayed(void *ctx);
 
@@ -179,6 +180,7 @@ struct aca_modrecs {
 };
 
 int aca_modrec_configure(struct aca_modrecs *m);
+int aca_modrec_snapshot(struct aca_modrecs *m);
 void aca_modrec_stop(struct aca_modrecs *m);
 void aca_modrec_finish(struct aca_modrecs *m);
 struct aca_ring *aca_modrec_ring(struct aca_modrecs *m);

@@ -6,10 +6,10 @@
  * module-record ring (modrec.c) for chan == N + 1 (neither in counting
  * mode, and no uncore ring on a target without uncore PMUs). This is the
  * one place that maps channels to rings.
- * The session's calls (acp_ops configure, start, stop, finalize (the
- * core's flush), finish) arrive under the
- * device's lock, the collection's; a data channel's file binds its ring
- * once it streams and then reads it without that lock (device.c).
+ * The session's calls (acp_ops configure, start, stop, finalize,
+ * module_snapshot, finish) arrive under the device's lock, the
+ * collection's; a data channel's file binds its ring once it streams and
+ * then reads it without that lock (device.c).
  */
 #include <linux/compiler.h>
 #include <linux/slab.h>
@@ -189,8 +189,7 @@ void aca_collection_pause(void *ctx, bool pause)
 }
 
 /*
- * STOP's end (the core's flush), counters stopped: the CPU rings get
- * nothing more. The module
+ * STOP's end, counters stopped: the CPU rings get nothing more. The module
  * records' worker is asked for STOP's records and finalizes their ring
  * once the last is written (modrec.c), after this returns: until then the
  * core holds STOP's answer (aca_collection_final()). Whoever sees a final
@@ -210,6 +209,19 @@ void aca_collection_finalize(void *ctx)
 		if (r)
 			aca_ring_finalize(r);
 	}
+}
+
+/*
+ * [ACA-EXT] MODULE_SNAPSHOT, while sampling or paused: the module records'
+ * worker describes every live process soon (modrec.c). -ENODATA in
+ * counting mode, which has no module records.
+ */
+int aca_collection_module_snapshot(void *ctx)
+{
+	struct aca_collection *coll = ctx;
+
+	lockdep_assert_held(coll->lock);
+	return aca_modrec_snapshot(&coll->mr);
 }
 
 void aca_collection_finish(void *ctx)

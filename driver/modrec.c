@@ -8,9 +8,16 @@
  *    exits or execs, and a mapping when munmap() removes it (dlclose()),
  *    each with unloadTsc = when it went;
  *  - STOP: every executable mapping of every live process, vDSO included,
- *    still loaded (unloadTsc ~0), and one record per kernel thread.
+ *    still loaded (unloadTsc ~0), and one record per kernel thread;
+ *  - [ACA-EXT] MODULE_SNAPSHOT, while sampling or paused: the same walk as
+ *    STOP's, the collection going on, so that a host names user code
+ *    live (aca-host top). A walk at a time, queued at least
+ *    ACA_MODULE_SNAPSHOT_GAP_MS apart: an ask meanwhile is served by the
+ *    next walk. A walk STOP overtakes ends there (STOP's describes them
+ *    all). A mapping may so be described more than once.
  * So a process started, or a library dlopen()ed, during a collection is
- * described at STOP if it is still there, or when it goes.
+ * described at STOP if it is still there, or when it goes, and at the
+ * first snapshot after it.
  *
  * Hooks (modrec_hooks.c): kprobes on a process's exit and exec and on
  * munmap(), whose handlers, with preemption off, take only what they must
@@ -563,8 +570,11 @@ static struct task_struct **aca_mr_tasks(struct aca_modrec *mr, u32 *n)
 	return tasks;
 }
 
-/* Every live process, the queue drained between two; finish() cancels. */
-static void aca_mr_walk(struct aca_modrec *mr)
+/*
+ * Every live process, the queue drained between two; finish() cancels.
+ * A @snapshot's walk ends when STOP is asked (its own walk follows).
+ */
+static void aca_mr_walk(struct aca_modrec *mr, bool snapshot)
 {
 	u64 now = aca_tsc_now();
 	struct task_struct **tasks;
@@ -572,11 +582,15 @@ static void aca_mr_walk(struct aca_modrec *mr)
 
 	tasks = aca_mr_tasks(mr, &n);
 	if (!tasks) {
-		pr_notice("module records: no memory to list the processes at STOP\n");
+		pr_notice("module records: no memory to list the processes %s\n",
+			  snapshot ? "for a snapshot" : "at STOP");
 		return;
 	}
 	for (u32 i = 0; i < n; i++) {
-		if (!aca_mr_over(mr)) {
+		/* Pairs with the release in aca_modrec_stop(), as aca_mr_over(). */
+		if (snapshot && smp_load_acquire(&mr->stop)) {
+			/* STOP's walk describes them. */
+		} else if (!aca_mr_over(mr)) {
 			aca_mr_task(mr, tasks[i], now);
 			aca_mr_drain(mr);
 		} else if (!READ_ONCE(mr->cancel)) {
@@ -612,15 +626,19 @@ static void aca_mr_report(struct aca_modrec *mr)
 }
 
 /*
- * The queue, then, once STOP asked: every live process, the hooks
- * removed, what they queued last, the ring finalized. Once only.
+ * The queue; a snapshot's walk if one was asked and STOP was not; then,
+ * once STOP asked: every live process, the hooks removed, what they
+ * queued last, the ring finalized. Once only.
  */
 static void aca_mr_run(struct aca_modrec *mr)
 {
 	aca_mr_drain(mr);
+	/* Pairs with the release in aca_modrec_stop(), as aca_mr_over(). */
+	if (!smp_load_acquire(&mr->stop) && xchg(&mr->snap, false))
+		aca_mr_walk(mr, true);
 	if (!READ_ONCE(mr->stop) || mr->done)
 		return;
-	aca_mr_walk(mr);
+	aca_mr_walk(mr, false);
 	if (READ_ONCE(mr->cancel))
 		return;
 	aca_mr_unhook(mr);
@@ -652,6 +670,15 @@ static void aca_mr_watchdog(struct work_struct *work)
 		  ACA_MR_STOP_S + ACA_MR_GRACE_S);
 }
 
+/* A snapshot's time has come: the worker takes it (aca_mr_run()). */
+static void aca_mr_snap_kick(struct work_struct *work)
+{
+	struct aca_modrec *mr = container_of(to_delayed_work(work),
+					     struct aca_modrec, snap_kick);
+
+	queue_work(system_unbound_wq, &mr->work);
+}
+
 /* One run of the worker; the build-ids it read are forgotten after it. */
 static void aca_mr_work(struct work_struct *work)
 {
@@ -663,6 +690,7 @@ static void aca_mr_work(struct work_struct *work)
 
 static void aca_mr_free(struct aca_modrec *mr)
 {
+	cancel_delayed_work_sync(&mr->snap_kick);
 	cancel_delayed_work_sync(&mr->watchdog);
 	/* Empty: each run of the worker forgets what it read. */
 	aca_buildid_clear(&mr->bids);
@@ -693,6 +721,8 @@ int aca_modrec_configure(struct aca_modrecs *m)
 	INIT_LIST_HEAD(&mr->queued);
 	INIT_WORK(&mr->work, aca_mr_work);
 	INIT_DELAYED_WORK(&mr->watchdog, aca_mr_watchdog);
+	INIT_DELAYED_WORK(&mr->snap_kick, aca_mr_snap_kick);
+	mr->snap_next = jiffies;	/* jiffies starts near its wrap */
 	spin_lock_init(&mr->wlock);
 	atomic64_set(&mr->missed, 0);
 	atomic64_set(&mr->nobid, 0);
@@ -714,6 +744,28 @@ int aca_modrec_configure(struct aca_modrecs *m)
 	aca_mr_kernel(mr);
 	for (int i = 0; i < ACA_NHOOKS; i++)
 		aca_mr_hook(mr, i);
+	return 0;
+}
+
+/*
+ * [ACA-EXT] MODULE_SNAPSHOT, before STOP: the worker walks every live
+ * process as STOP's does, once the gap since the last walk's kick has
+ * passed. An ask while a kick is queued only sets the flag that kick's
+ * walk takes; one during a walk has the worker walk again after it.
+ * -ENODATA: no module records (counting mode) or STOP came.
+ */
+int aca_modrec_snapshot(struct aca_modrecs *m)
+{
+	struct aca_modrec *mr = m->cur;
+	unsigned long now = jiffies, at;
+
+	lockdep_assert_held(&aca_lock);
+	if (!mr || mr->stop)
+		return -ENODATA;
+	WRITE_ONCE(mr->snap, true);
+	at = time_after(mr->snap_next, now) ? mr->snap_next : now;
+	if (queue_delayed_work(system_unbound_wq, &mr->snap_kick, at - now))
+		mr->snap_next = at + msecs_to_jiffies(ACA_MODULE_SNAPSHOT_GAP_MS);
 	return 0;
 }
 
@@ -753,6 +805,8 @@ void aca_modrec_finish(struct aca_modrecs *m)
 	if (!mr)
 		return;
 	WRITE_ONCE(mr->cancel, true);
+	/* No kick queues the worker again after it is cancelled. */
+	cancel_delayed_work_sync(&mr->snap_kick);
 	cancel_work_sync(&mr->work);
 	aca_mr_unhook(mr);
 	/* A handler that ran before the unhook may have queued it again. */

@@ -38,6 +38,7 @@ const struct acp_ops aca_kernel_ops = {
 	.group_times = aca_sampler_group_times,
 	.read_counts = aca_sampler_read_counts,
 	.finalize = aca_collection_finalize,
+	.module_snapshot = aca_collection_module_snapshot,
 	.sample_counts = aca_sampler_counts,
 	.data_peek = aca_collection_peek,
 	.data_consume = aca_collection_consume,

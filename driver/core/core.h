@@ -92,6 +92,13 @@ struct acp_ops {
 	 */
 	void (*finalize)(void *ctx);
 	/*
+	 * [ACA-EXT] MODULE_SNAPSHOT: have the module records of every live
+	 * process added to the module channel soon, as finalize() does, the
+	 * collection going on (sep_cmd.h). Non-zero: it cannot. Optional (the
+	 * command answers 159 without it).
+	 */
+	int (*module_snapshot)(void *ctx);
+	/*
 	 * Sampling will use the cpu-clock software event instead of the PMU
 	 * (reported in GET_DRV_SETUP_INFO); optional.
 	 */

@@ -83,6 +83,8 @@ static const struct acp_command commands[] = {
 	/* [ACA-EXT] the session's own collection: no privilege needed */
 	{ ACA_CMD_GROUP_TIMES, acp_cmd_group_times, ACP_ANY, 0, 0,
 	  sizeof(struct aca_group_times_head) },
+	/* [ACA-EXT] privileged only: the records describe every process */
+	{ ACA_CMD_MODULE_SNAPSHOT, acp_cmd_module_snapshot, COLLECTING, 0, 0, 0 },
 };
 
 const struct acp_command *acp_find_command(u32 id)
@@ -123,7 +125,8 @@ static s32 check_request(const struct acp_command *def,
  * What only a privileged session may do (acp_conn_set_privileged()):
  * INIT_DRIVER writes the kernel's and modules' layout and allocates the
  * rings, START samples every process, KERNEL_SYMBOLS names kernel
- * addresses (and so tells where the kernel is). Refused with VT_NO_ADMIN_PRIVILEGE
+ * addresses (and so tells where the kernel is), MODULE_SNAPSHOT describes
+ * every process's mappings. Refused with VT_NO_ADMIN_PRIVILEGE
  * (213) before any other check, the state's included, so the host learns
  * the reason whatever it sent before.
  */
@@ -136,6 +139,8 @@ static const char *privileged_command(u32 id)
 		return "START";
 	case ACA_CMD_KERNEL_SYMBOLS:
 		return "KERNEL_SYMBOLS";
+	case ACA_CMD_MODULE_SNAPSHOT:
+		return "MODULE_SNAPSHOT";
 	default:
 		return NULL;
 	}

@@ -98,6 +98,7 @@ s32 acp_cmd_resume(const struct acp_cmd *cmd, struct acp_reply *r);
 s32 acp_cmd_terminate(const struct acp_cmd *cmd, struct acp_reply *r);
 s32 acp_cmd_switch_group(const struct acp_cmd *cmd, struct acp_reply *r);
 s32 acp_cmd_group_times(const struct acp_cmd *cmd, struct acp_reply *r);
+s32 acp_cmd_module_snapshot(const struct acp_cmd *cmd, struct acp_reply *r);
 s32 acp_cmd_read_and_reset(const struct acp_cmd *cmd, struct acp_reply *r);
 s32 acp_cmd_read_switch_group(const struct acp_cmd *cmd, struct acp_reply *r);
 s32 acp_cmd_driver_state(const struct acp_cmd *cmd, struct acp_reply *r);

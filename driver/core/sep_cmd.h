@@ -99,6 +99,18 @@
 #define ACA_CMD_GROUP_TIMES			0x41430002
 #define ACA_GROUP_WINDOWS_MAX			8192
 
+/*
+ * [ACA-EXT] MODULE_SNAPSHOT (7.3): nothing in, nothing out; privileged,
+ * while sampling or paused. The module data channel then carries, soon
+ * after, what STOP sends: every executable mapping of every live process
+ * (still loaded) and a record per kernel thread, so a host can name user
+ * code during the collection. Walks run one at a time, at least
+ * ACA_MODULE_SNAPSHOT_GAP_MS apart; asks in between are served by the
+ * next. A mapping may so be described more than once.
+ */
+#define ACA_CMD_MODULE_SNAPSHOT			0x41430003
+#define ACA_MODULE_SNAPSHOT_GAP_MS		1000
+
 struct aca_group_times_head {
 	__u32 ngroups;		/* groups that sample */
 	__u32 nwindows;		/* windows closed and kept */

@@ -332,6 +332,26 @@ s32 acp_cmd_group_times(const struct acp_cmd *cmd, struct acp_reply *r)
 	return VT_SUCCESS;
 }
 
+/*
+ * [ACA-EXT] The module records of every live process, soon, the
+ * collection going on (sep_cmd.h); dispatch.c checked the state and the
+ * privilege.
+ */
+s32 acp_cmd_module_snapshot(const struct acp_cmd *cmd, struct acp_reply *r)
+{
+	struct acp_target *t = cmd->t;
+
+	if (!t->ops->module_snapshot) {
+		acp_log(t, "MODULE_SNAPSHOT: this target sends module records at STOP only");
+		return VT_DRIVER_COMM_FAILED;
+	}
+	if (t->ops->module_snapshot(t->ctx)) {
+		acp_log(t, "MODULE_SNAPSHOT: no module records in counting mode");
+		return VT_DRIVER_COMM_FAILED;
+	}
+	return VT_SUCCESS;
+}
+
 s32 acp_cmd_resume(const struct acp_cmd *cmd, struct acp_reply *r)
 {
 	struct acp_target *t = cmd->t;

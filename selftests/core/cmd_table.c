@@ -71,13 +71,14 @@ const struct tc_command tc_commands[] = {
 	/* The head and one group's time. */
 	{ ACA_CMD_GROUP_TIMES, "GROUP_TIMES", 0, 0,
 	  sizeof(struct aca_group_times_head) + sizeof(struct aca_group_time), 0 },
+	{ ACA_CMD_MODULE_SNAPSHOT, "MODULE_SNAPSHOT", 0, 0, 0, 0 },
 };
 
 const unsigned int tc_ncommands = sizeof(tc_commands) / sizeof(tc_commands[0]);
 
 const __u32 tc_unknown_ids[] = {
 	SEP_CMD_SET_CPU_MASK, 18, 19, 20, 26, 36, 43, 89, 93, 95, 99,
-	200, 997, 0x40086400, 0x41430000, 0x41430003, 0x7fffffff, 0x80000000, ~0u,
+	200, 997, 0x40086400, 0x41430000, 0x41430004, 0x7fffffff, 0x80000000, ~0u,
 };
 
 const unsigned int tc_nunknown_ids = sizeof(tc_unknown_ids) / sizeof(tc_unknown_ids[0]);

@@ -408,6 +408,21 @@ static void fake_finalize(void *ctx)
 		fake_add_samples(f, f->ncpus + 1, f->finalize_bytes, f->finalize_seed);
 }
 
+/* MODULE_SNAPSHOT: the live processes' records, the collection going on. */
+static int fake_module_snapshot(void *ctx)
+{
+	struct fake *f = ctx;
+
+	f->nsnapshot++;
+	if (!f->running && !f->paused)
+		f->misuse++;
+	if (f->snapshot_ret)
+		return f->snapshot_ret;
+	if (f->snapshot_bytes)
+		fake_add_samples(f, f->ncpus + 1, f->snapshot_bytes, f->snapshot_seed);
+	return 0;
+}
+
 static bool fake_delayed_transfer(void *ctx)
 {
 	return ((struct fake *)ctx)->delayed;
@@ -590,6 +605,7 @@ const struct acp_ops fake_ops = {
 	.group_times = fake_group_times,
 	.sample_counts = fake_sample_counts,
 	.finalize = fake_finalize,
+	.module_snapshot = fake_module_snapshot,
 	.data_peek = fake_data_peek,
 	.data_consume = fake_data_consume,
 	.data_final = fake_data_final,

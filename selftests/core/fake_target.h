@@ -198,6 +198,15 @@ struct fake {
 	 */
 	u32 nconfigure;
 	u32 configure_bytes;
+	/*
+	 * module_snapshot(): calls, what it returns, and the module-record
+	 * bytes it adds (seed snapshot_seed), as the kernel's worker does a
+	 * moment later.
+	 */
+	u32 nsnapshot;
+	int snapshot_ret;
+	u32 snapshot_bytes;
+	u8 snapshot_seed;
 	/* kernel_symbol() calls, and the address of the last. */
 	u32 nksym;
 	u64 ksym_last;

@@ -13,7 +13,10 @@
  * exits, an munmap() unloads exactly what it unmapped, STOP ends while
  * processes map and unmap code without pause, STOP's walk of every live
  * process leaves the device's lock free for other files meanwhile, and a
- * session's end lets go of whatever the hooks took.
+ * session's end lets go of whatever the hooks took. MODULE_SNAPSHOT has
+ * the live processes described while sampling, asks while a walk waits
+ * for its gap make that one walk, and STOP right after an ask ends
+ * cleanly.
  */
 #include <dlfcn.h>
 #include <elf.h>
@@ -1087,6 +1090,158 @@ TEST(delayed_transfer_sends_everything_at_stop)
 	EXPECT_STREQ("vmlinux", recs[0].path);
 	free(recs);
 	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_TERMINATE, NULL, 0, NULL, 0));
+	coll_close(&c);
+}
+
+/* ---- [ACA-EXT] MODULE_SNAPSHOT (spec 4.8) ---- */
+
+/* A process started before the collection, alive all along. */
+static pid_t start_sleeper(void)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		execl(SLEEPER_BIN, SLEEPER_BIN, "60", (char *)NULL);
+		_exit(127);
+	}
+	return pid;
+}
+
+static void stop_sleeper(pid_t pid)
+{
+	int status;
+
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+}
+
+/* Loaded records of @pid's @path in the module channel so far. */
+static size_t count_loaded(struct __test_metadata *_metadata, struct coll *c,
+			   pid_t pid, const char *path)
+{
+	struct mrec *recs = NULL;
+	size_t n, hits = 0;
+
+	n = parse_records(_metadata, c->buf[c->n + 1], c->len[c->n + 1], &recs);
+	for (size_t i = 0; i < n; i++)
+		hits += recs[i].r->pid_rec_index == (uint32_t)pid &&
+			recs[i].r->unload_tsc == SEP_MR_UNLOAD_TSC_LOADED &&
+			!strcmp(recs[i].path, path);
+	free(recs);
+	return hits;
+}
+
+/*
+ * Read every channel for up to @ms until @pid's @path has @want loaded
+ * records; how many it has then.
+ */
+static size_t wait_loaded(struct __test_metadata *_metadata, struct coll *c,
+			  pid_t pid, const char *path, size_t want, int ms)
+{
+	double end = now_ms() + ms;
+	size_t hits;
+
+	for (;;) {
+		take_all(_metadata, c);
+		hits = count_loaded(_metadata, c, pid, path);
+		if (hits >= want || now_ms() > end)
+			return hits;
+		readable(c->data[c->n + 1], 100);
+	}
+}
+
+/*
+ * While sampling, a process that was running before START (no exec or
+ * exit of it in the collection) is described on the module channel soon
+ * after MODULE_SNAPSHOT, before STOP, as STOP describes it: loaded, its
+ * executable; and a kernel thread too.
+ */
+TEST(snapshot_describes_running_processes_before_stop)
+{
+	char path[PATH_MAX];
+	struct mrec *recs;
+	struct coll c;
+	pid_t sleeper;
+	size_t n;
+
+	ASSERT_NE(NULL, realpath(SLEEPER_BIN, path));
+	sleeper = start_sleeper();
+	ASSERT_LT(0, sleeper);
+	usleep(200 * 1000);	/* it has exec()ed */
+	coll_begin(_metadata, &c);
+	/* INIT_DRIVER's records only, as long as nobody asks. */
+	EXPECT_EQ(0, wait_loaded(_metadata, &c, sleeper, path, 1, 1500));
+	ASSERT_EQ(0, command_io(c.ctl, ACA_CMD_MODULE_SNAPSHOT, NULL, 0, NULL, 0));
+	/* The walk, then the flush timer's read within a second. */
+	EXPECT_EQ(1, wait_loaded(_metadata, &c, sleeper, path, 1, 10000));
+	n = parse_records(_metadata, c.buf[c.n + 1], c.len[c.n + 1], &recs);
+	EXPECT_NE(NULL, find(recs, n, sleeper, "[vdso]", true));
+	EXPECT_NE(NULL, find(recs, n, getpid(), "[vdso]", true));
+	/* kthreadd: a kernel thread, named after itself. */
+	EXPECT_NE(NULL, find(recs, n, 2, "kthreadd", false));
+	free(recs);
+	EXPECT_EQ(0, take_all(_metadata, &c));	/* no channel over */
+	coll_end(_metadata, &c);
+	/* STOP's walk describes it again. */
+	EXPECT_EQ(2, count_loaded(_metadata, &c, sleeper, path));
+	stop_sleeper(sleeper);
+	coll_close(&c);
+}
+
+/*
+ * Asks while a walk's kick waits for the gap to pass are that one walk,
+ * not one each: after the first walk, four asks back to back describe the
+ * process once more, and STOP a third time.
+ */
+TEST(snapshot_asks_within_the_gap_are_one_walk)
+{
+	char path[PATH_MAX];
+	struct coll c;
+	pid_t sleeper;
+
+	ASSERT_NE(NULL, realpath(SLEEPER_BIN, path));
+	sleeper = start_sleeper();
+	ASSERT_LT(0, sleeper);
+	usleep(200 * 1000);
+	coll_begin(_metadata, &c);
+	ASSERT_EQ(0, command_io(c.ctl, ACA_CMD_MODULE_SNAPSHOT, NULL, 0, NULL, 0));
+	ASSERT_EQ(1, wait_loaded(_metadata, &c, sleeper, path, 1, 10000));
+	for (int i = 0; i < 4; i++)
+		ASSERT_EQ(0, command_io(c.ctl, ACA_CMD_MODULE_SNAPSHOT, NULL, 0, NULL, 0));
+	EXPECT_EQ(2, wait_loaded(_metadata, &c, sleeper, path, 2, 10000));
+	/* Nothing more comes of them. */
+	EXPECT_EQ(2, wait_loaded(_metadata, &c, sleeper, path, 3,
+				 2 * ACA_MODULE_SNAPSHOT_GAP_MS + 1000));
+	coll_end(_metadata, &c);
+	EXPECT_EQ(3, count_loaded(_metadata, &c, sleeper, path));
+	stop_sleeper(sleeper);
+	coll_close(&c);
+}
+
+/* STOP right after an ask, its kick still queued: STOP answers, records whole. */
+TEST(stop_right_after_a_snapshot_ask)
+{
+	char path[PATH_MAX];
+	struct coll c;
+	pid_t sleeper;
+
+	ASSERT_NE(NULL, realpath(SLEEPER_BIN, path));
+	sleeper = start_sleeper();
+	ASSERT_LT(0, sleeper);
+	usleep(200 * 1000);
+	coll_begin(_metadata, &c);
+	ASSERT_EQ(0, command_io(c.ctl, ACA_CMD_MODULE_SNAPSHOT, NULL, 0, NULL, 0));
+	ASSERT_EQ(0, command_io(c.ctl, ACA_CMD_MODULE_SNAPSHOT, NULL, 0, NULL, 0));
+	stop_after_drain(_metadata, &c);
+	/* STOP's, and the snapshot's if STOP did not cut its walk short. */
+	EXPECT_LE(1, count_loaded(_metadata, &c, sleeper, path));
+	EXPECT_GE(2, count_loaded(_metadata, &c, sleeper, path));
+	/* After STOP: 159, and the session goes on. */
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED,
+		  command_io(c.ctl, ACA_CMD_MODULE_SNAPSHOT, NULL, 0, NULL, 0));
+	EXPECT_EQ(0, command_io(c.ctl, SEP_CMD_TERMINATE, NULL, 0, NULL, 0));
+	stop_sleeper(sleeper);
 	coll_close(&c);
 }
 

@@ -311,6 +311,16 @@ static bool f_kernel_symbol(void *ctx, u64 addr, u64 *start, u64 *size,
 				      module, module_len);
 }
 
+/* MODULE_SNAPSHOT: privileged, while sampling or paused (spec 4.8). */
+static int f_module_snapshot(void *ctx)
+{
+	if (fz.unprivileged)
+		fail("module_snapshot() without CAP_PERFMON");
+	if (!fz.f.running && !fz.f.paused)
+		fail("module_snapshot() with nothing sampling");
+	return fake_ops.module_snapshot(ctx);
+}
+
 static void *f_alloc(void *ctx, size_t size)
 {
 	if (size > ACP_MAX_REPLY)
@@ -625,6 +635,7 @@ static void set_ops(struct acp_ops *ops, bool sampler)
 	ops->start = f_start;
 	ops->stop = f_stop;
 	ops->finalize = f_finalize;
+	ops->module_snapshot = f_module_snapshot;
 	ops->pause = f_pause;
 	ops->sample_counts = f_sample_counts;
 	ops->finish = f_finish;
@@ -881,7 +892,7 @@ static void check_status(struct slot *s, const void *d, size_t n)
 static bool privileged_only(u32 id)
 {
 	return id == SEP_CMD_INIT_DRIVER || id == SEP_CMD_START ||
-	       id == ACA_CMD_KERNEL_SYMBOLS;
+	       id == ACA_CMD_KERNEL_SYMBOLS || id == ACA_CMD_MODULE_SNAPSHOT;
 }
 
 /* The uncore configuration: refused (183, spec 5.5) without uncore. */
@@ -942,9 +953,9 @@ static void check_response(struct slot *s, const void *d, size_t n)
 	if (!bad && q->command_id == SEP_CMD_WRITE_MSR && h.status == VT_SUCCESS)
 		fail("WRITE_MSR succeeded");
 	/*
-	 * Without CAP_PERFMON, INIT_DRIVER, START and KERNEL_SYMBOLS answer
-	 * 213 whatever else is wrong with them (a too large payload, or no
-	 * memory for it, aside); 213 means nothing else.
+	 * Without CAP_PERFMON, INIT_DRIVER, START, KERNEL_SYMBOLS and
+	 * MODULE_SNAPSHOT answer 213 whatever else is wrong with them (a too
+	 * large payload, or no memory for it, aside); 213 means nothing else.
 	 */
 	if (!bad && !refuse && h.status != VT_NO_MEMORY &&
 	    privileged_only(q->command_id) &&
