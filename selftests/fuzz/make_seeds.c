@@ -544,6 +544,7 @@ static void lbr_collection(void)
 	request(0, SEP_CMD_LBR_INFO, &li, sizeof(li), 0);
 	request(0, SEP_CMD_EM_CONFIG_NEXT, ecb, ecb_core_len, 0);
 	request(0, SEP_CMD_START, NULL, 0, 0);
+	request(0, ACA_CMD_MODULE_SNAPSHOT, NULL, 0, 0);	/* spec 4.8 */
 	finish(0, false);
 	pump_all();
 	close_all();
