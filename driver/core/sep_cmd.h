@@ -99,6 +99,8 @@
 #define ACA_CMD_GROUP_TIMES			0x41430002
 #define ACA_GROUP_WINDOWS_MAX			8192
 
+#define ACA_CMD_MODULE_SNAPSHOT			0x41430003
+
 struct aca_group_times_head {
 	__u32 ngroups;		/* groups that sample */
 	__u32 nwindows;		/* windows closed and kept */
