@@ -498,6 +498,7 @@ static int tally_sample(struct collection *c, const struct report_opts *o,
 	count_group(r, s);
 	r->kernel += f.at.kernel;
 	r->with_module += f.at.mod != NULL;
+	r->user_unmapped += !f.at.kernel && !f.at.mod;
 	r->with_function += f.at.func != NULL;
 	mod = f.at.mod ? f.at.mod->path : f.at.kernel ? "[kernel: no module record]" :
 	      "[no module record]";
