@@ -412,8 +412,8 @@ static int tick(void *arg, struct host_session *s, const struct collect_result *
 
 /*
  * After TERMINATE, on the terminal's own screen: the whole collection's
- * table, every name known now (the process mappings came at STOP, the
- * kernel symbols of every sample after it).
+ * table, every name known now (the process mappings STOP sent, on a target
+ * without MODULE_SNAPSHOT the first; the kernel symbols of every sample).
  */
 static void final(struct top *tp)
 {
