@@ -272,7 +272,7 @@ static void draw(struct top *tp)
 		line(tp, cols, "unattributed: %llu samples (user code is named once the "
 		     "target sends its mappings: %s)",
 		     (unsigned long long)(r->samples - r->with_module),
-		     tp->snap_state ? "at STOP" : "asked for as they run");
+		     tp->snap_state ? "at STOP" : "asked, MODULE_SNAPSHOT");
 	else
 		line(tp, cols, "%s", "");
 	line(tp, cols, "%s", "");
