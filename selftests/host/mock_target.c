@@ -23,6 +23,7 @@ struct session {
 	int ctl;
 	int data[NDATA];
 	uint64_t tsc;
+	int started;			/* START answered */
 };
 
 static void fail(struct mock_target *m, const char *why)
@@ -339,6 +340,28 @@ static void interrupt_host(struct mock_target *m)
 	usleep(200000);
 }
 
+/*
+ * MODULE_SNAPSHOT as aca answers it: nothing in or out, legal while
+ * sampling; then what STOP would send of the processes (user_module()).
+ */
+static void module_snapshot(struct session *s, const struct sep_control_msg_header *h)
+{
+	struct mock_target *m = s->m;
+
+	m->snapshot_asks++;
+	if (h->to_target_data_size || h->from_target_data_size)
+		fail(m, "MODULE_SNAPSHOT: data in or out");
+	if (!s->started || m->stop_seen)
+		fail(m, "MODULE_SNAPSHOT: not while sampling");
+	if (m->snapshot_status) {
+		respond(s, h->command_id, m->snapshot_status, NULL, 0);
+		return;
+	}
+	respond(s, h->command_id, 0, NULL, 0);
+	if (m->snapshots++ >= m->snapshot_empty)
+		user_module(s);
+}
+
 /* One command; returns 0 to go on, 1 after TERMINATE. */
 static int command(struct session *s, const struct sep_control_msg_header *h,
 		   const uint8_t *in)
@@ -353,6 +376,8 @@ static int command(struct session *s, const struct sep_control_msg_header *h,
 		abort();
 	if (m->ncommands < 64)
 		m->commands[m->ncommands++] = h->command_id;
+	if (h->command_id == SEP_CMD_START)
+		s->started = 1;
 	if (m->sigint_at && h->command_id == m->sigint_at)
 		interrupt_host(m);
 	if (m->fail_status && h->command_id == m->fail_command) {
@@ -425,6 +450,10 @@ static int command(struct session *s, const struct sep_control_msg_header *h,
 	case ACA_CMD_GROUP_TIMES:
 		group_times(m, out, out_len);
 		break;
+	case ACA_CMD_MODULE_SNAPSHOT:
+		module_snapshot(s, h);
+		free(out);
+		return 0;
 	case SEP_CMD_START:
 		if (m->mode == MOCK_DIE_AT_START) {
 			respond(s, h->command_id, 0, NULL, 0);

@@ -91,6 +91,17 @@ struct mock_target {
 	 * at STOP.
 	 */
 	enum mock_live live;
+	/*
+	 * [ACA-EXT] MODULE_SNAPSHOT, answered as aca does while it samples:
+	 * success, then on the module channel the records it would send at
+	 * STOP (the process's mapping, still loaded); or, non-zero, this
+	 * status and nothing sent (159: a stock target, an older aca). Asked
+	 * before START or after STOP is the host's fault.
+	 */
+	int snapshot_status;
+	int snapshot_empty;		/* the first so many send nothing (none ran yet) */
+	int snapshots;			/* asks answered with success */
+	int snapshot_asks;		/* all asks */
 	int port;			/* where it listens */
 	int listen_fd;
 	pthread_t thread;

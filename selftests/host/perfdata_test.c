@@ -630,4 +630,56 @@ TEST_F(dir, a_kernel_threads_record_maps_nothing)
 	host_run_free(&run);
 }
 
+/* perf script's MMAP2 lines of DIR/perf.data, written anew; -1 on failure. */
+static int mmap2_lines(struct __test_metadata *_metadata, FIXTURE_DATA(dir) *self,
+		       const struct spin_syms *m)
+{
+	struct pd_files p;
+	struct host_run run = { 0 };
+	int n;
+
+	if (perf_data(self, &p)) {
+		TH_LOG("aca-host perf-data: %s", self->d.run.err);
+		return -1;
+	}
+	const char *args[] = { "script", "--show-mmap-events", "-F", "comm,tid,ip,sym",
+			       "-i", p.data, "--kallsyms", p.kallsyms, "--symfs", m->symfs,
+			       NULL };
+	run_perf(self->d.path, args, &run);
+	n = run.status ? -1 : lines_with(run.out, "PERF_RECORD_MMAP2");
+	if (n < 0)
+		TH_LOG("perf exited %d: %s", run.status, run.err ? run.err : "");
+	host_run_free(&run);
+	return n;
+}
+
+/*
+ * [ACA-EXT] A target that answered MODULE_SNAPSHOT describes each live
+ * mapping again at STOP: module.bin holding every record twice gives the
+ * same MMAP2 records, once each, and the same hottest functions.
+ */
+TEST_F(dir, mappings_described_twice_are_one_mmap2)
+{
+	struct spin_syms m;
+	char path[PATH_MAX + 32];
+	uint8_t *buf;
+	size_t len;
+	int once;
+	FILE *f;
+
+	ASSERT_EQ(0, spin_collection(&self->d, &m, 0));
+	once = mmap2_lines(_metadata, self, &m);
+	ASSERT_LT(0, once);
+	snprintf(path, sizeof(path), "%s/module.bin", self->d.path);
+	buf = read_whole_file(path, 1 << 24, &len);
+	ASSERT_NE(NULL, buf);
+	f = fopen(path, "ab");
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(1, fwrite(buf, len, 1, f));
+	ASSERT_EQ(0, fclose(f));
+	free(buf);
+	EXPECT_EQ(once, mmap2_lines(_metadata, self, &m));
+	same_top(_metadata, self, &m, 0);
+}
+
 TEST_HARNESS_MAIN

@@ -178,4 +178,87 @@ TEST(malformed_build_ids_end_the_module_stream)
 	}
 }
 
+/* ---- [ACA-EXT] MODULE_SNAPSHOT: a mapping described more than once ---- */
+
+#define LD	SEP_MR_UNLOAD_TSC_LOADED
+
+/* @b parsed and merged; how many were dropped. */
+static long long parse_merged(struct __test_metadata *_metadata, struct sbuf *b,
+			      struct module_vec *v)
+{
+	char err[256] = "";
+
+	memset(v, 0, sizeof(*v));
+	if (records_parse_modules(b->p, b->len, v, err, sizeof(err))) {
+		TH_LOG("%s", err);
+		return -2;
+	}
+	return records_merge_repeats(v);
+}
+
+/*
+ * Two snapshots and STOP describe the same live mappings (a kernel
+ * thread's name with "now" as unload TSC each time): each once, in the
+ * place of its last description.
+ */
+TEST(snapshot_and_stop_records_of_a_mapping_are_one)
+{
+	struct module_vec v;
+	struct sbuf b = { 0 };
+
+	for (int walk = 0; walk < 3; walk++) {
+		synth_module(&b, 9, 0x400000, 0x1000, 0, 0, LD, SEP_MR_EXE, "/x/exe");
+		synth_module_build_id(&b, 9, 0x500000, 0x2000, 0x1000, 0, "/x/lib",
+				      test_bid, 20, NULL, 0);
+		synth_module(&b, 9, 0x7fff0000, 0x2000, 0, 0, LD, 0, "[vdso]");
+		synth_module(&b, 2, 0, 0, 0, 0, 1000 + walk, SEP_MR_EXE, "kthreadd");
+	}
+	/* Not repeats: another pid, another start, another build-id. */
+	synth_module(&b, 10, 0x400000, 0x1000, 0, 0, LD, SEP_MR_EXE, "/x/exe");
+	synth_module(&b, 9, 0x600000, 0x1000, 0, 0, LD, 0, "/x/exe");
+	synth_module_build_id(&b, 9, 0x500000, 0x2000, 0x1000, 0, "/x/lib",
+			      test_bid + 1, 20, NULL, 0);
+	ASSERT_EQ(8, parse_merged(_metadata, &b, &v));
+	ASSERT_EQ(7, v.n);
+	EXPECT_STREQ("/x/exe", v.v[0].path);
+	EXPECT_EQ(9, v.v[0].pid);
+	EXPECT_STREQ("/x/lib", v.v[1].path);
+	EXPECT_EQ(20, v.v[1].build_id_size);
+	EXPECT_EQ(0x1000, v.v[1].page_offset);
+	EXPECT_STREQ("[vdso]", v.v[2].path);
+	EXPECT_STREQ("kthreadd", v.v[3].path);
+	EXPECT_EQ(1002, v.v[3].unload_tsc);
+	EXPECT_EQ(10, v.v[4].pid);
+	EXPECT_EQ(0x600000, v.v[5].load);
+	EXPECT_EQ(0xad, v.v[6].build_id[0]);
+	module_vec_free(&v);
+	sbuf_free(&b);
+}
+
+/*
+ * A snapshot's still-loaded record, then the same mapping's munmap or exit
+ * record: one mapping, which went at that TSC; the same file mapped there
+ * again after it is another. Exit records repeated (same unload TSC) are
+ * one; the same mapping unloaded twice (dlopen, dlclose, dlopen) is two.
+ */
+TEST(a_snapshot_mapping_that_went_keeps_its_unload_tsc)
+{
+	struct module_vec v;
+	struct sbuf b = { 0 };
+
+	synth_module(&b, 9, 0x500000, 0x1000, 0, 0, LD, 0, "/x/plugin");	/* snapshot */
+	synth_module(&b, 9, 0x500000, 0x1000, 0, 0, 5000, 0, "/x/plugin");	/* munmap */
+	synth_module(&b, 9, 0x500000, 0x1000, 0, 0, 5000, 0, "/x/plugin");	/* repeated */
+	synth_module(&b, 9, 0x500000, 0x1000, 0, 0, 7000, 0, "/x/plugin");	/* again */
+	synth_module(&b, 9, 0x500000, 0x1000, 0, 0, LD, 0, "/x/plugin");	/* snapshot */
+	synth_module(&b, 9, 0x500000, 0x1000, 0, 0, LD, 0, "/x/plugin");	/* STOP */
+	ASSERT_EQ(3, parse_merged(_metadata, &b, &v));
+	ASSERT_EQ(3, v.n);
+	EXPECT_EQ(5000, v.v[0].unload_tsc);
+	EXPECT_EQ(7000, v.v[1].unload_tsc);
+	EXPECT_EQ(LD, v.v[2].unload_tsc);
+	module_vec_free(&v);
+	sbuf_free(&b);
+}
+
 TEST_HARNESS_MAIN

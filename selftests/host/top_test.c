@@ -4,8 +4,9 @@
  * records during the collection (live): on a terminal (tmux, 120x40: keys
  * by send-keys, the screen by capture-pane) the hot function within 3 s,
  * q and ^C ending the collection cleanly, the view by process, --out DIR
- * saving what aca-host report reads; and the plain snapshots when the
- * output is no terminal. tmux is required (make deps installs it): a test
+ * saving what aca-host report reads; user code named as it runs when the
+ * target describes its mappings on demand (MODULE_SNAPSHOT), at the end
+ * when it cannot; and the plain snapshots when the output is no terminal. tmux is required (make deps installs it): a test
  * without it fails and says so.
  * Its own program, build/tests/host_top_test.
  */
@@ -15,6 +16,7 @@
 
 #include "host_fixture.h"
 #include "../../tools/aca-host/clock.h"
+#include "spin_collection.h"
 
 #define USER_SAMPLES	10	/* per CPU, in /mock/bin/app */
 #define KERNEL_SAMPLES	200	/* per CPU: cpu0's all in mock_kernel_hot */
@@ -449,37 +451,117 @@ TEST_F_TIMEOUT(dir, top_without_a_terminal_prints_snapshots, 60)
 }
 
 /*
- * As aca sends them, the process's mappings only at STOP: its samples are
- * counted unattributed while it samples, and named in the table printed
- * at the end.
+ * A process that ran before START (no record of it until asked): its user
+ * code named on screen within 3 s, by the mapping the target described
+ * when top asked MODULE_SNAPSHOT right after START; asked once, the
+ * samples all covered since.
+ */
+TEST_F_TIMEOUT(top, user_code_named_live_when_the_target_describes_mappings, 60)
+{
+	int st;
+
+	self->m.live = MOCK_LIVE_MAPPINGS_AT_STOP;
+	ASSERT_TMUX();
+	ASSERT_EQ(0, tmux_top(&self->d, &self->m, &self->t, NULL));
+	EXPECT_EQ(0, screen_shows(&self->t, "app+0x1234 (app)", 3.0, self->screen,
+				  sizeof(self->screen))) {
+		TH_LOG("screen after 3 s:\n%s", self->screen);
+	}
+	EXPECT_EQ(NULL, strstr(self->screen, "unattributed"));
+	keys(&self->t, "q");
+	st = top_status(&self->t);
+	if (st)
+		log_err(_metadata, &self->d);
+	EXPECT_EQ(0, st);
+	EXPECT_EQ(0, mock_join(&self->m)) {
+		TH_LOG("target: %s", self->m.why);
+	}
+	EXPECT_EQ(1, self->m.snapshot_asks);
+}
+
+/*
+ * The process started after the first walk (it described nothing of it):
+ * its samples, unattributed, grow, and top asks again SNAP_GAP_S (2 s)
+ * after; named then; q still ends the collection cleanly (STOP, every
+ * channel ended, TERMINATE), no ask after STOP, none more once covered.
+ */
+TEST_F_TIMEOUT(top, q_ends_cleanly_after_asking_for_mappings_again, 60)
+{
+	int st;
+
+	self->m.live = MOCK_LIVE_MAPPINGS_AT_STOP;
+	self->m.snapshot_empty = 1;
+	ASSERT_TMUX();
+	ASSERT_EQ(0, tmux_top(&self->d, &self->m, &self->t, NULL));
+	EXPECT_EQ(0, screen_shows(&self->t, "unattributed: 20 samples", 3.0, self->screen,
+				  sizeof(self->screen))) {
+		TH_LOG("screen:\n%s", self->screen);
+	}
+	EXPECT_EQ(0, screen_shows(&self->t, "app+0x1234 (app)", 6.0, self->screen,
+				  sizeof(self->screen))) {
+		TH_LOG("screen after 6 s:\n%s", self->screen);
+	}
+	/* Two refreshes more: covered now, nothing to ask. */
+	host_sleep_s(2.5);
+	keys(&self->t, "q");
+	st = top_status(&self->t);
+	if (st)
+		log_err(_metadata, &self->d);
+	EXPECT_EQ(0, st);
+	EXPECT_EQ(0, mock_join(&self->m)) {
+		TH_LOG("target: %s", self->m.why);
+	}
+	EXPECT_TRUE(self->m.stop_seen);
+	EXPECT_TRUE(self->m.terminate_seen);
+	EXPECT_EQ(2, self->m.snapshot_asks);
+}
+
+/*
+ * A target without MODULE_SNAPSHOT (159: a stock SEP driver, an older
+ * aca; 213: no privilege), the process's mappings only at STOP: asked
+ * once, never again; its samples counted unattributed while it samples,
+ * named in the table printed at the end; the refusal said once on stderr.
  */
 TEST_F_TIMEOUT(dir, user_code_named_at_the_end_when_mappings_come_at_stop, 60)
 {
-	struct mock_target m = { .live = MOCK_LIVE_MAPPINGS_AT_STOP,
-				 .samples_per_cpu = USER_SAMPLES,
-				 .kernel_samples = KERNEL_SAMPLES };
-	const char *args[] = { "top", NULL, "--duration", "2.5", "--eof-timeout", "2",
-			       "--top", "100", NULL };
-	char target[32];
-	const char *end;
+	static const int refusals[] = { VT_DRIVER_COMM_FAILED, VT_NO_ADMIN_PRIVILEGE };
 
-	ASSERT_EQ(0, mock_start(&m));
-	snprintf(target, sizeof(target), "127.0.0.1:%d", m.port);
-	args[1] = target;
-	synth_run_host(self->d.path, args, &self->d.run);
-	EXPECT_EQ(0, mock_join(&m));
-	EXPECT_EQ(0, self->d.run.status) {
-		TH_LOG("top said: %s", self->d.run.err ? self->d.run.err : "");
+	for (size_t i = 0; i < sizeof(refusals) / sizeof(refusals[0]); i++) {
+		struct mock_target m = { .live = MOCK_LIVE_MAPPINGS_AT_STOP,
+					 .samples_per_cpu = USER_SAMPLES,
+					 .kernel_samples = KERNEL_SAMPLES,
+					 .snapshot_status = refusals[i] };
+		const char *args[] = { "top", NULL, "--duration", "3.5", "--eof-timeout",
+				       "2", "--top", "100", NULL };
+		char target[32];
+		const char *end;
+
+		ASSERT_EQ(0, mock_start(&m));
+		snprintf(target, sizeof(target), "127.0.0.1:%d", m.port);
+		args[1] = target;
+		host_run_free(&self->d.run);
+		synth_run_host(self->d.path, args, &self->d.run);
+		EXPECT_EQ(0, mock_join(&m)) {
+			TH_LOG("target: %s", m.why);
+		}
+		EXPECT_EQ(0, self->d.run.status) {
+			TH_LOG("top said: %s", self->d.run.err ? self->d.run.err : "");
+		}
+		EXPECT_EQ(1, m.snapshot_asks) TH_LOG("status %d", refusals[i]);
+		ASSERT_NE(NULL, self->d.run.out);
+		end = strstr(self->d.run.out, "at the end:\n");
+		ASSERT_NE(NULL, end) {
+			TH_LOG("top printed: %s", self->d.run.out);
+		}
+		EXPECT_NE(NULL, strstr(self->d.run.out, "unattributed: 20 samples"));
+		EXPECT_EQ(NULL, strstr(end, "unattributed"));
+		EXPECT_NE(NULL, strstr(end, "app+0x1234 (app)"));
+		EXPECT_NE(NULL, strstr(end, "mock_kernel_hot (vmlinux)"));
+		ASSERT_NE(NULL, self->d.run.err);
+		EXPECT_EQ(1, lines_with(self->d.run.err, "MODULE_SNAPSHOT")) {
+			TH_LOG("top said: %s", self->d.run.err);
+		}
 	}
-	ASSERT_NE(NULL, self->d.run.out);
-	end = strstr(self->d.run.out, "at the end:\n");
-	ASSERT_NE(NULL, end) {
-		TH_LOG("top printed: %s", self->d.run.out);
-	}
-	EXPECT_NE(NULL, strstr(self->d.run.out, "unattributed: 20 samples"));
-	EXPECT_EQ(NULL, strstr(end, "unattributed"));
-	EXPECT_NE(NULL, strstr(end, "app+0x1234 (app)"));
-	EXPECT_NE(NULL, strstr(end, "mock_kernel_hot (vmlinux)"));
 }
 
 TEST_HARNESS_MAIN

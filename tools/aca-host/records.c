@@ -267,6 +267,104 @@ int records_parse_modules(const uint8_t *buf, size_t len,
 	return 0;
 }
 
+/* By key (pid, start, length, build-id, path), then stream order. */
+static int by_key(const void *a, const void *b, void *mods)
+{
+	const struct host_module *v = mods;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const struct host_module *x = &v[i], *y = &v[j];
+	int c;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->load != y->load)
+		return x->load < y->load ? -1 : 1;
+	if (x->length != y->length)
+		return x->length < y->length ? -1 : 1;
+	if (x->build_id_size != y->build_id_size)
+		return x->build_id_size < y->build_id_size ? -1 : 1;
+	c = memcmp(x->build_id, y->build_id, x->build_id_size);
+	if (!c)
+		c = strcmp(x->path, y->path);
+	if (c)
+		return c;
+	return i < j ? -1 : i > j;
+}
+
+static int same_key(const struct host_module *x, const struct host_module *y)
+{
+	return x->pid == y->pid && x->load == y->load && x->length == y->length &&
+	       x->build_id_size == y->build_id_size &&
+	       !memcmp(x->build_id, y->build_id, x->build_id_size) &&
+	       !strcmp(x->path, y->path);
+}
+
+/* The records order[0 .. n) of one key, in stream order: the repeats marked in @drop. */
+static void mark_repeats(const struct host_module *v, const size_t *order, size_t n,
+			 uint8_t *drop)
+{
+	const size_t none = SIZE_MAX;
+	size_t open = none, closed = none;
+
+	for (size_t k = 0; k < n; k++) {
+		size_t i = order[k];
+
+		if (!v[i].length) {
+			/* A name, not a mapping: the latest one. */
+			if (k)
+				drop[order[k - 1]] = 1;
+			continue;
+		}
+		if (open != none) {
+			/* Described again, or gone: this record says it now. */
+			drop[open] = 1;
+			open = none;
+		} else if (v[i].unload_tsc != SEP_MR_UNLOAD_TSC_LOADED && closed != none &&
+			   v[closed].unload_tsc == v[i].unload_tsc) {
+			drop[i] = 1;
+			continue;
+		}
+		if (v[i].unload_tsc == SEP_MR_UNLOAD_TSC_LOADED)
+			open = i;
+		else
+			closed = i;
+	}
+}
+
+long long records_merge_repeats(struct module_vec *v)
+{
+	size_t *order, k = 0, n = v->n;
+	uint8_t *drop;
+
+	if (n < 2)
+		return 0;
+	order = malloc(n * sizeof(*order));
+	drop = calloc(n, 1);
+	if (!order || !drop) {
+		free(order);
+		free(drop);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	qsort_r(order, n, sizeof(*order), by_key, v->v);
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && same_key(&v->v[order[i]], &v->v[order[j]]); j++)
+			;
+		mark_repeats(v->v, order + i, j - i, drop);
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (drop[i])
+			free(v->v[i].path);
+		else
+			v->v[k++] = v->v[i];
+	}
+	v->n = k;
+	free(order);
+	free(drop);
+	return (long long)(n - k);
+}
+
 void sample_vec_free(struct sample_vec *v)
 {
 	free(v->v);

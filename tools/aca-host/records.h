@@ -101,6 +101,24 @@ int records_parse_samples(const uint8_t *buf, size_t len,
 int records_parse_modules(const uint8_t *buf, size_t len,
 			  struct module_vec *out, char *err, size_t errlen);
 
+/*
+ * [ACA-EXT] Each mapping once: a collection whose target answered
+ * MODULE_SNAPSHOT describes a live mapping more than once (each snapshot's
+ * record, STOP's), and one that went later again with its unload TSC.
+ * Records of one key (pid, start, length, path, build-id), taken in stream
+ * order: a still-loaded record is replaced by the next record of its key
+ * (another still-loaded one, the same mapping described again; or one with
+ * a real unload TSC, the mapping that went); a record with a real unload
+ * TSC that repeats the last such record of its key (same unload TSC) is
+ * dropped; of records of length 0 (a kernel thread's name, every snapshot
+ * anew with unload TSC "now") the last is kept. What is kept is what a
+ * stream without snapshots would hold, each record where its last
+ * description was (attribution's ties go to the later record). Returns how
+ * many records were dropped (their paths freed, the rest in stream order),
+ * or -1 when out of memory (@v unchanged).
+ */
+long long records_merge_repeats(struct module_vec *v);
+
 void sample_vec_free(struct sample_vec *v);
 void module_vec_free(struct module_vec *v);
 

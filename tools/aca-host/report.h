@@ -75,6 +75,7 @@ struct report {
 	uint64_t with_module;		/* a module record covers the IP */
 	uint64_t with_function;		/* and a symbol of its file */
 	uint64_t kernel;		/* kernel-mode IPs */
+	uint64_t user_unmapped;		/* user-mode IPs no module record covers */
 	uint64_t with_callers;		/* samples with at least one caller */
 	int have_drops;
 	uint64_t dropped;

@@ -237,6 +237,9 @@ static void load_modules(const char *dir, const struct report_opts *o,
 		problem(o, r, "%s: %s; %zu records before it are used", path, err, mods->n);
 	r->nmodules = mods->n;
 	free(buf);
+	/* MODULE_SNAPSHOT's records repeat STOP's: each mapping once. */
+	if (records_merge_repeats(mods) < 0)
+		problem(o, r, "%s: out of memory merging repeated records", path);
 }
 
 static const char *base_name(const char *path)
@@ -495,6 +498,7 @@ static int tally_sample(struct collection *c, const struct report_opts *o,
 	count_group(r, s);
 	r->kernel += f.at.kernel;
 	r->with_module += f.at.mod != NULL;
+	r->user_unmapped += !f.at.kernel && !f.at.mod;
 	r->with_function += f.at.func != NULL;
 	mod = f.at.mod ? f.at.mod->path : f.at.kernel ? "[kernel: no module record]" :
 	      "[no module record]";

@@ -4,8 +4,10 @@
  * a directory as collect saves it (--out DIR, or a temporary one removed
  * at the end); once a second the samples received so far are read back
  * and attributed as aca-host report does (report_load()), the kernel ones
- * named by the target itself (KERNEL_SYMBOLS, legal while it samples), and
- * the hottest functions or processes are drawn. On a terminal: its own
+ * named by the target itself (KERNEL_SYMBOLS, legal while it samples), the
+ * user ones by the mappings the target describes when asked
+ * (MODULE_SNAPSHOT: at START, and again when samples no mapping covers
+ * keep coming), and the hottest functions or processes are drawn. On a terminal: its own
  * screen, keys read raw (termios), the terminal restored on every way out;
  * otherwise a plain snapshot per refresh. q (or ^C, or --duration) ends
  * the collection as collect's does: STOP, every channel to its end, the
@@ -34,6 +36,8 @@
 
 #define REFRESH_S	1.0		/* between two reads of the samples */
 #define KSYM_TRIES	3		/* failed KERNEL_SYMBOLS asks in a row */
+#define SNAP_GAP_S	2.0		/* at least between two MODULE_SNAPSHOTs */
+#define SNAP_TRIES	3		/* failed MODULE_SNAPSHOT asks in a row */
 #define HEADER_ROWS	6		/* above the table */
 
 static char cmd[] = "aca-host top";
@@ -53,6 +57,16 @@ struct top {
 	double last;			/* t of the last read, -1: none */
 	int ksym_state;			/* 0: ask; 1: refused; -1: broken */
 	unsigned int ksym_failed;	/* asks in a row that failed */
+	/*
+	 * MODULE_SNAPSHOT: 0 ask (once at START, then when the user samples
+	 * no mapping covers grew since the last ask, SNAP_GAP_S after it);
+	 * 1 refused (a stock target, an older aca, no privilege); -1 broken.
+	 */
+	int snap_state;
+	unsigned int snap_failed;	/* asks in a row answered otherwise */
+	int snap_asked;
+	double snap_t;			/* t of the last ask */
+	uint64_t snap_unmapped;		/* user samples without a mapping then */
 	struct report rep;
 	int have_rep;
 	double t;
@@ -256,8 +270,9 @@ static void draw(struct top *tp)
 	     "none yet ([kernel] by module)");
 	if (r->samples > r->with_module)
 		line(tp, cols, "unattributed: %llu samples (user code is named once the "
-		     "target sends its mappings: at STOP)",
-		     (unsigned long long)(r->samples - r->with_module));
+		     "target sends its mappings: %s)",
+		     (unsigned long long)(r->samples - r->with_module),
+		     tp->snap_state ? "at STOP" : "asked, MODULE_SNAPSHOT");
 	else
 		line(tp, cols, "%s", "");
 	line(tp, cols, "%s", "");
@@ -273,8 +288,51 @@ static void draw(struct top *tp)
 	fflush(stdout);
 }
 
+/* The status a target refused MODULE_SNAPSHOT with, in words, once. */
+static void say_snapshot_refused(int status)
+{
+	const char *why = status == VT_NO_ADMIN_PRIVILEGE ?
+		"the session lacks CAP_PERFMON on the target" :
+		"an older aca, or a SEP target that is not aca";
+
+	fprintf(stderr, "aca-host: the target does not describe its processes' mappings "
+		"while it samples (MODULE_SNAPSHOT: status %d, %s); user code is named "
+		"by those it sends at STOP\n", status, why);
+}
+
+/*
+ * Ask the target to describe every live process's mappings on the module
+ * channel (they come a moment later: the next refresh reads them). 159
+ * and 213 are a target that cannot or will not: never asked again, as a
+ * session that broke while asking (a late reply would answer the next
+ * command); another status is tried again, SNAP_TRIES times in a row.
+ */
+static void snapshot(struct top *tp, struct host_session *s, double t)
+{
+	int st = host_command(s, ACA_CMD_MODULE_SNAPSHOT, NULL, 0, NULL, 0);
+
+	tp->snap_asked = 1;
+	tp->snap_t = t;
+	tp->snap_unmapped = tp->have_rep ? tp->rep.user_unmapped : 0;
+	if (st < 0) {
+		tp->snap_state = -1;
+	} else if (st == VT_DRIVER_COMM_FAILED || st == VT_NO_ADMIN_PRIVILEGE) {
+		say_snapshot_refused(st);
+		tp->snap_state = 1;
+	} else if (st) {
+		if (++tp->snap_failed >= SNAP_TRIES) {
+			fprintf(stderr, "aca-host: MODULE_SNAPSHOT: status %d %u times; not "
+				"asked again\n", st, tp->snap_failed);
+			tp->snap_state = -1;
+		}
+	} else {
+		tp->snap_failed = 0;
+	}
+}
+
 /* The samples so far, read back and attributed; kernel ones named first. */
-static void refresh(struct top *tp, struct host_session *s, const struct collect_result *r)
+static void refresh(struct top *tp, struct host_session *s, const struct collect_result *r,
+		    double t)
 {
 	struct record_layout l = {
 		.size = r->layout.sample_size,
@@ -313,6 +371,10 @@ static void refresh(struct top *tp, struct host_session *s, const struct collect
 		report_free(&tp->rep);
 	tp->rep = rep;
 	tp->have_rep = 1;
+	/* User code run by no mapping described yet: a process new since. */
+	if (!tp->snap_state && rep.user_unmapped > tp->snap_unmapped &&
+	    t - tp->snap_t >= SNAP_GAP_S)
+		snapshot(tp, s, t);
 }
 
 static int tick(void *arg, struct host_session *s, const struct collect_result *r,
@@ -326,6 +388,9 @@ static int tick(void *arg, struct host_session *s, const struct collect_result *
 		term_enter(tp);
 		redraw = 1;
 	}
+	/* Right after START: the processes that already run. */
+	if (!tp->snap_asked && !tp->snap_state)
+		snapshot(tp, s, t);
 	while (tp->tty_in && read(STDIN_FILENO, &c, 1) == 1) {
 		if (c == 'q' || c == 'Q')
 			return 1;
@@ -336,7 +401,7 @@ static int tick(void *arg, struct host_session *s, const struct collect_result *
 	}
 	tp->t = t;
 	if (tp->last < 0 || t - tp->last >= REFRESH_S) {
-		refresh(tp, s, r);
+		refresh(tp, s, r, t);
 		tp->last = t;
 		redraw = 1;
 	}
@@ -347,8 +412,8 @@ static int tick(void *arg, struct host_session *s, const struct collect_result *
 
 /*
  * After TERMINATE, on the terminal's own screen: the whole collection's
- * table, every name known now (the process mappings came at STOP, the
- * kernel symbols of every sample after it).
+ * table, every name known now (the process mappings STOP sent, on a target
+ * without MODULE_SNAPSHOT the first; the kernel symbols of every sample).
  */
 static void final(struct top *tp)
 {
