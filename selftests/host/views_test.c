@@ -192,6 +192,36 @@ TEST_F(dir, sort_keys_group_samples_by_the_key_tuple)
 	spin_map_free(&m);
 }
 
+/*
+ * A collection still running (aca-host top reading it) has no
+ * collection.txt: its records are read as the layout given says, callers
+ * included, and the same as once collection.txt is there.
+ */
+TEST_F(dir, running_collection_reads_with_the_layout_given)
+{
+	const struct record_layout l = {
+		.size = CHAIN_SIZE, .callstack_offset = SYNTH_CALLSTACK_OFFSET,
+		.callstack_size = CHAIN_SIZE - SYNTH_CALLSTACK_OFFSET,
+	};
+	struct report_opts o = { .top = 0 };
+	struct spin_map m;
+	char ks[PATH_MAX], txt[PATH_MAX + 32], *out = NULL;
+
+	ASSERT_EQ(0, chains_collection(self, &m, ks, sizeof(ks)));
+	snprintf(txt, sizeof(txt), "%s/collection.txt", self->d.path);
+	ASSERT_EQ(0, unlink(txt));
+	ASSERT_EQ(0, sort_keys_parse(&o.sort, "comm,dso,sym", "test"));
+	o.layout = &l;
+	ASSERT_EQ(0, view(self, &o, ks, &out));
+	TH_LOG("%s%s", out, self->d.warn ? self->d.warn : "");
+	EXPECT_EQ(15, self->d.r.samples);
+	EXPECT_EQ(9, sorted(self, "spin", "spin", "aca_hot_spin"));
+	EXPECT_EQ(2, sorted(self, "spin", "[kernel.kallsyms]", "native_write_msr"));
+	EXPECT_EQ(CHAIN_SIZE, self->d.r.sample_size);
+	free(out);
+	spin_map_free(&m);
+}
+
 /* --sort tid is the per-thread view (perf report --sort tid). */
 TEST_F(dir, sort_tid_gives_one_row_per_thread)
 {

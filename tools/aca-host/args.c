@@ -7,6 +7,7 @@
 
 #include "args.h"
 #include "host.h"
+#include "payload.h"
 
 int arg_number(const char *cmd, const char *opt, const char *s,
 	       unsigned long lo, unsigned long hi, unsigned long *v)
@@ -46,6 +47,22 @@ int arg_seconds(const char *cmd, const char *opt, const char *s, double max,
 	fprintf(stderr, "%s: %s: '%s' is not a number of seconds, more than 0 and "
 		"at most %g\n", cmd, opt, s, max);
 	return -1;
+}
+
+int arg_call_graph(const char *cmd, const char *s, unsigned int *depth)
+{
+	unsigned long v = HOST_DEFAULT_CALL_DEPTH;
+
+	if (strncmp(s, "fp", 2) || (s[2] && s[2] != ',')) {
+		fprintf(stderr, "%s: --call-graph '%s': only fp (frame pointers) is supported\n",
+			cmd, s);
+		return -1;
+	}
+	if (s[2] && arg_number(cmd, "--call-graph fp,N", s + 3, 1,
+			       HOST_MAX_CALL_DEPTH, &v))
+		return -1;
+	*depth = v;
+	return 0;
 }
 
 int arg_timeout(const char *cmd, const char *s, int *timeout_s)

@@ -18,4 +18,10 @@ int arg_seconds(const char *cmd, const char *opt, const char *s, double max,
 /* --timeout: whole seconds, 1 to HOST_MAX_TIMEOUT_S. */
 int arg_timeout(const char *cmd, const char *s, int *timeout_s);
 
+/*
+ * --call-graph fp[,N], perf's record mode and size (here: frames, 1 to
+ * HOST_MAX_CALL_DEPTH, default HOST_DEFAULT_CALL_DEPTH) into *@depth.
+ */
+int arg_call_graph(const char *cmd, const char *s, unsigned int *depth);
+
 #endif /* ACA_HOST_ARGS_H */

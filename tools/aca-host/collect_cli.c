@@ -50,23 +50,6 @@ static void usage(FILE *f)
 		HOST_MAX_TIMEOUT_S, HOST_CONNECT_TIMEOUT_S);
 }
 
-/* --call-graph fp[,N], perf's record mode and size (here: frames). */
-static int call_graph(const char *arg, struct collect_opts *o)
-{
-	unsigned long depth = HOST_DEFAULT_CALL_DEPTH;
-
-	if (strncmp(arg, "fp", 2) || (arg[2] && arg[2] != ',')) {
-		fprintf(stderr, "%s: --call-graph '%s': only fp (frame pointers) is supported\n",
-			cmd, arg);
-		return 2;
-	}
-	if (arg[2] && arg_number(cmd, "--call-graph fp,N", arg + 3, 1,
-				 HOST_MAX_CALL_DEPTH, &depth))
-		return 2;
-	o->call_depth = depth;
-	return 0;
-}
-
 /*
  * --event NAME once more: a group of its own. Never the same event twice:
  * the report names each group by its event, so the two could not be told
@@ -127,7 +110,7 @@ static int option(int c, struct collect_opts *o)
 		o->call_depth = HOST_DEFAULT_CALL_DEPTH;
 		return 0;
 	case 'G':
-		return call_graph(optarg, o);
+		return arg_call_graph(cmd, optarg, &o->call_depth) ? 2 : 0;
 	case 'T':
 		return arg_timeout(cmd, optarg, &o->timeout_s) ? 2 : 0;
 	case 't':

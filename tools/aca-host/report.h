@@ -49,6 +49,11 @@ struct report_opts {
 	int folded;			/* the folded stacks alone (folded.h) */
 	int stacks;			/* fold stacks (for --folded, --flamegraph) */
 	FILE *warn;			/* input errors and unreadable files */
+	/*
+	 * The records' layout while no collection.txt says it yet (top
+	 * reading a collection that still runs); NULL: 48-byte records.
+	 */
+	const struct record_layout *layout;
 };
 
 struct report {

@@ -547,6 +547,11 @@ int collection_open(const char *dir, const struct report_opts *o, struct report 
 	memset(r, 0, sizeof(*r));
 	memset(c, 0, sizeof(*c));
 	r->sample_size = sizeof(struct sep_sample_record_pc);
+	if (o->layout) {	/* collection.txt, once written, says the same */
+		r->sample_size = o->layout->size;
+		r->callstack_offset = o->layout->callstack_offset;
+		r->callstack_size = o->layout->callstack_size;
+	}
 	if (access(dir, F_OK)) {
 		problem(o, r, "%s: %s", dir, strerror(errno));
 		return 2;

@@ -69,6 +69,7 @@ struct top {
 	uint64_t snap_unmapped;		/* user samples without a mapping then */
 	struct report rep;
 	int have_rep;
+	struct record_layout layout;	/* the records', for a refresh */
 	double t;
 	int ended;			/* the table of the whole collection */
 };
@@ -116,7 +117,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: aca-host top TARGET[:PORT] [--out DIR] [--sysroot PATH]\n"
 		"                    [--event NAME | --ecb FILE] [--rate HZ] [--duration S]\n"
-		"                    [--top N] [--timeout S] [--eof-timeout S]\n"
+		"                    [-g | --call-graph fp[,N]] [--top N] [--timeout S]\n"
+		"                    [--eof-timeout S]\n"
 		"  Sample the target and show its hottest functions (or processes) live,\n"
 		"  refreshed every second, until q, ^C or --duration; then stop the\n"
 		"  collection cleanly (STOP, every channel ended, TERMINATE).\n"
@@ -127,6 +129,10 @@ static void usage(FILE *f)
 		"  --ecb FILE       send FILE as the ECB instead\n"
 		"  --rate HZ        samples per second and CPU, 1 to 100000 (default 1000)\n"
 		"  --duration S     stop after S seconds (at most 86400; default: at q)\n"
+		"  -g, --call-graph fp[,N]\n"
+		"                   record each sample's callers too, as collect does,\n"
+		"                   for the collection --out keeps (the table counts\n"
+		"                   where each sample was taken)\n"
 		"  --top N          rows shown (default: as many as the terminal has, 20\n"
 		"                   when the output is no terminal)\n"
 		"  --timeout S      give up connecting after S seconds, 1 to %d (default %d)\n"
@@ -334,11 +340,7 @@ static void snapshot(struct top *tp, struct host_session *s, double t)
 static void refresh(struct top *tp, struct host_session *s, const struct collect_result *r,
 		    double t)
 {
-	struct record_layout l = {
-		.size = r->layout.sample_size,
-		.callstack_offset = r->layout.callstack_offset,
-		.callstack_size = r->layout.callstack_size,
-	};
+	struct record_layout *l = &tp->layout;
 	struct report rep;
 	int refused = 0;
 
@@ -349,7 +351,7 @@ static void refresh(struct top *tp, struct host_session *s, const struct collect
 	 * reply would answer the next ask.
 	 */
 	if (!tp->ksym_state) {
-		long long got = ksym_collect_live(s, tp->dir, r->ncpus, &l, &refused);
+		long long got = ksym_collect_live(s, tp->dir, r->ncpus, l, &refused);
 
 		if (got == KSYM_SESSION_BROKEN) {
 			tp->ksym_state = -1;
@@ -362,7 +364,16 @@ static void refresh(struct top *tp, struct host_session *s, const struct collect
 				tp->ksym_state = 1;
 		}
 	}
-	/* A record half written, no collection.txt yet: no matter here. */
+	/*
+	 * No collection.txt yet: the records are as START made them (with
+	 * callers after -g). A record half written: no matter here.
+	 */
+	*l = (struct record_layout){
+		.size = r->layout.sample_size,
+		.callstack_offset = r->layout.callstack_offset,
+		.callstack_size = r->layout.callstack_size,
+	};
+	tp->ro.layout = l;
 	if (report_load(tp->dir, &tp->ro, &rep) == 2) {
 		report_free(&rep);
 		return;
@@ -483,6 +494,11 @@ static int option(int c, struct collect_opts *o, struct top *tp)
 			return 2;
 		o->rate = v;
 		return 0;
+	case 'g':
+		o->call_depth = HOST_DEFAULT_CALL_DEPTH;
+		return 0;
+	case 'G':
+		return arg_call_graph(cmd, optarg, &o->call_depth) ? 2 : 0;
 	case 'n':
 		if (arg_number(cmd, "--top", optarg, 1, 1000, &v))
 			return 2;
@@ -534,6 +550,7 @@ int cmd_top(int argc, char **argv)
 		{ "rate", required_argument, NULL, 'r' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "top", required_argument, NULL, 'n' },
+		{ "call-graph", required_argument, NULL, 'G' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "eof-timeout", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
@@ -548,7 +565,7 @@ int cmd_top(int argc, char **argv)
 	int c, ret;
 
 	argv[0] = cmd;
-	while ((c = getopt_long(argc, argv, "o:e:b:r:d:n:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:e:b:r:d:n:gh", opts, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			return 0;
