@@ -101,7 +101,8 @@
 
 /*
  * [ACA-EXT] MODULE_SNAPSHOT (7.3): nothing in, nothing out; privileged,
- * while sampling or paused. The module data channel then carries, soon
+ * while sampling or paused, not in delayed transfer (which streams nothing
+ * before STOP). The module data channel then carries, soon
  * after, what STOP sends: every executable mapping of every live process
  * (still loaded) and a record per kernel thread, so a host can name user
  * code during the collection. Walks run one at a time, at least

@@ -345,6 +345,11 @@ s32 acp_cmd_module_snapshot(const struct acp_cmd *cmd, struct acp_reply *r)
 		acp_log(t, "MODULE_SNAPSHOT: this target sends module records at STOP only");
 		return VT_DRIVER_COMM_FAILED;
 	}
+	/* Nothing streams before STOP: the walks would only fill the ring. */
+	if (t->delayed) {
+		acp_log(t, "MODULE_SNAPSHOT: delayed transfer sends the records at STOP");
+		return VT_DRIVER_COMM_FAILED;
+	}
 	if (t->ops->module_snapshot(t->ctx)) {
 		acp_log(t, "MODULE_SNAPSHOT: no module records in counting mode");
 		return VT_DRIVER_COMM_FAILED;

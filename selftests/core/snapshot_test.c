@@ -148,6 +148,19 @@ TEST_F(core, module_snapshot_without_the_op_answers_159)
 	EXPECT_EQ(SPEC_STATE_RUNNING, driver_state(_metadata, self));
 }
 
+/* Delayed transfer streams nothing before STOP: 159, the machine not asked. */
+TEST_F(core, module_snapshot_in_delayed_transfer_answers_159)
+{
+	self->f.delayed = true;
+	open_session(_metadata, self);
+	goto_state(_metadata, self, ACP_RUNNING);
+	EXPECT_EQ(VT_DRIVER_COMM_FAILED, snapshot(_metadata, self));
+	EXPECT_EQ(0, self->f.nsnapshot);
+	EXPECT_EQ(1, fake_log_count(&self->f,
+				    "MODULE_SNAPSHOT: delayed transfer sends the records at STOP"));
+	EXPECT_EQ(SPEC_STATE_RUNNING, driver_state(_metadata, self));
+}
+
 /* Counting mode has no module records: 159, still running. */
 TEST_F(core, module_snapshot_the_machine_refuses_answers_159)
 {
