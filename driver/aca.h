@@ -179,7 +179,7 @@ struct aca_modrecs {
 	struct module_attribute attr;	/* /sys/module/aca/module_records */
 };
 
-int aca_modrec_configure(struct aca_modrecs *m);
+int aca_modrec_configure(struct aca_modrecs *m, struct delayed_work *flush);
 int aca_modrec_snapshot(struct aca_modrecs *m);
 void aca_modrec_stop(struct aca_modrecs *m);
 void aca_modrec_finish(struct aca_modrecs *m);

@@ -140,7 +140,7 @@ int aca_collection_configure(void *ctx, const struct acp_config *cfg)
 	ret = aca_sampler_configure(coll, cfg);
 	if (ret)
 		return ret;
-	ret = acp_counting_mode(cfg) ? 0 : aca_modrec_configure(&coll->mr);
+	ret = acp_counting_mode(cfg) ? 0 : aca_modrec_configure(&coll->mr, &coll->flush);
 	if (ret)
 		goto err_sampler;
 	ret = aca_uncore_configure(&coll->unc, cfg);

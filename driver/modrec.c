@@ -11,10 +11,13 @@
  *    still loaded (unloadTsc ~0), and one record per kernel thread;
  *  - [ACA-EXT] MODULE_SNAPSHOT, while sampling or paused: the same walk as
  *    STOP's, the collection going on, so that a host names user code
- *    live (aca-host top). A walk at a time, queued at least
- *    ACA_MODULE_SNAPSHOT_GAP_MS apart: an ask meanwhile is served by the
- *    next walk. A walk STOP overtakes ends there (STOP's describes them
- *    all). A mapping may so be described more than once.
+ *    live (aca-host top). A walk at a time, each armed by a kick (a
+ *    delayed work) queued at least ACA_MODULE_SNAPSHOT_GAP_MS after the
+ *    last one: an ask while a kick waits is that kick's walk. A walk
+ *    stops where STOP overtakes it (STOP's describes them all) or a
+ *    quarter of the ring is unread (the rest is STOP's); its records are
+ *    made due at once (the collection's flush timer run now). A mapping
+ *    may so be described more than once.
  * So a process started, or a library dlopen()ed, during a collection is
  * described at STOP if it is still there, or when it goes, and at the
  * first snapshot after it.
@@ -572,12 +575,15 @@ static struct task_struct **aca_mr_tasks(struct aca_modrec *mr, u32 *n)
 
 /*
  * Every live process, the queue drained between two; finish() cancels.
- * A @snapshot's walk ends when STOP is asked (its own walk follows).
+ * A @snapshot's walk ends when STOP is asked (its own walk follows) or
+ * its ring has a quarter unread (the host reads slowly: the rest is left
+ * to STOP's records).
  */
 static void aca_mr_walk(struct aca_modrec *mr, bool snapshot)
 {
 	u64 now = aca_tsc_now();
 	struct task_struct **tasks;
+	bool behind = false;
 	u32 n = 0;
 
 	tasks = aca_mr_tasks(mr, &n);
@@ -588,8 +594,10 @@ static void aca_mr_walk(struct aca_modrec *mr, bool snapshot)
 	}
 	for (u32 i = 0; i < n; i++) {
 		/* Pairs with the release in aca_modrec_stop(), as aca_mr_over(). */
-		if (snapshot && smp_load_acquire(&mr->stop)) {
+		if (snapshot && (behind || smp_load_acquire(&mr->stop))) {
 			/* STOP's walk describes them. */
+		} else if (snapshot && aca_ring_backlog(mr->ring)) {
+			behind = true;
 		} else if (!aca_mr_over(mr)) {
 			aca_mr_task(mr, tasks[i], now);
 			aca_mr_drain(mr);
@@ -600,6 +608,8 @@ static void aca_mr_walk(struct aca_modrec *mr, bool snapshot)
 		cond_resched();
 	}
 	kvfree(tasks);
+	if (behind)
+		pr_notice_ratelimited("module records: a snapshot stopped short: a quarter of the module ring is unread (the host reads it slowly); STOP describes the rest\n");
 }
 
 static void aca_mr_count(struct aca_modrec *mr, struct aca_mr_counts *n)
@@ -634,8 +644,11 @@ static void aca_mr_run(struct aca_modrec *mr)
 {
 	aca_mr_drain(mr);
 	/* Pairs with the release in aca_modrec_stop(), as aca_mr_over(). */
-	if (!smp_load_acquire(&mr->stop) && xchg(&mr->snap, false))
+	if (!smp_load_acquire(&mr->stop) && xchg(&mr->snap, false)) {
 		aca_mr_walk(mr, true);
+		/* Its records due now, not within the next flush period. */
+		mod_delayed_work(system_wq, mr->flush, 0);
+	}
 	if (!READ_ONCE(mr->stop) || mr->done)
 		return;
 	aca_mr_walk(mr, false);
@@ -670,12 +683,18 @@ static void aca_mr_watchdog(struct work_struct *work)
 		  ACA_MR_STOP_S + ACA_MR_GRACE_S);
 }
 
-/* A snapshot's time has come: the worker takes it (aca_mr_run()). */
+/*
+ * A snapshot's time has come: the worker walks (aca_mr_run()). Only a
+ * kick arms a walk, so walks are as far apart as kicks, however often
+ * the hooks queue the worker. queue_work() orders the flag before the
+ * worker's run (a fully ordered test_and_set_bit()).
+ */
 static void aca_mr_snap_kick(struct work_struct *work)
 {
 	struct aca_modrec *mr = container_of(to_delayed_work(work),
 					     struct aca_modrec, snap_kick);
 
+	WRITE_ONCE(mr->snap, true);
 	queue_work(system_unbound_wq, &mr->work);
 }
 
@@ -705,7 +724,7 @@ static void aca_mr_free(struct aca_modrec *mr)
 
 /* ---- the session's calls (collection.c), under aca_lock ---- */
 
-int aca_modrec_configure(struct aca_modrecs *m)
+int aca_modrec_configure(struct aca_modrecs *m, struct delayed_work *flush)
 {
 	unsigned int pages = max_t(unsigned int, 4 * READ_ONCE(aca_ring_pages),
 				   ACA_MR_MIN_PAGES);
@@ -723,6 +742,7 @@ int aca_modrec_configure(struct aca_modrecs *m)
 	INIT_DELAYED_WORK(&mr->watchdog, aca_mr_watchdog);
 	INIT_DELAYED_WORK(&mr->snap_kick, aca_mr_snap_kick);
 	mr->snap_next = jiffies;	/* jiffies starts near its wrap */
+	mr->flush = flush;
 	spin_lock_init(&mr->wlock);
 	atomic64_set(&mr->missed, 0);
 	atomic64_set(&mr->nobid, 0);
@@ -749,9 +769,9 @@ int aca_modrec_configure(struct aca_modrecs *m)
 
 /*
  * [ACA-EXT] MODULE_SNAPSHOT, before STOP: the worker walks every live
- * process as STOP's does, once the gap since the last walk's kick has
- * passed. An ask while a kick is queued only sets the flag that kick's
- * walk takes; one during a walk has the worker walk again after it.
+ * process as STOP's does, once the gap since the last kick has passed.
+ * An ask while a kick is queued is that kick's walk; one during a walk
+ * has the worker walk again after it, a gap after the last kick.
  * -ENODATA: no module records (counting mode) or STOP came.
  */
 int aca_modrec_snapshot(struct aca_modrecs *m)
@@ -762,7 +782,6 @@ int aca_modrec_snapshot(struct aca_modrecs *m)
 	lockdep_assert_held(&aca_lock);
 	if (!mr || mr->stop)
 		return -ENODATA;
-	WRITE_ONCE(mr->snap, true);
 	at = time_after(mr->snap_next, now) ? mr->snap_next : now;
 	if (queue_delayed_work(system_unbound_wq, &mr->snap_kick, at - now))
 		mr->snap_next = at + msecs_to_jiffies(ACA_MODULE_SNAPSHOT_GAP_MS);

@@ -95,9 +95,10 @@ struct aca_modrec {
 	bool done;				/* the worker's: STOP's work is */
 	bool cancel;				/* finish(): the worker gives up */
 	unsigned long late;			/* STOP's: jiffies past which it gives up */
-	bool snap;				/* a snapshot asked; the worker takes it */
-	unsigned long snap_next;		/* under aca_lock: no walk starts before */
-	struct delayed_work snap_kick;		/* queues the worker for it */
+	bool snap;				/* the kick's: walk; the worker takes it */
+	unsigned long snap_next;		/* under aca_lock: no kick before */
+	struct delayed_work snap_kick;		/* a snapshot asked: its walk's turn */
+	struct delayed_work *flush;		/* the collection's flush timer */
 	atomic64_t missed;			/* see the top */
 	atomic64_t nobid;			/* build-ids not looked for: no page */
 	/* The worker's: an mm's mappings taken under its lock, to write. */

@@ -308,6 +308,17 @@ bool aca_ring_pending(struct aca_ring *r)
 }
 
 /*
+ * A quarter of the ring or more unread: the reader is behind. The
+ * producer's question, a heuristic (the module records' snapshots leave
+ * the rest of their ring to STOP's): tail read without ordering, as a
+ * snapshot.
+ */
+bool aca_ring_backlog(struct aca_ring *r)
+{
+	return READ_ONCE(r->hdr->head) - READ_ONCE(r->hdr->tail) >= r->size / 4;
+}
+
+/*
  * Whether the reader should read now (see the top): unread bytes, and a
  * quarter of the ring of them, or an unanswered flush, or no more to come.
  * The consumer's question; poll() asks it as a snapshot.

@@ -66,6 +66,7 @@ void aca_ring_consume(struct aca_ring *r, size_t n);
 bool aca_ring_due(struct aca_ring *r);
 /* Anyone: snapshots. */
 bool aca_ring_pending(struct aca_ring *r);
+bool aca_ring_backlog(struct aca_ring *r);
 void aca_ring_counts(struct aca_ring *r, u64 *written, u64 *lost);
 /* The flush timer: a read of what is unread is due; wake the reader. */
 void aca_ring_flush(struct aca_ring *r);
