@@ -30,7 +30,8 @@
  * munmap() a handler could not take (no free item, the mm busy) or not
  * wholly (an munmap() of more mappings than the hooks' bounds), a handler
  * kprobes could not run (nmissed), a mapping whose path d_path() cannot
- * write, and a process STOP could not list or lock.
+ * write, and a process STOP or a snapshot could not list or lock (a
+ * snapshot's count too: the same process may so be counted twice).
  *
  * The worker, a work item on system_unbound_wq, never takes aca_lock. It
  * writes the queued items oldest first, a batch of those queued when it

@@ -561,7 +561,41 @@ TEST_F_TIMEOUT(dir, user_code_named_at_the_end_when_mappings_come_at_stop, 60)
 		EXPECT_EQ(1, lines_with(self->d.run.err, "MODULE_SNAPSHOT")) {
 			TH_LOG("top said: %s", self->d.run.err);
 		}
+		/* Kernel names asked with the records' layout from the first refresh. */
+		EXPECT_EQ(0, lines_with(self->d.run.err, "kernel symbols:")) {
+			TH_LOG("top said: %s", self->d.run.err);
+		}
 	}
+}
+
+/*
+ * User code no walk names (a JIT's anonymous memory: every walk describes
+ * nothing of it): asked at START, once more for the process that has
+ * unmapped samples since, then not again for it, however long it samples.
+ */
+TEST_F_TIMEOUT(dir, code_no_walk_names_is_not_asked_for_again_and_again, 60)
+{
+	struct mock_target m = { .live = MOCK_LIVE_MAPPINGS_AT_STOP,
+				 .samples_per_cpu = USER_SAMPLES,
+				 .kernel_samples = KERNEL_SAMPLES,
+				 .snapshot_empty = 1000 };
+	const char *args[] = { "top", NULL, "--duration", "7.5", "--eof-timeout",
+			       "2", "--top", "100", NULL };
+	char target[32];
+
+	ASSERT_EQ(0, mock_start(&m));
+	snprintf(target, sizeof(target), "127.0.0.1:%d", m.port);
+	args[1] = target;
+	synth_run_host(self->d.path, args, &self->d.run);
+	EXPECT_EQ(0, mock_join(&m)) {
+		TH_LOG("target: %s", m.why);
+	}
+	EXPECT_EQ(0, self->d.run.status) {
+		TH_LOG("top said: %s", self->d.run.err ? self->d.run.err : "");
+	}
+	EXPECT_EQ(2, m.snapshot_asks);
+	EXPECT_NE(NULL, strstr(self->d.run.out ? self->d.run.out : "",
+			       "unattributed: 20 samples"));
 }
 
 TEST_HARNESS_MAIN

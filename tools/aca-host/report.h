@@ -81,6 +81,7 @@ struct report {
 	uint64_t with_function;		/* and a symbol of its file */
 	uint64_t kernel;		/* kernel-mode IPs */
 	uint64_t user_unmapped;		/* user-mode IPs no module record covers */
+	struct tally unmapped_pids;	/* their processes: "PID", samples */
 	uint64_t with_callers;		/* samples with at least one caller */
 	int have_drops;
 	uint64_t dropped;

@@ -498,7 +498,11 @@ static int tally_sample(struct collection *c, const struct report_opts *o,
 	count_group(r, s);
 	r->kernel += f.at.kernel;
 	r->with_module += f.at.mod != NULL;
-	r->user_unmapped += !f.at.kernel && !f.at.mod;
+	if (!f.at.kernel && !f.at.mod) {
+		r->user_unmapped++;
+		snprintf(key, sizeof(key), "%u", s->pid);
+		err |= tally_add(&r->unmapped_pids, key, 1);
+	}
 	r->with_function += f.at.func != NULL;
 	mod = f.at.mod ? f.at.mod->path : f.at.kernel ? "[kernel: no module record]" :
 	      "[no module record]";
@@ -635,6 +639,7 @@ void report_free(struct report *r)
 {
 	free(r->cpu_samples);
 	tally_free(&r->processes);
+	tally_free(&r->unmapped_pids);
 	tally_free(&r->modules);
 	tally_free(&r->functions);
 	tally_free(&r->sorted);

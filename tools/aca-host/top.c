@@ -58,15 +58,16 @@ struct top {
 	int ksym_state;			/* 0: ask; 1: refused; -1: broken */
 	unsigned int ksym_failed;	/* asks in a row that failed */
 	/*
-	 * MODULE_SNAPSHOT: 0 ask (once at START, then when the user samples
-	 * no mapping covers grew since the last ask, SNAP_GAP_S after it);
-	 * 1 refused (a stock target, an older aca, no privilege); -1 broken.
+	 * MODULE_SNAPSHOT: 0 ask (once at START, then, SNAP_GAP_S after the
+	 * last ask, when a process that had none then has user samples no
+	 * mapping covers); 1 refused (a stock target, an older aca, no
+	 * privilege); -1 broken.
 	 */
 	int snap_state;
 	unsigned int snap_failed;	/* asks in a row answered otherwise */
 	int snap_asked;
 	double snap_t;			/* t of the last ask */
-	uint64_t snap_unmapped;		/* user samples without a mapping then */
+	struct tally snap_pids;		/* pids with unmapped user samples then */
 	struct report rep;
 	int have_rep;
 	struct record_layout layout;	/* the records', for a refresh */
@@ -294,6 +295,33 @@ static void draw(struct top *tp)
 	fflush(stdout);
 }
 
+/* The processes with unmapped user samples now, for the next ask. */
+static void remember_unmapped_pids(struct top *tp)
+{
+	struct tally_entry *e;
+	size_t n = 0;
+
+	tally_free(&tp->snap_pids);
+	e = tp->have_rep ? tally_sorted(&tp->rep.unmapped_pids, &n) : NULL;
+	for (size_t i = 0; i < n; i++)
+		tally_add(&tp->snap_pids, e[i].key, 1);
+	free(e);
+}
+
+/* A process with unmapped user samples that had none at the last ask. */
+static int new_unmapped_pid(const struct top *tp, const struct report *rep)
+{
+	struct tally_entry *e;
+	size_t n = 0;
+	int found = 0;
+
+	e = tally_sorted(&rep->unmapped_pids, &n);
+	for (size_t i = 0; i < n && !found; i++)
+		found = !tally_get(&tp->snap_pids, e[i].key);
+	free(e);
+	return found;
+}
+
 /* The status a target refused MODULE_SNAPSHOT with, in words, once. */
 static void say_snapshot_refused(int status)
 {
@@ -319,7 +347,7 @@ static void snapshot(struct top *tp, struct host_session *s, double t)
 
 	tp->snap_asked = 1;
 	tp->snap_t = t;
-	tp->snap_unmapped = tp->have_rep ? tp->rep.user_unmapped : 0;
+	remember_unmapped_pids(tp);
 	if (st < 0) {
 		tp->snap_state = -1;
 	} else if (st == VT_DRIVER_COMM_FAILED || st == VT_NO_ADMIN_PRIVILEGE) {
@@ -345,6 +373,16 @@ static void refresh(struct top *tp, struct host_session *s, const struct collect
 	int refused = 0;
 
 	/*
+	 * No collection.txt yet: the records are as START made them (with
+	 * callers after -g), for the kernel addresses and the report alike.
+	 */
+	*l = (struct record_layout){
+		.size = r->layout.sample_size,
+		.callstack_offset = r->layout.callstack_offset,
+		.callstack_size = r->layout.callstack_size,
+	};
+	tp->ro.layout = l;
+	/*
 	 * A failed ask of this host's own (reading the samples, writing the
 	 * names) is tried again at the next refresh, and given up only after
 	 * KSYM_TRIES in a row. One that broke the session is not: a late
@@ -364,16 +402,7 @@ static void refresh(struct top *tp, struct host_session *s, const struct collect
 				tp->ksym_state = 1;
 		}
 	}
-	/*
-	 * No collection.txt yet: the records are as START made them (with
-	 * callers after -g). A record half written: no matter here.
-	 */
-	*l = (struct record_layout){
-		.size = r->layout.sample_size,
-		.callstack_offset = r->layout.callstack_offset,
-		.callstack_size = r->layout.callstack_size,
-	};
-	tp->ro.layout = l;
+	/* A record half written: no matter here. */
 	if (report_load(tp->dir, &tp->ro, &rep) == 2) {
 		report_free(&rep);
 		return;
@@ -382,9 +411,12 @@ static void refresh(struct top *tp, struct host_session *s, const struct collect
 		report_free(&tp->rep);
 	tp->rep = rep;
 	tp->have_rep = 1;
-	/* User code run by no mapping described yet: a process new since. */
-	if (!tp->snap_state && rep.user_unmapped > tp->snap_unmapped &&
-	    t - tp->snap_t >= SNAP_GAP_S)
+	/*
+	 * User code no mapping covers, of a process that had none at the last
+	 * ask: one new since, or one the walk missed. Code no walk can name
+	 * (a JIT's anonymous memory) is not asked for again and again.
+	 */
+	if (!tp->snap_state && t - tp->snap_t >= SNAP_GAP_S && new_unmapped_pid(tp, &rep))
 		snapshot(tp, s, t);
 }
 
@@ -602,6 +634,7 @@ int cmd_top(int argc, char **argv)
 	final(&tp);
 	if (tp.have_rep)
 		report_free(&tp.rep);
+	tally_free(&tp.snap_pids);
 	if (tmp[0]) {
 		remove_tree(tmp);
 		if (!ret)
