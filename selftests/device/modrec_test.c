@@ -1094,16 +1094,27 @@ TEST(delayed_transfer_sends_everything_at_stop)
 
 /* ---- [ACA-EXT] MODULE_SNAPSHOT (spec 4.8) ---- */
 
-/* A process started before the collection, alive all along. */
-static pid_t start_sleeper(void)
+/*
+ * A process started before the collection, alive all along (its path in
+ * @path), then a collection begun: the process's pid.
+ */
+static pid_t begin_after_sleeper(struct __test_metadata *_metadata, struct coll *c,
+				 char path[PATH_MAX])
 {
-	pid_t pid = fork();
+	pid_t pid;
 
+	if (!realpath(SLEEPER_BIN, path))
+		return -1;
+	pid = fork();
 	if (!pid) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		execl(SLEEPER_BIN, SLEEPER_BIN, "60", (char *)NULL);
 		_exit(127);
 	}
+	if (pid < 0)
+		return -1;
+	usleep(200 * 1000);	/* it has exec()ed */
+	coll_begin(_metadata, c);
 	return pid;
 }
 
@@ -1164,11 +1175,8 @@ TEST(snapshot_describes_running_processes_before_stop)
 	pid_t sleeper;
 	size_t n;
 
-	ASSERT_NE(NULL, realpath(SLEEPER_BIN, path));
-	sleeper = start_sleeper();
+	sleeper = begin_after_sleeper(_metadata, &c, path);
 	ASSERT_LT(0, sleeper);
-	usleep(200 * 1000);	/* it has exec()ed */
-	coll_begin(_metadata, &c);
 	/* INIT_DRIVER's records only, as long as nobody asks. */
 	EXPECT_EQ(0, wait_loaded(_metadata, &c, sleeper, path, 1, 1500));
 	ASSERT_EQ(0, command_io(c.ctl, ACA_CMD_MODULE_SNAPSHOT, NULL, 0, NULL, 0));
@@ -1203,11 +1211,8 @@ TEST(snapshot_walks_are_a_gap_apart)
 	pid_t sleeper;
 	double quiet;
 
-	ASSERT_NE(NULL, realpath(SLEEPER_BIN, path));
-	sleeper = start_sleeper();
+	sleeper = begin_after_sleeper(_metadata, &c, path);
 	ASSERT_LT(0, sleeper);
-	usleep(200 * 1000);
-	coll_begin(_metadata, &c);
 	for (int i = 0; i < 30; i++) {
 		ASSERT_EQ(0, command_io(c.ctl, ACA_CMD_MODULE_SNAPSHOT, NULL, 0, NULL, 0));
 		take_all(_metadata, &c);
@@ -1240,11 +1245,8 @@ TEST(stop_right_after_a_snapshot_ask)
 	struct coll c;
 	pid_t sleeper;
 
-	ASSERT_NE(NULL, realpath(SLEEPER_BIN, path));
-	sleeper = start_sleeper();
+	sleeper = begin_after_sleeper(_metadata, &c, path);
 	ASSERT_LT(0, sleeper);
-	usleep(200 * 1000);
-	coll_begin(_metadata, &c);
 	ASSERT_EQ(0, command_io(c.ctl, ACA_CMD_MODULE_SNAPSHOT, NULL, 0, NULL, 0));
 	ASSERT_EQ(0, command_io(c.ctl, ACA_CMD_MODULE_SNAPSHOT, NULL, 0, NULL, 0));
 	stop_after_drain(_metadata, &c);

@@ -182,6 +182,28 @@ FIXTURE_TEARDOWN(top)
 	host_dir_free(&self->d);
 }
 
+/*
+ * @key (q, C-c): top exits 0 (what it said on stderr logged if not) and
+ * the target saw the collection end cleanly (STOP, every channel ended,
+ * TERMINATE).
+ */
+static void ends_cleanly_on(struct __test_metadata *_metadata, FIXTURE_DATA(top) *self,
+			    const char *key)
+{
+	int st;
+
+	keys(&self->t, key);
+	st = top_status(&self->t);
+	if (st)
+		log_err(_metadata, &self->d);
+	EXPECT_EQ(0, st);
+	EXPECT_EQ(0, mock_join(&self->m)) {
+		TH_LOG("target: %s", self->m.why);
+	}
+	EXPECT_TRUE(self->m.stop_seen);
+	EXPECT_TRUE(self->m.terminate_seen);
+}
+
 /* The target's hot kernel function, named by it, on screen within 3 s. */
 TEST_F_TIMEOUT(top, hot_function_on_screen_within_3_s, 60)
 {
@@ -200,22 +222,11 @@ TEST_F_TIMEOUT(top, hot_function_on_screen_within_3_s, 60)
 /* q: STOP, every channel to its end, TERMINATE, exit 0. */
 TEST_F_TIMEOUT(top, q_stops_the_collection_cleanly, 60)
 {
-	int st;
-
 	ASSERT_TMUX();
 	ASSERT_EQ(0, tmux_top(&self->d, &self->m, &self->t, NULL));
 	ASSERT_EQ(0, screen_shows(&self->t, "samples", 10.0, self->screen,
 				  sizeof(self->screen)));
-	keys(&self->t, "q");
-	st = top_status(&self->t);
-	if (st)
-		log_err(_metadata, &self->d);
-	EXPECT_EQ(0, st);
-	EXPECT_EQ(0, mock_join(&self->m)) {
-		TH_LOG("target: %s", self->m.why);
-	}
-	EXPECT_TRUE(self->m.stop_seen);
-	EXPECT_TRUE(self->m.terminate_seen);
+	ends_cleanly_on(_metadata, self, "q");
 }
 
 /* The terminal's settings after q are those before, the screen ours again. */
@@ -322,22 +333,11 @@ TEST_F_TIMEOUT(top, sigterm_restores_the_terminal, 60)
 /* ^C: the same clean end. */
 TEST_F_TIMEOUT(top, sigint_stops_the_collection_cleanly, 60)
 {
-	int st;
-
 	ASSERT_TMUX();
 	ASSERT_EQ(0, tmux_top(&self->d, &self->m, &self->t, NULL));
 	ASSERT_EQ(0, screen_shows(&self->t, "samples", 10.0, self->screen,
 				  sizeof(self->screen)));
-	keys(&self->t, "C-c");
-	st = top_status(&self->t);
-	if (st)
-		log_err(_metadata, &self->d);
-	EXPECT_EQ(0, st);
-	EXPECT_EQ(0, mock_join(&self->m)) {
-		TH_LOG("target: %s", self->m.why);
-	}
-	EXPECT_TRUE(self->m.stop_seen);
-	EXPECT_TRUE(self->m.terminate_seen);
+	ends_cleanly_on(_metadata, self, "C-c");
 }
 
 /*
@@ -458,8 +458,6 @@ TEST_F_TIMEOUT(dir, top_without_a_terminal_prints_snapshots, 60)
  */
 TEST_F_TIMEOUT(top, user_code_named_live_when_the_target_describes_mappings, 60)
 {
-	int st;
-
 	self->m.live = MOCK_LIVE_MAPPINGS_AT_STOP;
 	ASSERT_TMUX();
 	ASSERT_EQ(0, tmux_top(&self->d, &self->m, &self->t, NULL));
@@ -468,14 +466,7 @@ TEST_F_TIMEOUT(top, user_code_named_live_when_the_target_describes_mappings, 60)
 		TH_LOG("screen after 3 s:\n%s", self->screen);
 	}
 	EXPECT_EQ(NULL, strstr(self->screen, "unattributed"));
-	keys(&self->t, "q");
-	st = top_status(&self->t);
-	if (st)
-		log_err(_metadata, &self->d);
-	EXPECT_EQ(0, st);
-	EXPECT_EQ(0, mock_join(&self->m)) {
-		TH_LOG("target: %s", self->m.why);
-	}
+	ends_cleanly_on(_metadata, self, "q");
 	EXPECT_EQ(1, self->m.snapshot_asks);
 }
 
@@ -487,8 +478,6 @@ TEST_F_TIMEOUT(top, user_code_named_live_when_the_target_describes_mappings, 60)
  */
 TEST_F_TIMEOUT(top, q_ends_cleanly_after_asking_for_mappings_again, 60)
 {
-	int st;
-
 	self->m.live = MOCK_LIVE_MAPPINGS_AT_STOP;
 	self->m.snapshot_empty = 1;
 	ASSERT_TMUX();
@@ -503,16 +492,7 @@ TEST_F_TIMEOUT(top, q_ends_cleanly_after_asking_for_mappings_again, 60)
 	}
 	/* Two refreshes more: covered now, nothing to ask. */
 	host_sleep_s(2.5);
-	keys(&self->t, "q");
-	st = top_status(&self->t);
-	if (st)
-		log_err(_metadata, &self->d);
-	EXPECT_EQ(0, st);
-	EXPECT_EQ(0, mock_join(&self->m)) {
-		TH_LOG("target: %s", self->m.why);
-	}
-	EXPECT_TRUE(self->m.stop_seen);
-	EXPECT_TRUE(self->m.terminate_seen);
+	ends_cleanly_on(_metadata, self, "q");
 	EXPECT_EQ(2, self->m.snapshot_asks);
 }
 
