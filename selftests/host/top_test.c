@@ -450,6 +450,47 @@ TEST_F_TIMEOUT(dir, top_without_a_terminal_prints_snapshots, 60)
 	EXPECT_TRUE(m.stop_seen && m.terminate_seen);
 }
 
+/* --pid: the table of that process's samples alone, the header says so. */
+TEST_F_TIMEOUT(dir, pid_shows_that_process_alone, 60)
+{
+	struct mock_target m = { .live = MOCK_LIVE_ALL, .samples_per_cpu = USER_SAMPLES,
+				 .kernel_samples = KERNEL_SAMPLES };
+	const char *args[] = { "top", NULL, "--duration", "2.5", "--eof-timeout", "2",
+			       "--pid", "4321", NULL };
+	char target[32], want[64];
+
+	ASSERT_EQ(4321, MOCK_PID);
+	ASSERT_EQ(0, mock_start(&m));
+	snprintf(target, sizeof(target), "127.0.0.1:%d", m.port);
+	args[1] = target;
+	synth_run_host(self->d.path, args, &self->d.run);
+	EXPECT_EQ(0, mock_join(&m));
+	EXPECT_EQ(0, self->d.run.status) {
+		TH_LOG("top said: %s", self->d.run.err ? self->d.run.err : "");
+	}
+	ASSERT_NE(NULL, self->d.run.out);
+	snprintf(want, sizeof(want), "  %u samples  0.0%% kernel  by function  of pid 4321",
+		 MOCK_CPUS * USER_SAMPLES);
+	EXPECT_NE(NULL, strstr(self->d.run.out, want)) {
+		TH_LOG("top printed:\n%s", self->d.run.out);
+	}
+	EXPECT_EQ(NULL, strstr(self->d.run.out, "mock_kernel_hot"));
+	EXPECT_TRUE(m.stop_seen && m.terminate_seen);
+}
+
+/* A pid that is no number: a usage error, nothing asked of the target. */
+TEST_F(dir, bad_pid_is_a_usage_error)
+{
+	const char *args[] = { "top", "127.0.0.1:1", "--pid", "app", NULL };
+
+	synth_run_host(self->d.path, args, &self->d.run);
+	EXPECT_EQ(2, self->d.run.status);
+	ASSERT_NE(NULL, self->d.run.err);
+	EXPECT_NE(NULL, strstr(self->d.run.err, "--pid")) {
+		TH_LOG("top said: %s", self->d.run.err);
+	}
+}
+
 /*
  * A process that ran before START (no record of it until asked): its user
  * code named on screen within 3 s, by the mapping the target described

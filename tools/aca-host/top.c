@@ -33,6 +33,7 @@
 #include "host.h"
 #include "ksym_collect.h"
 #include "report.h"
+#include "report_cli.h"
 
 #define REFRESH_S	1.0		/* between two reads of the samples */
 #define KSYM_TRIES	3		/* failed KERNEL_SYMBOLS asks in a row */
@@ -118,7 +119,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: aca-host top TARGET[:PORT] [--out DIR] [--sysroot PATH]\n"
 		"                    [--event NAME | --ecb FILE] [--rate HZ] [--duration S]\n"
-		"                    [-g | --call-graph fp[,N]] [--top N] [--timeout S]\n"
+		"                    [-g | --call-graph fp[,N]] [--top N] [--pid PID]\n"
+		"                    [--tid TID] [--comms LIST] [--timeout S]\n"
 		"                    [--eof-timeout S]\n"
 		"  Sample the target and show its hottest functions (or processes) live,\n"
 		"  refreshed every second, until q, ^C or --duration; then stop the\n"
@@ -136,6 +138,10 @@ static void usage(FILE *f)
 		"                   where each sample was taken)\n"
 		"  --top N          rows shown (default: as many as the terminal has, 20\n"
 		"                   when the output is no terminal)\n"
+		"  --pid PID, --tid TID, --comms LIST\n"
+		"                   show only the samples of that process, thread or\n"
+		"                   these comms (comma-separated), percentages of\n"
+		"                   those; the target samples everything all the same\n"
 		"  --timeout S      give up connecting after S seconds, 1 to %d (default %d)\n"
 		"  --eof-timeout S  how long every channel may take to end after STOP (30)\n"
 		"  When the output is no terminal, each refresh prints a plain snapshot.\n",
@@ -246,6 +252,22 @@ static void line(const struct top *tp, unsigned int cols, const char *fmt, ...)
 	}
 }
 
+/* What the table keeps of the samples, after the header's first line. */
+static const char *shown_of(const struct report_opts *o)
+{
+	static char buf[64];
+
+	if (o->only_tid)
+		snprintf(buf, sizeof(buf), "  of tid %u", o->tid);
+	else if (o->only_pid)
+		snprintf(buf, sizeof(buf), "  of pid %u", o->pid);
+	else if (o->comms.n)
+		snprintf(buf, sizeof(buf), "  of --comms");
+	else
+		buf[0] = '\0';
+	return buf;
+}
+
 static void draw(struct top *tp)
 {
 	const struct report *r = &tp->rep;
@@ -265,9 +287,9 @@ static void draw(struct top *tp)
 	if (tp->have_rep)
 		v = tally_sorted(t, &n);
 	shown = n < rows ? n : rows;
-	line(tp, cols, "aca-host top %s  %.1f s  %llu samples  %.1f%% kernel  by %s",
+	line(tp, cols, "aca-host top %s  %.1f s  %llu samples  %.1f%% kernel  by %s%s",
 	     tp->target, tp->t, (unsigned long long)r->samples, pct(r->kernel, r->samples),
-	     what);
+	     what, shown_of(&tp->ro));
 	line(tp, cols, "%s", tp->ended ? "(the collection has ended)" : tp->tty_in ?
 	     "keys: f functions  p processes  q quit" : "(^C stops)");
 	line(tp, cols, "kernel names: %s", r->default_kallsyms[0] ?
@@ -543,6 +565,10 @@ static int option(int c, struct collect_opts *o, struct top *tp)
 			return 2;
 		o->eof_timeout_s = (int)ceil(t);
 		return 0;
+	case OPT_PID:
+	case OPT_TID:
+	case OPT_COMMS:
+		return report_shared_option(cmd, c, optarg, &tp->ro) ? 2 : 0;
 	}
 	usage(stderr);
 	return 2;
@@ -585,6 +611,9 @@ int cmd_top(int argc, char **argv)
 		{ "call-graph", required_argument, NULL, 'G' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "eof-timeout", required_argument, NULL, 't' },
+		{ "pid", required_argument, NULL, OPT_PID },
+		{ "tid", required_argument, NULL, OPT_TID },
+		{ "comms", required_argument, NULL, OPT_COMMS },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -635,6 +664,7 @@ int cmd_top(int argc, char **argv)
 	if (tp.have_rep)
 		report_free(&tp.rep);
 	tally_free(&tp.snap_pids);
+	report_opts_free(&tp.ro);
 	if (tmp[0]) {
 		remove_tree(tmp);
 		if (!ret)
