@@ -229,4 +229,92 @@ TEST_F(dir, answer_receive_timeout_is_said_as_a_timeout)
 	free(text);
 }
 
+/* The target's side of @sv: an answer to @id with @len payload bytes. */
+static int answer(int fd, uint32_t id, uint64_t len)
+{
+	struct sep_control_msg_header h = {
+		.header_size = sizeof(h),
+		.proto_version = SEP_PROTO_VERSION,
+		.command_id = id,
+		.from_target_data_size = len,
+	};
+	char zeros[4096] = { 0 };
+
+	if (write(fd, &h, sizeof(h)) != sizeof(h))
+		return -1;
+	for (; len; len -= len < sizeof(zeros) ? len : sizeof(zeros))
+		if (write(fd, zeros, len < sizeof(zeros) ? len : sizeof(zeros)) < 0)
+			return -1;
+	return 0;
+}
+
+/*
+ * An answer that comes after its command was given up on (a slow link):
+ * the next command drops it, payload and all, and gets its own answer.
+ */
+TEST_F(dir, late_answer_is_dropped_before_the_next_one)
+{
+	struct host_session *s = calloc(1, sizeof(*s));
+	uint32_t version = 0;
+	char path[4200], *text;
+	int sv[2], saved, first, second;
+
+	ASSERT_NE(NULL, s);
+	ASSERT_EQ(0, silent_peer(sv));
+	s->ctl = sv[0];
+	snprintf(path, sizeof(path), "%s/stderr", self->d.path);
+	saved = stderr_to(path);
+	first = host_command(s, ACA_CMD_KERNEL_SYMBOLS, NULL, 0, NULL, 0);
+	/* Late, with a payload the first command no longer waits for. */
+	answer(sv[1], ACA_CMD_KERNEL_SYMBOLS, 3 * 4096 + 5);
+	answer(sv[1], SEP_CMD_VERSION, sizeof(version));
+	second = host_command(s, SEP_CMD_VERSION, NULL, 0, &version, sizeof(version));
+	text = stderr_back(saved, path);
+	close(sv[0]);
+	close(sv[1]);
+	EXPECT_EQ(0, s->owed);
+	EXPECT_EQ(0, s->out_of_step);
+	free(s);
+	EXPECT_EQ(-1, first);
+	EXPECT_EQ(VT_SUCCESS, second) {
+		TH_LOG("said: %s", text ? text : "");
+	}
+	free(text);
+}
+
+/* An answer cut short: no later answer can be told apart, none is asked. */
+TEST_F(dir, answer_cut_short_stops_the_session)
+{
+	struct host_session *s = calloc(1, sizeof(*s));
+	uint32_t version = 0;
+	char path[4200], *text;
+	int sv[2], saved, first, second;
+	char buf[64];
+
+	ASSERT_NE(NULL, s);
+	ASSERT_EQ(0, silent_peer(sv));
+	s->ctl = sv[0];
+	snprintf(path, sizeof(path), "%s/stderr", self->d.path);
+	saved = stderr_to(path);
+	/* The header's first 8 bytes, then nothing within the timeout. */
+	ASSERT_EQ(8, write(sv[1], "\x30\0\0\0\x01\0\0\0", 8));
+	first = host_command(s, SEP_CMD_VERSION, NULL, 0, &version, sizeof(version));
+	second = host_command(s, SEP_CMD_VERSION, NULL, 0, &version, sizeof(version));
+	text = stderr_back(saved, path);
+	/* Only the first command went out. */
+	fcntl(sv[1], F_SETFL, O_NONBLOCK);
+	EXPECT_EQ(sizeof(struct sep_control_msg_header), read(sv[1], buf, sizeof(buf)));
+	close(sv[0]);
+	close(sv[1]);
+	EXPECT_EQ(1, s->out_of_step);
+	free(s);
+	EXPECT_EQ(-1, first);
+	EXPECT_EQ(-1, second);
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, "not sent, an earlier answer was cut short")) {
+		TH_LOG("said: %s", text);
+	}
+	free(text);
+}
+
 TEST_HARNESS_MAIN

@@ -85,6 +85,69 @@ static void answer_failed(int fd, int err, uint32_t id, const char *what)
 	host_recv_failed(fd, err, buf);
 }
 
+/*
+ * An answer's header into @h. 0; -1 with errno as host_recv() leaves it,
+ * the answer owed (s->owed) when none of it came in time, or the
+ * connection out of step when part of it did.
+ */
+static int recv_header(struct host_session *s, struct sep_control_msg_header *h)
+{
+	char *p = (char *)h;
+	size_t got = 0;
+
+	while (got < sizeof(*h)) {
+		ssize_t n = recv(s->ctl, p + got, sizeof(*h) - got, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (!n)
+			errno = 0;
+		if (n <= 0) {
+			if (!got && (errno == EAGAIN || errno == EWOULDBLOCK))
+				s->owed++;
+			else if (got)
+				s->out_of_step = 1;
+			return -1;
+		}
+		got += n;
+	}
+	return 0;
+}
+
+/* Read and drop the answers still owed, the oldest first. 0, or -1 (said). */
+static int drop_owed(struct host_session *s, uint32_t id)
+{
+	struct sep_control_msg_header h;
+	char sink[65536];
+
+	while (s->owed) {
+		uint64_t left;
+
+		s->owed--;
+		if (recv_header(s, &h)) {
+			answer_failed(s->ctl, errno, id, "a late answer before command");
+			return -1;
+		}
+		if (h.header_size != sizeof(h)) {
+			s->out_of_step = 1;
+			fprintf(stderr, "aca-host: command %u: a late answer with a header of "
+				"%u bytes\n", id, h.header_size);
+			return -1;
+		}
+		for (left = h.from_target_data_size; left;) {
+			size_t n = left < sizeof(sink) ? left : sizeof(sink);
+
+			if (host_recv(s->ctl, sink, n)) {
+				s->out_of_step = 1;
+				answer_failed(s->ctl, errno, id, "a late answer before command");
+				return -1;
+			}
+			left -= n;
+		}
+	}
+	return 0;
+}
+
 /* host_command() without its record in s->last_command and s->last_status. */
 static int command(struct host_session *s, uint32_t id, const void *in,
 		   uint64_t in_len, void *out, uint64_t out_len)
@@ -97,23 +160,32 @@ static int command(struct host_session *s, uint32_t id, const void *in,
 		.from_target_data_size = out_len,
 	};
 
+	if (s->out_of_step) {
+		fprintf(stderr, "aca-host: command %u: not sent, an earlier answer was cut "
+			"short\n", id);
+		return -1;
+	}
 	if (host_send(s->ctl, &h, sizeof(h)) ||
 	    (in_len && host_send(s->ctl, in, in_len))) {
 		fprintf(stderr, "aca-host: command %u: connection lost: %s\n", id,
 			strerror(errno));
 		return -1;
 	}
-	if (host_recv(s->ctl, &h, sizeof(h))) {
+	if (drop_owed(s, id))
+		return -1;
+	if (recv_header(s, &h)) {
 		answer_failed(s->ctl, errno, id, "the answer to command");
 		return -1;
 	}
 	if (h.command_id != id || h.header_size != sizeof(h)) {
+		s->out_of_step = 1;
 		fprintf(stderr, "aca-host: command %u: answered as %u\n", id,
 			h.command_id);
 		return -1;
 	}
 	if (h.status != VT_SUCCESS) {
 		if (h.from_target_data_size) {
+			s->out_of_step = 1;
 			fprintf(stderr, "aca-host: command %u: payload with status %d\n",
 				id, h.status);
 			return -1;
@@ -121,12 +193,14 @@ static int command(struct host_session *s, uint32_t id, const void *in,
 		return h.status;
 	}
 	if (h.from_target_data_size != out_len) {
+		s->out_of_step = 1;
 		fprintf(stderr, "aca-host: command %u: %llu bytes, asked %llu\n", id,
 			(unsigned long long)h.from_target_data_size,
 			(unsigned long long)out_len);
 		return -1;
 	}
 	if (out_len && host_recv(s->ctl, out, out_len)) {
+		s->out_of_step = 1;
 		answer_failed(s->ctl, errno, id, "the payload of command");
 		return -1;
 	}

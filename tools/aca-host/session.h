@@ -23,6 +23,14 @@ struct host_session {
 	/* The last command sent, and its status (-1: no valid answer). */
 	uint32_t last_command;
 	int last_status;
+	/*
+	 * Answers still owed: commands given up on after HOST_RECV_TIMEOUT_S
+	 * before a byte of their answer came. The target answers in order,
+	 * so the next command reads and drops them first. @out_of_step: an
+	 * answer was cut short, no later one can be told apart.
+	 */
+	uint32_t owed;
+	int out_of_step;
 };
 
 /*
