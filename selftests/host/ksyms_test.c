@@ -232,7 +232,7 @@ TEST_F(dir, kernel_addresses_are_ips_and_kernel_callers_each_once)
 	ASSERT_EQ(0, synth_write(self->d.path, "cpu0.bin", self->d.cpu0.p, self->d.cpu0.len));
 	ASSERT_EQ(0, synth_write(self->d.path, "cpu1.bin", cpu1.p, cpu1.len));
 	sbuf_free(&cpu1);
-	ASSERT_EQ(0, ksym_gather(self->d.path, 2, &l, &a, err, sizeof(err))) TH_LOG("%s", err);
+	ASSERT_EQ(0, ksym_gather(self->d.path, 2, &l, 0, &a, err, sizeof(err))) TH_LOG("%s", err);
 	ASSERT_EQ(4, a.n);
 	EXPECT_EQ(0xffffffff81000010ull, a.v[0]);
 	EXPECT_EQ(0xffffffff81000104ull, a.v[1]);
@@ -242,7 +242,27 @@ TEST_F(dir, kernel_addresses_are_ips_and_kernel_callers_each_once)
 	/* Records of another size than asked: refused, not misread. */
 	const struct record_layout bad = { .size = 96, .callstack_offset = 44,
 					   .callstack_size = 48 };
-	EXPECT_EQ(-1, ksym_gather(self->d.path, 2, &bad, &a, err, sizeof(err)));
+	EXPECT_EQ(-1, ksym_gather(self->d.path, 2, &bad, 0, &a, err, sizeof(err)));
+}
+
+/* KSYM_IPS_ONLY (aca-host top's refreshes): the kernel-mode IPs alone. */
+TEST_F(dir, ips_only_leaves_the_callers_out)
+{
+	const struct record_layout l = { .size = 96, .callstack_offset = 48,
+					 .callstack_size = 48 };
+	const uint64_t k1[] = { 0xffffffff81000105ull, 0xffffffff81000200ull };
+	struct ksym_addrs a;
+	char err[256];
+
+	callstack_sample(&self->d.cpu0, l.size, 0xffffffff81000010ull, k1, 2, 0);
+	callstack_sample(&self->d.cpu0, l.size, 0xffffffffc0000020ull, k1, 1, 0);
+	ASSERT_EQ(0, synth_write(self->d.path, "cpu0.bin", self->d.cpu0.p, self->d.cpu0.len));
+	ASSERT_EQ(0, ksym_gather(self->d.path, 1, &l, KSYM_IPS_ONLY, &a, err, sizeof(err)))
+		TH_LOG("%s", err);
+	ASSERT_EQ(2, a.n);
+	EXPECT_EQ(0xffffffff81000010ull, a.v[0]);
+	EXPECT_EQ(0xffffffffc0000020ull, a.v[1]);
+	ksym_addrs_free(&a);
 }
 
 /* The slots of the answer, as spec 4.6 has them, and everything else. */

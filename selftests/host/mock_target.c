@@ -185,8 +185,11 @@ static void respond(struct session *s, uint32_t id, int status, const void *out,
 		host_send(s->ctl, out, len);
 }
 
-/* The symbol that holds @addr, as aca's KERNEL_SYMBOLS puts it in a slot. */
-static void ksym_slot(uint64_t addr, char *slot)
+/*
+ * The symbol that holds @addr, as aca's KERNEL_SYMBOLS puts it in a slot.
+ * Returns whether there is one.
+ */
+static int ksym_slot(uint64_t addr, char *slot)
 {
 	static const struct {
 		uint64_t start, size;
@@ -196,13 +199,17 @@ static void ksym_slot(uint64_t addr, char *slot)
 		{ MOCK_KSYM_MOD, 0x80, "mock_mod_fn", "mock_mod" },
 	};
 
-	for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++)
-		if (addr - syms[i].start < syms[i].size)
+	for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
+		if (addr - syms[i].start < syms[i].size) {
 			snprintf(slot, ACA_KSYM_SLOT_SIZE, "%016llx %llx %s%s%s",
 				 (unsigned long long)syms[i].start,
 				 (unsigned long long)syms[i].size, syms[i].name,
 				 syms[i].module ? " " : "",
 				 syms[i].module ? syms[i].module : "");
+			return 1;
+		}
+	}
+	return 0;
 }
 
 /* KERNEL_SYMBOLS (spec 4.6): checked as aca does, and counted. */
@@ -222,6 +229,8 @@ static void kernel_symbols(struct mock_target *m, const struct sep_control_msg_h
 	m->ksym_addrs += n;
 	if (n > m->ksym_max_batch)
 		m->ksym_max_batch = n;
+	if (!m->stop_seen && n > m->ksym_max_live_batch)
+		m->ksym_max_live_batch = n;
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t addr;
 
@@ -229,7 +238,7 @@ static void kernel_symbols(struct mock_target *m, const struct sep_control_msg_h
 		if (addr <= m->ksym_last)
 			fail(m, "KERNEL_SYMBOLS: an address asked again, or out of order");
 		m->ksym_last = addr;
-		ksym_slot(addr, (char *)out + i * ACA_KSYM_SLOT_SIZE);
+		m->ksym_named += ksym_slot(addr, (char *)out + i * ACA_KSYM_SLOT_SIZE);
 	}
 }
 

@@ -478,6 +478,70 @@ TEST_F_TIMEOUT(dir, pid_shows_that_process_alone, 60)
 	EXPECT_TRUE(m.stop_seen && m.terminate_seen);
 }
 
+/*
+ * Each refresh asks KERNEL_SYMBOLS only of addresses no symbol named so
+ * far holds: the 16 of mock_kernel_hot and the 16 of mock_mod_fn once
+ * while sampling, and once more at the end (collect's, every address),
+ * whatever the number of refreshes; MOCK_KGAP, which none holds, at each.
+ */
+TEST_F_TIMEOUT(dir, refreshes_ask_each_named_address_once, 60)
+{
+	struct mock_target m = { .live = MOCK_LIVE_ALL, .samples_per_cpu = USER_SAMPLES,
+				 .kernel_samples = KERNEL_SAMPLES };
+	const char *args[] = { "top", NULL, "--duration", "3.5", "--eof-timeout", "2",
+			       NULL };
+	char target[32];
+
+	ASSERT_EQ(0, mock_start(&m));
+	snprintf(target, sizeof(target), "127.0.0.1:%d", m.port);
+	args[1] = target;
+	synth_run_host(self->d.path, args, &self->d.run);
+	EXPECT_EQ(0, mock_join(&m));
+	EXPECT_EQ(0, self->d.run.status) {
+		TH_LOG("top said: %s", self->d.run.err ? self->d.run.err : "");
+	}
+	/* 3 refreshes at least, and the end's. */
+	EXPECT_LE(4, m.ksym_requests);
+	EXPECT_EQ(2 * (16 + 16), m.ksym_named) {
+		TH_LOG("%d requests, %llu addresses", m.ksym_requests,
+		       (unsigned long long)m.ksym_addrs);
+	}
+}
+
+/*
+ * A refresh asks 64 addresses at most, those most samples hold first:
+ * with 300 more kernel addresses no symbol holds, one sample each (asked
+ * again at every refresh), mock_kernel_hot and mock_mod_fn, whose
+ * addresses are above those, are still named while the target samples.
+ */
+TEST_F_TIMEOUT(dir, refreshes_ask_the_hottest_addresses_first, 60)
+{
+	struct mock_target m = { .live = MOCK_LIVE_ALL, .samples_per_cpu = USER_SAMPLES,
+				 .kernel_samples = KERNEL_SAMPLES, .unknown_kernel = 300 };
+	const char *args[] = { "top", NULL, "--duration", "2.5", "--eof-timeout", "2",
+			       NULL };
+	char target[32];
+	const char *end, *hot, *mod;
+
+	ASSERT_EQ(0, mock_start(&m));
+	snprintf(target, sizeof(target), "127.0.0.1:%d", m.port);
+	args[1] = target;
+	synth_run_host(self->d.path, args, &self->d.run);
+	EXPECT_EQ(0, mock_join(&m));
+	EXPECT_EQ(0, self->d.run.status) {
+		TH_LOG("top said: %s", self->d.run.err ? self->d.run.err : "");
+	}
+	EXPECT_EQ(64, m.ksym_max_live_batch);
+	ASSERT_NE(NULL, self->d.run.out);
+	end = strstr(self->d.run.out, "at the end:");
+	hot = strstr(self->d.run.out, "mock_kernel_hot");
+	mod = strstr(self->d.run.out, "mock_mod_fn");
+	ASSERT_NE(NULL, end);
+	EXPECT_TRUE(hot && hot < end && mod && mod < end) {
+		TH_LOG("top printed:\n%s", self->d.run.out);
+	}
+}
+
 /* A pid that is no number: a usage error, nothing asked of the target. */
 TEST_F(dir, bad_pid_is_a_usage_error)
 {

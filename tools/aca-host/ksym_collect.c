@@ -16,44 +16,88 @@ static int add_addr(struct ksym_addrs *a, uint64_t addr)
 	if (a->n == a->cap) {
 		size_t cap = a->cap ? 2 * a->cap : 4096;
 		uint64_t *v = realloc(a->v, cap * sizeof(*v));
+		uint64_t *hits = v ? realloc(a->hits, cap * sizeof(*hits)) : NULL;
 
-		if (!v)
+		if (v)
+			a->v = v;
+		if (!hits)
 			return -1;
-		a->v = v;
+		a->hits = hits;
 		a->cap = cap;
 	}
-	a->v[a->n++] = addr;
+	a->v[a->n] = addr;
+	a->hits[a->n++] = 1;
 	return 0;
 }
 
-static int by_value(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+struct addr_hits {
+	uint64_t addr, hits;
+};
 
-	return x < y ? -1 : x > y;
+static int by_addr(const void *a, const void *b)
+{
+	const struct addr_hits *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* Sort and keep each address once. */
-static void sort_unique(struct ksym_addrs *a)
+/* The most hits first; of as many, the lowest address. */
+static int by_heat(const void *a, const void *b)
+{
+	const struct addr_hits *x = a, *y = b;
+
+	if (x->hits != y->hits)
+		return x->hits > y->hits ? -1 : 1;
+	return by_addr(a, b);
+}
+
+/* Sort @a by @cmp, in place. -1: out of memory. */
+static int sort_pairs(struct ksym_addrs *a, int (*cmp)(const void *, const void *))
+{
+	struct addr_hits *p = malloc((a->n ? a->n : 1) * sizeof(*p));
+
+	if (!p)
+		return -1;
+	for (size_t i = 0; i < a->n; i++)
+		p[i] = (struct addr_hits){ a->v[i], a->hits[i] };
+	qsort(p, a->n, sizeof(*p), cmp);
+	for (size_t i = 0; i < a->n; i++) {
+		a->v[i] = p[i].addr;
+		a->hits[i] = p[i].hits;
+	}
+	free(p);
+	return 0;
+}
+
+/* Sort by address and keep each once, with the sum of its hits. */
+static int sort_unique(struct ksym_addrs *a)
 {
 	size_t k = 0;
 
-	qsort(a->v, a->n, sizeof(*a->v), by_value);
-	for (size_t i = 0; i < a->n; i++)
-		if (!k || a->v[i] != a->v[k - 1])
-			a->v[k++] = a->v[i];
+	if (sort_pairs(a, by_addr))
+		return -1;
+	for (size_t i = 0; i < a->n; i++) {
+		if (k && a->v[i] == a->v[k - 1]) {
+			a->hits[k - 1] += a->hits[i];
+			continue;
+		}
+		a->v[k] = a->v[i];
+		a->hits[k++] = a->hits[i];
+	}
 	a->n = k;
+	return 0;
 }
 
-/* The kernel addresses of @v's samples into @out. */
-static int add_samples(const struct sample_vec *v, struct ksym_addrs *out)
+/* The kernel addresses of @v's samples into @out (@flags: KSYM_*). */
+static int add_samples(const struct sample_vec *v, unsigned int flags,
+		       struct ksym_addrs *out)
 {
 	for (size_t i = 0; i < v->n; i++) {
 		const struct host_sample *s = &v->v[i];
 
 		if (s->ip >= HOST_KERNEL_IP_MIN && add_addr(out, s->ip))
 			return -1;
-		for (size_t j = 0; j < s->nkernel; j++) {
+		for (size_t j = 0; !(flags & KSYM_IPS_ONLY) && j < s->nkernel; j++) {
 			uint64_t ret = v->chain[s->chain + j];
 
 			/* A return address: the call is the byte before it. */
@@ -65,7 +109,7 @@ static int add_samples(const struct sample_vec *v, struct ksym_addrs *out)
 }
 
 int ksym_gather(const char *dir, uint32_t ncpus, const struct record_layout *l,
-		struct ksym_addrs *out, char *err, size_t errlen)
+		unsigned int flags, struct ksym_addrs *out, char *err, size_t errlen)
 {
 	char path[4096], why[256];
 
@@ -85,15 +129,14 @@ int ksym_gather(const char *dir, uint32_t ncpus, const struct record_layout *l,
 		/* A stream that stops making sense: the samples before it. */
 		records_parse_samples(buf, len, l, &v, why, sizeof(why));
 		free(buf);
-		bad = add_samples(&v, out);
+		/* Keep memory to the distinct addresses as we go. */
+		bad = add_samples(&v, flags, out) || sort_unique(out);
 		sample_vec_free(&v);
 		if (bad) {
 			snprintf(err, errlen, "out of memory for kernel addresses");
 			ksym_addrs_free(out);
 			return -1;
 		}
-		/* Keep memory to the distinct addresses as we go. */
-		sort_unique(out);
 	}
 	return 0;
 }
@@ -101,6 +144,7 @@ int ksym_gather(const char *dir, uint32_t ncpus, const struct record_layout *l,
 void ksym_addrs_free(struct ksym_addrs *a)
 {
 	free(a->v);
+	free(a->hits);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -161,17 +205,46 @@ int ksym_parse_slot(const uint8_t *slot, uint64_t addr, struct ksym_answer *out)
 	return 1;
 }
 
-struct ksym_list {
-	struct ksym_answer *v;
-	size_t n, cap;
-	size_t bad;			/* answers that were not a symbol of theirs */
-};
-
 static int by_start(const void *a, const void *b)
 {
 	const struct ksym_answer *x = a, *y = b;
 
 	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Whether one of the first @n symbols of @k (ascending) holds @addr. */
+static int known_holds(const struct ksym_known *k, size_t n, uint64_t addr)
+{
+	size_t lo = 0, hi = n;
+
+	/* The last symbol starting at or below @addr is k->v[lo - 1]. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (k->v[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && addr - k->v[lo - 1].start < k->v[lo - 1].size;
+}
+
+/* Sort @k by start and keep each start once. */
+static void known_sort(struct ksym_known *k)
+{
+	size_t n = 0;
+
+	qsort(k->v, k->n, sizeof(*k->v), by_start);
+	for (size_t i = 0; i < k->n; i++)
+		if (!n || k->v[i].start != k->v[n - 1].start)
+			k->v[n++] = k->v[i];
+	k->n = n;
+}
+
+void ksym_known_free(struct ksym_known *k)
+{
+	free(k->v);
+	memset(k, 0, sizeof(*k));
 }
 
 /* The status a target refused KERNEL_SYMBOLS with, in words, once. */
@@ -187,9 +260,12 @@ static void say_refused(int status)
 		"functions only with --kallsyms or --vmlinux\n", status, why);
 }
 
-/* One request; its answers appended to @syms. 0, 1 refused (said), -1 broken. */
+/*
+ * One request; its answers appended to @syms, those that were not a symbol
+ * of their address counted in *@bad. 0, 1 refused (said), -1 broken.
+ */
 static int ask(struct host_session *s, const uint64_t *addrs, size_t n,
-	       uint8_t *slots, struct ksym_list *syms)
+	       uint8_t *slots, struct ksym_known *syms, size_t *bad)
 {
 	int st = host_command(s, ACA_CMD_KERNEL_SYMBOLS, addrs, n * sizeof(*addrs),
 			      slots, (uint64_t)n * ACA_KSYM_SLOT_SIZE);
@@ -205,7 +281,7 @@ static int ask(struct host_session *s, const uint64_t *addrs, size_t n,
 		int got = ksym_parse_slot(slots + i * ACA_KSYM_SLOT_SIZE, addrs[i], &a);
 
 		if (got < 0)
-			syms->bad++;
+			(*bad)++;
 		if (got <= 0)
 			continue;
 		if (syms->n == syms->cap) {
@@ -225,7 +301,7 @@ static int ask(struct host_session *s, const uint64_t *addrs, size_t n,
 }
 
 /* Write @syms (sorted, each start once) as DIR/kallsyms and DIR/kallsyms.size. */
-static int write_files(const char *dir, const struct ksym_list *syms)
+static int write_files(const char *dir, const struct ksym_known *syms)
 {
 	char path[4096], sizes[4096];
 	FILE *f, *z;
@@ -264,28 +340,58 @@ static int write_files(const char *dir, const struct ksym_list *syms)
 	return err;
 }
 
+/*
+ * Keep of @a (ascending) only the @max addresses with the most hits that
+ * no symbol of @k holds, ascending. -1: out of memory.
+ */
+static int hottest_unnamed(struct ksym_addrs *a, const struct ksym_known *k, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < a->n; i++) {
+		if (known_holds(k, k->n, a->v[i]))
+			continue;
+		a->v[n] = a->v[i];
+		a->hits[n++] = a->hits[i];
+	}
+	a->n = n;
+	if (n <= max)
+		return 0;
+	if (sort_pairs(a, by_heat))
+		return -1;
+	a->n = max;
+	return sort_pairs(a, by_addr);
+}
+
 long long ksym_collect(struct host_session *s, const char *dir, uint32_t ncpus,
 		       const struct record_layout *l)
 {
+	struct ksym_known syms = { 0 };
 	int refused = 0;
+	long long ret = ksym_collect_live(s, dir, ncpus, l, 0, 0, &syms, &refused);
 
-	return ksym_collect_live(s, dir, ncpus, l, &refused);
+	ksym_known_free(&syms);
+	return ret;
 }
 
 long long ksym_collect_live(struct host_session *s, const char *dir, uint32_t ncpus,
-			    const struct record_layout *l, int *refused)
+			    const struct record_layout *l, unsigned int flags, size_t max_addrs,
+			    struct ksym_known *syms, int *refused)
 {
-	struct ksym_list syms = { 0 };
 	struct ksym_addrs a;
 	uint64_t batch[ACA_KSYM_MAX_ADDRS];
 	uint8_t *slots = NULL;
 	long long ret = -1;
+	size_t k = 0, bad = 0, known = syms->n;
 	char err[256];
-	size_t k = 0;
 
-	if (ksym_gather(dir, ncpus, l, &a, err, sizeof(err))) {
+	if (ksym_gather(dir, ncpus, l, flags, &a, err, sizeof(err))) {
 		fprintf(stderr, "aca-host: kernel symbols: %s\n", err);
 		return -1;
+	}
+	if (max_addrs && hottest_unnamed(&a, syms, max_addrs)) {
+		fprintf(stderr, "aca-host: out of memory for kernel symbols\n");
+		goto out;
 	}
 	if (!a.n) {
 		ret = 0;
@@ -300,17 +406,24 @@ long long ksym_collect_live(struct host_session *s, const char *dir, uint32_t nc
 		size_t n = 0;
 		int st;
 
-		/* Addresses inside a symbol already named need no asking. */
+		/*
+		 * Addresses inside a symbol already named need no asking: one
+		 * of an earlier call's, or this call's last answer (the
+		 * addresses ascend).
+		 */
 		for (; k < a.n && n < ACA_KSYM_MAX_ADDRS; k++) {
-			const struct ksym_answer *last = syms.n ? &syms.v[syms.n - 1] : NULL;
+			const struct ksym_answer *last = syms->n > known ?
+				&syms->v[syms->n - 1] : NULL;
 
 			if (last && a.v[k] >= last->start && a.v[k] - last->start < last->size)
+				continue;
+			if (known_holds(syms, known, a.v[k]))
 				continue;
 			batch[n++] = a.v[k];
 		}
 		if (!n)
 			break;
-		st = ask(s, batch, n, slots, &syms);
+		st = ask(s, batch, n, slots, syms, &bad);
 		if (st < 0) {
 			ret = KSYM_SESSION_BROKEN;
 			goto out;
@@ -318,26 +431,20 @@ long long ksym_collect_live(struct host_session *s, const char *dir, uint32_t nc
 		if (st > 0) {
 			/* Refused: nothing to write, and the collection goes on. */
 			*refused = 1;
-			syms.n = 0;
+			ksym_known_free(syms);
 			ret = 0;
 			goto out;
 		}
 	}
-	if (syms.bad)
+	if (bad)
 		fprintf(stderr, "aca-host: KERNEL_SYMBOLS: %zu answers were not a symbol of "
-			"their address, left out\n", syms.bad);
-	qsort(syms.v, syms.n, sizeof(*syms.v), by_start);
-	k = 0;
-	for (size_t i = 0; i < syms.n; i++)
-		if (!k || syms.v[i].start != syms.v[k - 1].start)
-			syms.v[k++] = syms.v[i];
-	syms.n = k;
-	if (syms.n && write_files(dir, &syms))
+			"their address, left out\n", bad);
+	known_sort(syms);
+	if (syms->n && write_files(dir, syms))
 		goto out;
-	ret = (long long)syms.n;
+	ret = (long long)syms->n;
 out:
 	free(slots);
-	free(syms.v);
 	ksym_addrs_free(&a);
 	return ret;
 }

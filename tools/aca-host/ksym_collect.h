@@ -21,9 +21,10 @@
 #define KSYM_FILE		"kallsyms"
 #define KSYM_SIZE_FILE		"kallsyms.size"
 
-/* Distinct kernel addresses, ascending. */
+/* Distinct kernel addresses, ascending, and how many samples hold each. */
 struct ksym_addrs {
 	uint64_t *v;
+	uint64_t *hits;
 	size_t n, cap;
 };
 
@@ -34,15 +35,26 @@ struct ksym_answer {
 	char module[ACA_KSYM_SLOT_SIZE];
 };
 
+/* The symbols named so far, ascending by start, each start once. */
+struct ksym_known {
+	struct ksym_answer *v;
+	size_t n, cap;
+};
+void ksym_known_free(struct ksym_known *k);
+
+/* The samples' own addresses alone, not their callers'. */
+#define KSYM_IPS_ONLY		1u
+
 /*
  * The kernel addresses to name in @dir's cpu0.bin .. cpu{@ncpus - 1}.bin,
- * records laid out as @l: each kernel-mode IP, and each kernel caller
- * minus 1 (a return address: the call is the byte before it). Streams
- * that do not parse to their end give what they hold before the fault.
- * Returns 0, or -1 with @err set (out of memory, @l unusable).
+ * records laid out as @l: each kernel-mode IP, and, unless @flags has
+ * KSYM_IPS_ONLY, each kernel caller minus 1 (a return address: the call
+ * is the byte before it). Streams that do not parse to their end give
+ * what they hold before the fault. Returns 0, or -1 with @err set (out of
+ * memory, @l unusable).
  */
 int ksym_gather(const char *dir, uint32_t ncpus, const struct record_layout *l,
-		struct ksym_addrs *out, char *err, size_t errlen);
+		unsigned int flags, struct ksym_addrs *out, char *err, size_t errlen);
 void ksym_addrs_free(struct ksym_addrs *a);
 
 /*
@@ -66,14 +78,20 @@ long long ksym_collect(struct host_session *s, const char *dir, uint32_t ncpus,
 		       const struct record_layout *l);
 /*
  * The same, legal during the collection too (aca-host top asks it while
- * the target samples); *@refused set to 1 when the target would not name
- * them (said on stderr), so that the caller asks no more. A session that
- * broke while asking (a short write, no reply in time: a late reply may
- * still come) returns KSYM_SESSION_BROKEN, which is below 0 too: ask no
- * more on it.
+ * the target samples, each second): of the addresses ksym_gather() finds
+ * with @flags, only those no symbol of @known holds are asked, the
+ * @max_addrs (at most ACA_KSYM_MAX_ADDRS; 0: all) that most samples hold
+ * if there are more, and the answers join @known, which the caller keeps
+ * from one call to the next (the files are written from it: every symbol
+ * named so far). *@refused
+ * set to 1 when the target would not name them (said on stderr; @known
+ * emptied), so that the caller asks no more. A session that broke while
+ * asking (a short write, no reply in time: a late reply may still come)
+ * returns KSYM_SESSION_BROKEN, which is below 0 too: ask no more on it.
  */
 #define KSYM_SESSION_BROKEN	(-2)
 long long ksym_collect_live(struct host_session *s, const char *dir, uint32_t ncpus,
-			    const struct record_layout *l, int *refused);
+			    const struct record_layout *l, unsigned int flags, size_t max_addrs,
+			    struct ksym_known *known, int *refused);
 
 #endif /* ACA_HOST_KSYM_COLLECT_H */

@@ -48,6 +48,7 @@ struct report_opts {
 	enum report_format format;	/* CSV and JSON: the --sort table alone */
 	int folded;			/* the folded stacks alone (folded.h) */
 	int stacks;			/* fold stacks (for --folded, --flamegraph) */
+	int leaves_only;		/* no callers or callees tables (top) */
 	FILE *warn;			/* input errors and unreadable files */
 	/*
 	 * The records' layout while no collection.txt says it yet (top

@@ -515,7 +515,7 @@ static int tally_sample(struct collection *c, const struct report_opts *o,
 	err |= tally_add(&r->functions, key, 1);
 	if (r->keys.n)
 		err |= tally_sorted_key(r, s, &f);
-	if (r->callstack_size && o->format == REPORT_TEXT && !o->folded) {
+	if (r->callstack_size && o->format == REPORT_TEXT && !o->folded && !o->leaves_only) {
 		err |= tally_caller(c, r, s, key);
 		err |= tally_children(c, r, s);
 	}

@@ -37,6 +37,7 @@
 
 #define REFRESH_S	1.0		/* between two reads of the samples */
 #define KSYM_TRIES	3		/* failed KERNEL_SYMBOLS asks in a row */
+#define KSYM_PER_REFRESH 64		/* addresses asked at most: 32 KiB answered */
 #define SNAP_GAP_S	2.0		/* at least between two MODULE_SNAPSHOTs */
 #define SNAP_TRIES	3		/* failed MODULE_SNAPSHOT asks in a row */
 #define HEADER_ROWS	6		/* above the table */
@@ -58,6 +59,7 @@ struct top {
 	double last;			/* t of the last read, -1: none */
 	int ksym_state;			/* 0: ask; 1: refused; -1: broken */
 	unsigned int ksym_failed;	/* asks in a row that failed */
+	struct ksym_known ksyms;	/* named so far: asked once each */
 	/*
 	 * MODULE_SNAPSHOT: 0 ask (once at START, then, SNAP_GAP_S after the
 	 * last ask, when a process that had none then has user samples no
@@ -410,8 +412,17 @@ static void refresh(struct top *tp, struct host_session *s, const struct collect
 	 * KSYM_TRIES in a row. One that broke the session is not: a late
 	 * reply would answer the next ask.
 	 */
+	/*
+	 * The table counts where each sample was taken: the callers -g
+	 * records are named once, at the end (collect's). A refresh asks
+	 * only of addresses no symbol named so far holds, KSYM_PER_REFRESH
+	 * of them, those most samples hold first: an answer is 512 bytes an
+	 * address and shares the link with the samples, and keys are read
+	 * only between refreshes.
+	 */
 	if (!tp->ksym_state) {
-		long long got = ksym_collect_live(s, tp->dir, r->ncpus, l, &refused);
+		long long got = ksym_collect_live(s, tp->dir, r->ncpus, l, KSYM_IPS_ONLY,
+						  KSYM_PER_REFRESH, &tp->ksyms, &refused);
 
 		if (got == KSYM_SESSION_BROKEN) {
 			tp->ksym_state = -1;
@@ -649,6 +660,8 @@ int cmd_top(int argc, char **argv)
 	}
 	tp.target = o.target;
 	tp.dir = o.out;
+	/* The table counts where each sample was taken: no callers to name. */
+	tp.ro.leaves_only = 1;
 	tp.tty_in = isatty(STDIN_FILENO);
 	tp.tty_out = isatty(STDOUT_FILENO);
 	o.tick = tick;
@@ -664,6 +677,7 @@ int cmd_top(int argc, char **argv)
 	if (tp.have_rep)
 		report_free(&tp.rep);
 	tally_free(&tp.snap_pids);
+	ksym_known_free(&tp.ksyms);
 	report_opts_free(&tp.ro);
 	if (tmp[0]) {
 		remove_tree(tmp);
