@@ -421,6 +421,8 @@ static int command(struct session *s, const struct sep_control_msg_header *h,
 		break;
 	}
 	case ACA_CMD_KERNEL_SYMBOLS:
+		/* A loaded target: what comes after waits too, in order. */
+		usleep(m->ksym_delay_ms * 1000);
 		kernel_symbols(m, h, in, out);
 		break;
 	case SEP_CMD_NUM_DESCRIPTOR:

@@ -426,6 +426,38 @@ TEST_F_TIMEOUT(top, p_shows_the_view_by_process, 60)
 	mock_join(&self->m);
 }
 
+/*
+ * A target slow to name kernel code (4 s an answer) holds up neither the
+ * screen nor the keys: p is shown within 1.5 s while an answer is awaited,
+ * and the names come with it.
+ */
+TEST_F_TIMEOUT(top, keys_are_read_while_kernel_names_are_awaited, 60)
+{
+	self->m.ksym_delay_ms = 4000;
+	ASSERT_TMUX();
+	ASSERT_EQ(0, tmux_top(&self->d, &self->m, &self->t, NULL));
+	/* The samples on screen: the first ask was sent at that refresh. */
+	ASSERT_EQ(0, screen_shows(&self->t, "(mock_mod)", 10.0, self->screen,
+				  sizeof(self->screen)));
+	EXPECT_EQ(NULL, strstr(self->screen, "mock_kernel_hot"));
+	keys(&self->t, "p");
+	self->t.started = host_now_s();
+	EXPECT_EQ(0, screen_shows(&self->t, "by process", 1.5, self->screen,
+				  sizeof(self->screen))) {
+		TH_LOG("screen:\n%s", self->screen);
+	}
+	keys(&self->t, "f");
+	self->t.started = host_now_s();
+	EXPECT_EQ(0, screen_shows(&self->t, "mock_kernel_hot", 10.0, self->screen,
+				  sizeof(self->screen))) {
+		TH_LOG("screen:\n%s", self->screen);
+	}
+	keys(&self->t, "q");
+	EXPECT_EQ(0, top_status(&self->t));
+	EXPECT_EQ(0, mock_join(&self->m));
+	EXPECT_TRUE(self->m.stop_seen && self->m.terminate_seen);
+}
+
 /* No terminal: a plain snapshot per refresh, no escape sequence. */
 TEST_F_TIMEOUT(dir, top_without_a_terminal_prints_snapshots, 60)
 {

@@ -212,10 +212,10 @@ static int by_start(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
-/* Whether one of the first @n symbols of @k (ascending) holds @addr. */
-static int known_holds(const struct ksym_known *k, size_t n, uint64_t addr)
+/* Whether a symbol of @k holds @addr. */
+static int known_holds(const struct ksym_known *k, uint64_t addr)
 {
-	size_t lo = 0, hi = n;
+	size_t lo = 0, hi = k->n;
 
 	/* The last symbol starting at or below @addr is k->v[lo - 1]. */
 	while (lo < hi) {
@@ -261,15 +261,13 @@ static void say_refused(int status)
 }
 
 /*
- * One request; its answers appended to @syms, those that were not a symbol
- * of their address counted in *@bad. 0, 1 refused (said), -1 broken.
+ * The answer to a request of @n @addrs, status @st with @slots: its
+ * symbols appended to @syms, those that were not a symbol of their
+ * address counted in *@bad. 0, 1 refused (said), -1 broken.
  */
-static int ask(struct host_session *s, const uint64_t *addrs, size_t n,
-	       uint8_t *slots, struct ksym_known *syms, size_t *bad)
+static int take_answer(int st, const uint64_t *addrs, size_t n, const uint8_t *slots,
+		       struct ksym_known *syms, size_t *bad)
 {
-	int st = host_command(s, ACA_CMD_KERNEL_SYMBOLS, addrs, n * sizeof(*addrs),
-			      slots, (uint64_t)n * ACA_KSYM_SLOT_SIZE);
-
 	if (st < 0)
 		return -1;
 	if (st) {
@@ -298,6 +296,16 @@ static int ask(struct host_session *s, const uint64_t *addrs, size_t n,
 		syms->v[syms->n++] = a;
 	}
 	return 0;
+}
+
+/* One request, waited for: as take_answer(). */
+static int ask(struct host_session *s, const uint64_t *addrs, size_t n,
+	       uint8_t *slots, struct ksym_known *syms, size_t *bad)
+{
+	int st = host_command(s, ACA_CMD_KERNEL_SYMBOLS, addrs, n * sizeof(*addrs),
+			      slots, (uint64_t)n * ACA_KSYM_SLOT_SIZE);
+
+	return take_answer(st, addrs, n, slots, syms, bad);
 }
 
 /* Write @syms (sorted, each start once) as DIR/kallsyms and DIR/kallsyms.size. */
@@ -349,7 +357,7 @@ static int hottest_unnamed(struct ksym_addrs *a, const struct ksym_known *k, siz
 	size_t n = 0;
 
 	for (size_t i = 0; i < a->n; i++) {
-		if (known_holds(k, k->n, a->v[i]))
+		if (known_holds(k, a->v[i]))
 			continue;
 		a->v[n] = a->v[i];
 		a->hits[n++] = a->hits[i];
@@ -363,35 +371,36 @@ static int hottest_unnamed(struct ksym_addrs *a, const struct ksym_known *k, siz
 	return sort_pairs(a, by_addr);
 }
 
+/*
+ * After the answers: @bad said, @syms sorted, the files written from it.
+ * How many symbols, or -1 (said).
+ */
+static long long finish_answers(const char *dir, struct ksym_known *syms, size_t bad)
+{
+	if (bad)
+		fprintf(stderr, "aca-host: KERNEL_SYMBOLS: %zu answers were not a symbol of "
+			"their address, left out\n", bad);
+	known_sort(syms);
+	if (syms->n && write_files(dir, syms))
+		return -1;
+	return (long long)syms->n;
+}
+
 long long ksym_collect(struct host_session *s, const char *dir, uint32_t ncpus,
 		       const struct record_layout *l)
 {
-	struct ksym_known syms = { 0 };
-	int refused = 0;
-	long long ret = ksym_collect_live(s, dir, ncpus, l, 0, 0, &syms, &refused);
-
-	ksym_known_free(&syms);
-	return ret;
-}
-
-long long ksym_collect_live(struct host_session *s, const char *dir, uint32_t ncpus,
-			    const struct record_layout *l, unsigned int flags, size_t max_addrs,
-			    struct ksym_known *syms, int *refused)
-{
+	struct ksym_known known = { 0 };
+	struct ksym_known *syms = &known;
 	struct ksym_addrs a;
 	uint64_t batch[ACA_KSYM_MAX_ADDRS];
 	uint8_t *slots = NULL;
 	long long ret = -1;
-	size_t k = 0, bad = 0, known = syms->n;
+	size_t k = 0, bad = 0;
 	char err[256];
 
-	if (ksym_gather(dir, ncpus, l, flags, &a, err, sizeof(err))) {
+	if (ksym_gather(dir, ncpus, l, 0, &a, err, sizeof(err))) {
 		fprintf(stderr, "aca-host: kernel symbols: %s\n", err);
 		return -1;
-	}
-	if (max_addrs && hottest_unnamed(&a, syms, max_addrs)) {
-		fprintf(stderr, "aca-host: out of memory for kernel symbols\n");
-		goto out;
 	}
 	if (!a.n) {
 		ret = 0;
@@ -406,18 +415,11 @@ long long ksym_collect_live(struct host_session *s, const char *dir, uint32_t nc
 		size_t n = 0;
 		int st;
 
-		/*
-		 * Addresses inside a symbol already named need no asking: one
-		 * of an earlier call's, or this call's last answer (the
-		 * addresses ascend).
-		 */
+		/* Addresses inside the last answer's symbol need no asking. */
 		for (; k < a.n && n < ACA_KSYM_MAX_ADDRS; k++) {
-			const struct ksym_answer *last = syms->n > known ?
-				&syms->v[syms->n - 1] : NULL;
+			const struct ksym_answer *last = syms->n ? &syms->v[syms->n - 1] : NULL;
 
 			if (last && a.v[k] >= last->start && a.v[k] - last->start < last->size)
-				continue;
-			if (known_holds(syms, known, a.v[k]))
 				continue;
 			batch[n++] = a.v[k];
 		}
@@ -430,21 +432,65 @@ long long ksym_collect_live(struct host_session *s, const char *dir, uint32_t nc
 		}
 		if (st > 0) {
 			/* Refused: nothing to write, and the collection goes on. */
-			*refused = 1;
-			ksym_known_free(syms);
 			ret = 0;
 			goto out;
 		}
 	}
-	if (bad)
-		fprintf(stderr, "aca-host: KERNEL_SYMBOLS: %zu answers were not a symbol of "
-			"their address, left out\n", bad);
-	known_sort(syms);
-	if (syms->n && write_files(dir, syms))
-		goto out;
-	ret = (long long)syms->n;
+	ret = finish_answers(dir, syms, bad);
 out:
 	free(slots);
 	ksym_addrs_free(&a);
+	ksym_known_free(&known);
 	return ret;
+}
+
+int ksym_ask_send(struct host_session *s, const char *dir, uint32_t ncpus,
+		  const struct record_layout *l, const struct ksym_known *known,
+		  struct ksym_ask *q)
+{
+	struct ksym_addrs a;
+	char err[256];
+	int ret = -1;
+
+	if (ksym_gather(dir, ncpus, l, KSYM_IPS_ONLY, &a, err, sizeof(err))) {
+		fprintf(stderr, "aca-host: kernel symbols: %s\n", err);
+		return -1;
+	}
+	if (hottest_unnamed(&a, known, KSYM_ASK_MAX)) {
+		fprintf(stderr, "aca-host: out of memory for kernel symbols\n");
+		goto out;
+	}
+	ret = 0;
+	if (!a.n)
+		goto out;
+	memcpy(q->addrs, a.v, a.n * sizeof(*a.v));
+	q->n = a.n;
+	ret = host_command_send(s, ACA_CMD_KERNEL_SYMBOLS, q->addrs, q->n * sizeof(*q->addrs),
+				(uint64_t)q->n * ACA_KSYM_SLOT_SIZE) ? KSYM_SESSION_BROKEN : 1;
+	if (ret < 0)
+		q->n = 0;
+out:
+	ksym_addrs_free(&a);
+	return ret;
+}
+
+long long ksym_ask_take(struct host_session *s, const char *dir, struct ksym_known *known,
+			struct ksym_ask *q, int *refused)
+{
+	size_t bad = 0;
+	int st;
+
+	if (!q->n)
+		return -1;
+	st = host_answer_take(s, ACA_CMD_KERNEL_SYMBOLS, q->slots,
+			      (uint64_t)q->n * ACA_KSYM_SLOT_SIZE);
+	st = take_answer(st, q->addrs, q->n, q->slots, known, &bad);
+	q->n = 0;
+	if (st < 0)
+		return KSYM_SESSION_BROKEN;
+	if (st > 0) {
+		*refused = 1;
+		return 0;
+	}
+	return finish_answers(dir, known, bad);
 }

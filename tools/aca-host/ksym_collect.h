@@ -77,21 +77,33 @@ int ksym_parse_slot(const uint8_t *slot, uint64_t addr, struct ksym_answer *out)
 long long ksym_collect(struct host_session *s, const char *dir, uint32_t ncpus,
 		       const struct record_layout *l);
 /*
- * The same, legal during the collection too (aca-host top asks it while
- * the target samples, each second): of the addresses ksym_gather() finds
- * with @flags, only those no symbol of @known holds are asked, the
- * @max_addrs (at most ACA_KSYM_MAX_ADDRS; 0: all) that most samples hold
- * if there are more, and the answers join @known, which the caller keeps
- * from one call to the next (the files are written from it: every symbol
- * named so far). *@refused
- * set to 1 when the target would not name them (said on stderr; @known
- * emptied), so that the caller asks no more. A session that broke while
- * asking (a short write, no reply in time: a late reply may still come)
- * returns KSYM_SESSION_BROKEN, which is below 0 too: ask no more on it.
+ * While the target samples (aca-host top, at each refresh): one request,
+ * sent and answered apart, so that the caller goes on meanwhile. Its
+ * addresses are the samples' own (KSYM_IPS_ONLY) that no symbol of @known
+ * holds, the KSYM_ASK_MAX that most samples hold if there are more: an
+ * answer is ACA_KSYM_SLOT_SIZE bytes an address, on the link the samples
+ * take.
+ *
+ * ksym_ask_send() returns 1 sent (@q pending), 0 nothing to ask, -1 a
+ * failure of this host's own (said; ask again later), KSYM_SESSION_BROKEN.
+ * Once host_answer_ready(), ksym_ask_take() reads the answer: its symbols
+ * join @known, which the caller keeps from one request to the next, and
+ * the files are written from it (every symbol named so far). It returns
+ * how many, or 0 with *@refused set when the target would not name them
+ * (said on stderr; ask no more), -1 when the files cannot be written, or
+ * KSYM_SESSION_BROKEN: a session that broke (ask no more on it).
  */
 #define KSYM_SESSION_BROKEN	(-2)
-long long ksym_collect_live(struct host_session *s, const char *dir, uint32_t ncpus,
-			    const struct record_layout *l, unsigned int flags, size_t max_addrs,
-			    struct ksym_known *known, int *refused);
+#define KSYM_ASK_MAX		64
+struct ksym_ask {
+	uint64_t addrs[KSYM_ASK_MAX];
+	size_t n;			/* 0: none pending */
+	uint8_t slots[KSYM_ASK_MAX * ACA_KSYM_SLOT_SIZE];
+};
+int ksym_ask_send(struct host_session *s, const char *dir, uint32_t ncpus,
+		  const struct record_layout *l, const struct ksym_known *known,
+		  struct ksym_ask *q);
+long long ksym_ask_take(struct host_session *s, const char *dir, struct ksym_known *known,
+			struct ksym_ask *q, int *refused);
 
 #endif /* ACA_HOST_KSYM_COLLECT_H */

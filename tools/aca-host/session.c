@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The host side of a SEP remote session (spec 2-4). */
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -114,43 +115,54 @@ static int recv_header(struct host_session *s, struct sep_control_msg_header *h)
 	return 0;
 }
 
-/* Read and drop the answers still owed, the oldest first. 0, or -1 (said). */
-static int drop_owed(struct host_session *s, uint32_t id)
+/*
+ * Read and drop the next answer on the connection, one no command waits
+ * for any more (said as before command @id). 0, or -1 (said); a timeout
+ * before its first byte leaves it owed (recv_header()).
+ */
+static int drop_one(struct host_session *s, uint32_t id)
 {
 	struct sep_control_msg_header h;
 	char sink[65536];
+	uint64_t left;
 
-	while (s->owed) {
-		uint64_t left;
+	if (recv_header(s, &h)) {
+		answer_failed(s->ctl, errno, id, "a late answer before command");
+		return -1;
+	}
+	if (h.header_size != sizeof(h)) {
+		s->out_of_step = 1;
+		fprintf(stderr, "aca-host: command %u: a late answer with a header of "
+			"%u bytes\n", id, h.header_size);
+		return -1;
+	}
+	for (left = h.from_target_data_size; left;) {
+		size_t n = left < sizeof(sink) ? left : sizeof(sink);
 
-		s->owed--;
-		if (recv_header(s, &h)) {
+		if (host_recv(s->ctl, sink, n)) {
+			s->out_of_step = 1;
 			answer_failed(s->ctl, errno, id, "a late answer before command");
 			return -1;
 		}
-		if (h.header_size != sizeof(h)) {
-			s->out_of_step = 1;
-			fprintf(stderr, "aca-host: command %u: a late answer with a header of "
-				"%u bytes\n", id, h.header_size);
-			return -1;
-		}
-		for (left = h.from_target_data_size; left;) {
-			size_t n = left < sizeof(sink) ? left : sizeof(sink);
-
-			if (host_recv(s->ctl, sink, n)) {
-				s->out_of_step = 1;
-				answer_failed(s->ctl, errno, id, "a late answer before command");
-				return -1;
-			}
-			left -= n;
-		}
+		left -= n;
 	}
 	return 0;
 }
 
-/* host_command() without its record in s->last_command and s->last_status. */
-static int command(struct host_session *s, uint32_t id, const void *in,
-		   uint64_t in_len, void *out, uint64_t out_len)
+/* Read and drop the answers still owed, the oldest first. 0, or -1 (said). */
+static int drop_owed(struct host_session *s, uint32_t id)
+{
+	while (s->owed) {
+		s->owed--;
+		if (drop_one(s, id))
+			return -1;
+	}
+	return 0;
+}
+
+/* Command @id's header and @in; 0, or -1 (said). */
+static int send_command(struct host_session *s, uint32_t id, const void *in,
+			uint64_t in_len, uint64_t out_len)
 {
 	struct sep_control_msg_header h = {
 		.header_size = sizeof(h),
@@ -171,8 +183,14 @@ static int command(struct host_session *s, uint32_t id, const void *in,
 			strerror(errno));
 		return -1;
 	}
-	if (drop_owed(s, id))
-		return -1;
+	return 0;
+}
+
+/* The answer to command @id, the next on the connection: as host_command(). */
+static int recv_answer(struct host_session *s, uint32_t id, void *out, uint64_t out_len)
+{
+	struct sep_control_msg_header h;
+
 	if (recv_header(s, &h)) {
 		answer_failed(s->ctl, errno, id, "the answer to command");
 		return -1;
@@ -207,11 +225,60 @@ static int command(struct host_session *s, uint32_t id, const void *in,
 	return VT_SUCCESS;
 }
 
+/* host_command() without its record in s->last_command and s->last_status. */
+static int command(struct host_session *s, uint32_t id, const void *in,
+		   uint64_t in_len, void *out, uint64_t out_len)
+{
+	if (send_command(s, id, in, in_len, out_len) || drop_owed(s, id))
+		return -1;
+	return recv_answer(s, id, out, out_len);
+}
+
 int host_command(struct host_session *s, uint32_t id, const void *in,
 		 uint64_t in_len, void *out, uint64_t out_len)
 {
 	s->last_command = id;
 	s->last_status = command(s, id, in, in_len, out, out_len);
+	return s->last_status;
+}
+
+int host_command_send(struct host_session *s, uint32_t id, const void *in,
+		      uint64_t in_len, uint64_t out_len)
+{
+	s->last_command = id;
+	s->last_status = send_command(s, id, in, in_len, out_len);
+	if (!s->last_status)
+		s->owed++;
+	return s->last_status;
+}
+
+int host_answer_ready(struct host_session *s)
+{
+	struct pollfd p = { .fd = s->ctl, .events = POLLIN };
+	int n;
+
+	while ((n = poll(&p, 1, 0)) < 0 && errno == EINTR)
+		;
+	return n < 0 ? -1 : n > 0;
+}
+
+int host_answer_take(struct host_session *s, uint32_t id, void *out, uint64_t out_len)
+{
+	if (!s->owed) {
+		fprintf(stderr, "aca-host: command %u: no answer owed\n", id);
+		return -1;
+	}
+	/* Older ones first: commands given up on before this one was sent. */
+	while (s->owed > 1) {
+		s->owed--;
+		if (drop_one(s, id)) {
+			s->owed++;
+			return -1;
+		}
+	}
+	s->owed--;
+	s->last_command = id;
+	s->last_status = recv_answer(s, id, out, out_len);
 	return s->last_status;
 }
 

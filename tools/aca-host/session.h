@@ -53,6 +53,19 @@ int host_session_open(struct host_session *s, const char *target,
 int host_command(struct host_session *s, uint32_t id, const void *in,
 		 uint64_t in_len, void *out, uint64_t out_len);
 
+/*
+ * A command whose answer is read later, so that the caller goes on
+ * meanwhile (aca-host top's KERNEL_SYMBOLS): send it, 0 or -1 (said), its
+ * answer then owed; host_answer_ready() says, without waiting, whether an
+ * answer has begun to come (1; 0 not yet; -1 error); host_answer_take()
+ * reads it as host_command() would have (its status), after dropping any
+ * older one owed. A command sent meanwhile drops it unread.
+ */
+int host_command_send(struct host_session *s, uint32_t id, const void *in,
+		      uint64_t in_len, uint64_t out_len);
+int host_answer_ready(struct host_session *s);
+int host_answer_take(struct host_session *s, uint32_t id, void *out, uint64_t out_len);
+
 /* Read a data channel to EOF; returns bytes seen (discarded) or -1. */
 long long host_drain(int fd);
 

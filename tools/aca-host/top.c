@@ -37,7 +37,6 @@
 
 #define REFRESH_S	1.0		/* between two reads of the samples */
 #define KSYM_TRIES	3		/* failed KERNEL_SYMBOLS asks in a row */
-#define KSYM_PER_REFRESH 64		/* addresses asked at most: 32 KiB answered */
 #define SNAP_GAP_S	2.0		/* at least between two MODULE_SNAPSHOTs */
 #define SNAP_TRIES	3		/* failed MODULE_SNAPSHOT asks in a row */
 #define HEADER_ROWS	6		/* above the table */
@@ -60,6 +59,7 @@ struct top {
 	int ksym_state;			/* 0: ask; 1: refused; -1: broken */
 	unsigned int ksym_failed;	/* asks in a row that failed */
 	struct ksym_known ksyms;	/* named so far: asked once each */
+	struct ksym_ask ask;		/* the request whose answer is awaited */
 	/*
 	 * MODULE_SNAPSHOT: 0 ask (once at START, then, SNAP_GAP_S after the
 	 * last ask, when a process that had none then has user samples no
@@ -388,6 +388,27 @@ static void snapshot(struct top *tp, struct host_session *s, double t)
 	}
 }
 
+/*
+ * What an ask of KERNEL_SYMBOLS came to (@got as ksym_ask_send() or
+ * ksym_ask_take() return it). A failure of this host's own (reading the
+ * samples, writing the names) is tried again at the next refresh, and
+ * given up only after KSYM_TRIES in a row; a refusal or a broken session
+ * at once.
+ */
+static void ksym_result(struct top *tp, long long got, int refused)
+{
+	if (got == KSYM_SESSION_BROKEN) {
+		tp->ksym_state = -1;
+	} else if (got < 0) {
+		if (++tp->ksym_failed >= KSYM_TRIES)
+			tp->ksym_state = -1;
+	} else {
+		tp->ksym_failed = 0;
+		if (refused)
+			tp->ksym_state = 1;
+	}
+}
+
 /* The samples so far, read back and attributed; kernel ones named first. */
 static void refresh(struct top *tp, struct host_session *s, const struct collect_result *r,
 		    double t)
@@ -407,33 +428,15 @@ static void refresh(struct top *tp, struct host_session *s, const struct collect
 	};
 	tp->ro.layout = l;
 	/*
-	 * A failed ask of this host's own (reading the samples, writing the
-	 * names) is tried again at the next refresh, and given up only after
-	 * KSYM_TRIES in a row. One that broke the session is not: a late
-	 * reply would answer the next ask.
+	 * The answer to the last ask, if it came: the table counts where each
+	 * sample was taken, named so far (the callers -g records are named
+	 * once, at the end, by collect). Keys are read meanwhile: a loaded
+	 * target answers late, on the link the samples take.
 	 */
-	/*
-	 * The table counts where each sample was taken: the callers -g
-	 * records are named once, at the end (collect's). A refresh asks
-	 * only of addresses no symbol named so far holds, KSYM_PER_REFRESH
-	 * of them, those most samples hold first: an answer is 512 bytes an
-	 * address and shares the link with the samples, and keys are read
-	 * only between refreshes.
-	 */
-	if (!tp->ksym_state) {
-		long long got = ksym_collect_live(s, tp->dir, r->ncpus, l, KSYM_IPS_ONLY,
-						  KSYM_PER_REFRESH, &tp->ksyms, &refused);
+	if (tp->ask.n && host_answer_ready(s) > 0) {
+		long long got = ksym_ask_take(s, tp->dir, &tp->ksyms, &tp->ask, &refused);
 
-		if (got == KSYM_SESSION_BROKEN) {
-			tp->ksym_state = -1;
-		} else if (got < 0) {
-			if (++tp->ksym_failed >= KSYM_TRIES)
-				tp->ksym_state = -1;
-		} else {
-			tp->ksym_failed = 0;
-			if (refused)
-				tp->ksym_state = 1;
-		}
+		ksym_result(tp, got, refused);
 	}
 	/* A record half written: no matter here. */
 	if (report_load(tp->dir, &tp->ro, &rep) == 2) {
@@ -449,8 +452,12 @@ static void refresh(struct top *tp, struct host_session *s, const struct collect
 	 * ask: one new since, or one the walk missed. Code no walk can name
 	 * (a JIT's anonymous memory) is not asked for again and again.
 	 */
-	if (!tp->snap_state && t - tp->snap_t >= SNAP_GAP_S && new_unmapped_pid(tp, &rep))
+	if (!tp->snap_state && !tp->ask.n && t - tp->snap_t >= SNAP_GAP_S &&
+	    new_unmapped_pid(tp, &rep))
 		snapshot(tp, s, t);
+	/* The next ask, answered at a later refresh. */
+	if (!tp->ksym_state && !tp->ask.n)
+		ksym_result(tp, ksym_ask_send(s, tp->dir, r->ncpus, l, &tp->ksyms, &tp->ask), 0);
 }
 
 static int tick(void *arg, struct host_session *s, const struct collect_result *r,
