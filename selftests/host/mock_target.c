@@ -96,7 +96,8 @@ static int open_channels(struct session *s)
 static uint64_t cpu_samples(const struct mock_target *m, int cpu)
 {
 	return (uint64_t)m->samples_per_cpu + m->kernel_samples +
-	       (cpu == 0 ? m->unknown_kernel : 0);
+	       (cpu == 0 ? (uint64_t)m->unknown_kernel *
+			   (m->unknown_hits ? m->unknown_hits : 1) : 0);
 }
 
 /* The kernel-mode samples of @cpu (struct mock_target). */
@@ -111,7 +112,8 @@ static void kernel_samples(const struct mock_target *m, struct sbuf *b, int cpu)
 		synth_sample(b, size, ip, 0, 0, 5000 + i, cpu);
 	}
 	for (uint32_t i = 0; cpu == 0 && i < m->unknown_kernel; i++)
-		synth_sample(b, size, MOCK_KUNKNOWN + 8ull * i, 0, 0, 9000 + i, cpu);
+		for (uint32_t k = 0; k < (m->unknown_hits ? m->unknown_hits : 1); k++)
+			synth_sample(b, size, MOCK_KUNKNOWN + 8ull * i, 0, 0, 9000 + i, cpu);
 }
 
 /* Large enough that a host not reading makes our sends block. */

@@ -84,6 +84,7 @@ struct mock_target {
 	 */
 	uint32_t kernel_samples;
 	uint32_t unknown_kernel;
+	uint32_t unknown_hits;		/* samples at each of those; 0: 1 */
 	/*
 	 * Live (aca-host top): the records are sent right after the START
 	 * answer, during the collection; KERNEL_SYMBOLS may then ask an

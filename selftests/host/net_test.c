@@ -282,6 +282,81 @@ TEST_F(dir, late_answer_is_dropped_before_the_next_one)
 	free(text);
 }
 
+/*
+ * A command whose wait for an older answer (one sent without waiting)
+ * times out stays owed with it: once both come, the next command drops
+ * both, checking each is the one expected, and gets its own.
+ */
+TEST_F(dir, answers_owed_past_a_timeout_are_dropped_in_order)
+{
+	struct host_session *s = calloc(1, sizeof(*s));
+	uint32_t version = 0, cores = 0;
+	char path[4200], *text;
+	int sv[2], saved, sent, second, third;
+
+	ASSERT_NE(NULL, s);
+	ASSERT_EQ(0, silent_peer(sv));
+	s->ctl = sv[0];
+	snprintf(path, sizeof(path), "%s/stderr", self->d.path);
+	saved = stderr_to(path);
+	sent = host_command_send(s, ACA_CMD_KERNEL_SYMBOLS, NULL, 0, 512);
+	/* Neither answer within the timeout: both owed. */
+	second = host_command(s, SEP_CMD_VERSION, NULL, 0, &version, sizeof(version));
+	EXPECT_EQ(2, s->owed);
+	answer(sv[1], ACA_CMD_KERNEL_SYMBOLS, 512);
+	answer(sv[1], SEP_CMD_VERSION, sizeof(version));
+	answer(sv[1], SEP_CMD_NUM_CORES, sizeof(cores));
+	third = host_command(s, SEP_CMD_NUM_CORES, NULL, 0, &cores, sizeof(cores));
+	text = stderr_back(saved, path);
+	close(sv[0]);
+	close(sv[1]);
+	EXPECT_EQ(0, s->owed);
+	EXPECT_EQ(0, s->out_of_step);
+	free(s);
+	EXPECT_EQ(0, sent);
+	EXPECT_EQ(-1, second);
+	EXPECT_EQ(VT_SUCCESS, third) {
+		TH_LOG("said: %s", text ? text : "");
+	}
+	free(text);
+}
+
+/*
+ * host_answer_take() behind an older answer owed: a timeout while
+ * dropping that one leaves both owed, counted once; then it takes its own.
+ */
+TEST_F(dir, answer_taken_after_an_older_one_timed_out)
+{
+	struct host_session *s = calloc(1, sizeof(*s));
+	uint8_t slots[512];
+	char path[4200], *text;
+	int sv[2], saved, first, second;
+
+	ASSERT_NE(NULL, s);
+	ASSERT_EQ(0, silent_peer(sv));
+	s->ctl = sv[0];
+	snprintf(path, sizeof(path), "%s/stderr", self->d.path);
+	saved = stderr_to(path);
+	EXPECT_EQ(-1, host_command(s, SEP_CMD_VERSION, NULL, 0, NULL, 0));
+	EXPECT_EQ(0, host_command_send(s, ACA_CMD_KERNEL_SYMBOLS, NULL, 0, sizeof(slots)));
+	first = host_answer_take(s, ACA_CMD_KERNEL_SYMBOLS, slots, sizeof(slots));
+	EXPECT_EQ(2, s->owed);
+	answer(sv[1], SEP_CMD_VERSION, 0);
+	answer(sv[1], ACA_CMD_KERNEL_SYMBOLS, sizeof(slots));
+	second = host_answer_take(s, ACA_CMD_KERNEL_SYMBOLS, slots, sizeof(slots));
+	text = stderr_back(saved, path);
+	close(sv[0]);
+	close(sv[1]);
+	EXPECT_EQ(0, s->owed);
+	EXPECT_EQ(0, s->out_of_step);
+	free(s);
+	EXPECT_EQ(-1, first);
+	EXPECT_EQ(VT_SUCCESS, second) {
+		TH_LOG("said: %s", text ? text : "");
+	}
+	free(text);
+}
+
 /* An answer cut short: no later answer can be told apart, none is asked. */
 TEST_F(dir, answer_cut_short_stops_the_session)
 {

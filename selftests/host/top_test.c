@@ -510,11 +510,21 @@ TEST_F_TIMEOUT(dir, pid_shows_that_process_alone, 60)
 	EXPECT_TRUE(m.stop_seen && m.terminate_seen);
 }
 
+/* How many times @what is in @text. */
+static int count_of(const char *text, const char *what)
+{
+	int n = 0;
+
+	for (const char *p = text; (p = strstr(p, what)); p += strlen(what))
+		n++;
+	return n;
+}
+
 /*
  * Each refresh asks KERNEL_SYMBOLS only of addresses no symbol named so
- * far holds: the 16 of mock_kernel_hot and the 16 of mock_mod_fn once
- * while sampling, and once more at the end (collect's, every address),
- * whatever the number of refreshes; MOCK_KGAP, which none holds, at each.
+ * far holds and none was answered without: the 16 of mock_kernel_hot, the
+ * 16 of mock_mod_fn and MOCK_KGAP once while sampling, and once more at
+ * the end (collect's, every address), whatever the number of refreshes.
  */
 TEST_F_TIMEOUT(dir, refreshes_ask_each_named_address_once, 60)
 {
@@ -532,11 +542,13 @@ TEST_F_TIMEOUT(dir, refreshes_ask_each_named_address_once, 60)
 	EXPECT_EQ(0, self->d.run.status) {
 		TH_LOG("top said: %s", self->d.run.err ? self->d.run.err : "");
 	}
-	/* 3 refreshes at least, and the end's. */
-	EXPECT_LE(4, m.ksym_requests);
-	EXPECT_EQ(2 * (16 + 16), m.ksym_named) {
-		TH_LOG("%d requests, %llu addresses", m.ksym_requests,
-		       (unsigned long long)m.ksym_addrs);
+	/* 3 refreshes at least (a snapshot each), and the end's table. */
+	ASSERT_NE(NULL, self->d.run.out);
+	EXPECT_LE(4, count_of(self->d.run.out, "aca-host top 127.0.0.1:"));
+	EXPECT_EQ(2 * (16 + 16), m.ksym_named);
+	EXPECT_EQ(2 * (16 + 16 + 1), m.ksym_addrs) {
+		TH_LOG("%d requests, %llu named", m.ksym_requests,
+		       (unsigned long long)m.ksym_named);
 	}
 }
 
@@ -570,6 +582,38 @@ TEST_F_TIMEOUT(dir, refreshes_ask_the_hottest_addresses_first, 60)
 	mod = strstr(self->d.run.out, "mock_mod_fn");
 	ASSERT_NE(NULL, end);
 	EXPECT_TRUE(hot && hot < end && mod && mod < end) {
+		TH_LOG("top printed:\n%s", self->d.run.out);
+	}
+}
+
+/*
+ * Kernel addresses the target cannot name, hotter one by one than any of
+ * mock_kernel_hot's (100 of them, 20 samples each), are asked once: the
+ * next asks reach mock_kernel_hot, named while the target samples.
+ */
+TEST_F_TIMEOUT(dir, addresses_without_a_symbol_are_asked_once, 60)
+{
+	struct mock_target m = { .live = MOCK_LIVE_ALL, .samples_per_cpu = USER_SAMPLES,
+				 .kernel_samples = KERNEL_SAMPLES, .unknown_kernel = 100,
+				 .unknown_hits = 20 };
+	const char *args[] = { "top", NULL, "--duration", "4.5", "--eof-timeout", "2",
+			       NULL };
+	char target[32];
+	const char *end, *hot;
+
+	ASSERT_EQ(0, mock_start(&m));
+	snprintf(target, sizeof(target), "127.0.0.1:%d", m.port);
+	args[1] = target;
+	synth_run_host(self->d.path, args, &self->d.run);
+	EXPECT_EQ(0, mock_join(&m));
+	EXPECT_EQ(0, self->d.run.status) {
+		TH_LOG("top said: %s", self->d.run.err ? self->d.run.err : "");
+	}
+	ASSERT_NE(NULL, self->d.run.out);
+	end = strstr(self->d.run.out, "at the end:");
+	hot = strstr(self->d.run.out, "mock_kernel_hot");
+	ASSERT_NE(NULL, end);
+	EXPECT_TRUE(hot && hot < end) {
 		TH_LOG("top printed:\n%s", self->d.run.out);
 	}
 }

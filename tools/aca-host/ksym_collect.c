@@ -229,10 +229,43 @@ static int known_holds(const struct ksym_known *k, uint64_t addr)
 	return lo && addr - k->v[lo - 1].start < k->v[lo - 1].size;
 }
 
-/* Sort @k by start and keep each start once. */
+static int by_value(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Whether @addr was answered without a symbol. */
+static int known_none(const struct ksym_known *k, uint64_t addr)
+{
+	return k->nnone && bsearch(&addr, k->none, k->nnone, sizeof(*k->none), by_value);
+}
+
+/*
+ * Remember @addr as answered without a symbol; a failure to is no matter
+ * (it is asked again).
+ */
+static void add_none(struct ksym_known *k, uint64_t addr)
+{
+	if (k->nnone == k->capnone) {
+		size_t cap = k->capnone ? 2 * k->capnone : 256;
+		uint64_t *v = realloc(k->none, cap * sizeof(*v));
+
+		if (!v)
+			return;
+		k->none = v;
+		k->capnone = cap;
+	}
+	k->none[k->nnone++] = addr;
+}
+
+/* Sort @k by start and keep each start once; its addresses without one too. */
 static void known_sort(struct ksym_known *k)
 {
 	size_t n = 0;
+
+	qsort(k->none, k->nnone, sizeof(*k->none), by_value);
 
 	qsort(k->v, k->n, sizeof(*k->v), by_start);
 	for (size_t i = 0; i < k->n; i++)
@@ -244,6 +277,7 @@ static void known_sort(struct ksym_known *k)
 void ksym_known_free(struct ksym_known *k)
 {
 	free(k->v);
+	free(k->none);
 	memset(k, 0, sizeof(*k));
 }
 
@@ -262,8 +296,9 @@ static void say_refused(int status)
 
 /*
  * The answer to a request of @n @addrs, status @st with @slots: its
- * symbols appended to @syms, those that were not a symbol of their
- * address counted in *@bad. 0, 1 refused (said), -1 broken.
+ * symbols appended to @syms, the addresses without one to its none,
+ * those that were not a symbol of their address counted in *@bad. 0, 1
+ * refused (said), -1 broken, -2 out of memory (said).
  */
 static int take_answer(int st, const uint64_t *addrs, size_t n, const uint8_t *slots,
 		       struct ksym_known *syms, size_t *bad)
@@ -280,15 +315,17 @@ static int take_answer(int st, const uint64_t *addrs, size_t n, const uint8_t *s
 
 		if (got < 0)
 			(*bad)++;
-		if (got <= 0)
+		if (got <= 0) {
+			add_none(syms, addrs[i]);
 			continue;
+		}
 		if (syms->n == syms->cap) {
 			size_t cap = syms->cap ? 2 * syms->cap : 256;
 			struct ksym_answer *v = realloc(syms->v, cap * sizeof(*v));
 
 			if (!v) {
 				fprintf(stderr, "aca-host: out of memory for kernel symbols\n");
-				return -1;
+				return -2;
 			}
 			syms->v = v;
 			syms->cap = cap;
@@ -357,7 +394,7 @@ static int hottest_unnamed(struct ksym_addrs *a, const struct ksym_known *k, siz
 	size_t n = 0;
 
 	for (size_t i = 0; i < a->n; i++) {
-		if (known_holds(k, a->v[i]))
+		if (known_holds(k, a->v[i]) || known_none(k, a->v[i]))
 			continue;
 		a->v[n] = a->v[i];
 		a->hits[n++] = a->hits[i];
@@ -426,6 +463,8 @@ long long ksym_collect(struct host_session *s, const char *dir, uint32_t ncpus,
 		if (!n)
 			break;
 		st = ask(s, batch, n, slots, syms, &bad);
+		if (st == -2)
+			goto out;
 		if (st < 0) {
 			ret = KSYM_SESSION_BROKEN;
 			goto out;
@@ -486,6 +525,10 @@ long long ksym_ask_take(struct host_session *s, const char *dir, struct ksym_kno
 			      (uint64_t)q->n * ACA_KSYM_SLOT_SIZE);
 	st = take_answer(st, q->addrs, q->n, q->slots, known, &bad);
 	q->n = 0;
+	if (st == -2) {
+		known_sort(known);
+		return -1;
+	}
 	if (st < 0)
 		return KSYM_SESSION_BROKEN;
 	if (st > 0) {

@@ -35,10 +35,15 @@ struct ksym_answer {
 	char module[ACA_KSYM_SLOT_SIZE];
 };
 
-/* The symbols named so far, ascending by start, each start once. */
+/*
+ * The symbols named so far, ascending by start, each start once; and the
+ * addresses answered without one (ascending), not asked again.
+ */
 struct ksym_known {
 	struct ksym_answer *v;
 	size_t n, cap;
+	uint64_t *none;
+	size_t nnone, capnone;
 };
 void ksym_known_free(struct ksym_known *k);
 
@@ -80,7 +85,8 @@ long long ksym_collect(struct host_session *s, const char *dir, uint32_t ncpus,
  * While the target samples (aca-host top, at each refresh): one request,
  * sent and answered apart, so that the caller goes on meanwhile. Its
  * addresses are the samples' own (KSYM_IPS_ONLY) that no symbol of @known
- * holds, the KSYM_ASK_MAX that most samples hold if there are more: an
+ * holds and that were not answered without one before, the KSYM_ASK_MAX
+ * that most samples hold if there are more: an
  * answer is ACA_KSYM_SLOT_SIZE bytes an address, on the link the samples
  * take.
  *
@@ -90,8 +96,9 @@ long long ksym_collect(struct host_session *s, const char *dir, uint32_t ncpus,
  * join @known, which the caller keeps from one request to the next, and
  * the files are written from it (every symbol named so far). It returns
  * how many, or 0 with *@refused set when the target would not name them
- * (said on stderr; ask no more), -1 when the files cannot be written, or
- * KSYM_SESSION_BROKEN: a session that broke (ask no more on it).
+ * (said on stderr; ask no more), -1 when the files cannot be written or
+ * memory ran out (said), or KSYM_SESSION_BROKEN: a session that broke
+ * (ask no more on it).
  */
 #define KSYM_SESSION_BROKEN	(-2)
 #define KSYM_ASK_MAX		64

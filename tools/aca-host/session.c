@@ -88,8 +88,7 @@ static void answer_failed(int fd, int err, uint32_t id, const char *what)
 
 /*
  * An answer's header into @h. 0; -1 with errno as host_recv() leaves it,
- * the answer owed (s->owed) when none of it came in time, or the
- * connection out of step when part of it did.
+ * the connection out of step when part of the header came.
  */
 static int recv_header(struct host_session *s, struct sep_control_msg_header *h)
 {
@@ -104,9 +103,7 @@ static int recv_header(struct host_session *s, struct sep_control_msg_header *h)
 		if (!n)
 			errno = 0;
 		if (n <= 0) {
-			if (!got && (errno == EAGAIN || errno == EWOULDBLOCK))
-				s->owed++;
-			else if (got)
+			if (got)
 				s->out_of_step = 1;
 			return -1;
 		}
@@ -115,10 +112,16 @@ static int recv_header(struct host_session *s, struct sep_control_msg_header *h)
 	return 0;
 }
 
+/* The oldest answer owed has come (its header read): no longer owed. */
+static void owed_pop(struct host_session *s)
+{
+	memmove(s->owed_id, s->owed_id + 1, --s->owed * sizeof(*s->owed_id));
+}
+
 /*
- * Read and drop the next answer on the connection, one no command waits
- * for any more (said as before command @id). 0, or -1 (said); a timeout
- * before its first byte leaves it owed (recv_header()).
+ * Read and drop the oldest answer owed, which no command waits for any
+ * more (said as before command @id). 0, or -1 (said): a timeout before
+ * its first byte leaves it owed.
  */
 static int drop_one(struct host_session *s, uint32_t id)
 {
@@ -130,12 +133,13 @@ static int drop_one(struct host_session *s, uint32_t id)
 		answer_failed(s->ctl, errno, id, "a late answer before command");
 		return -1;
 	}
-	if (h.header_size != sizeof(h)) {
+	if (h.header_size != sizeof(h) || h.command_id != s->owed_id[0]) {
 		s->out_of_step = 1;
-		fprintf(stderr, "aca-host: command %u: a late answer with a header of "
-			"%u bytes\n", id, h.header_size);
+		fprintf(stderr, "aca-host: command %u: a late answer of %u, %u expected\n",
+			id, h.command_id, s->owed_id[0]);
 		return -1;
 	}
+	owed_pop(s);
 	for (left = h.from_target_data_size; left;) {
 		size_t n = left < sizeof(sink) ? left : sizeof(sink);
 
@@ -145,17 +149,6 @@ static int drop_one(struct host_session *s, uint32_t id)
 			return -1;
 		}
 		left -= n;
-	}
-	return 0;
-}
-
-/* Read and drop the answers still owed, the oldest first. 0, or -1 (said). */
-static int drop_owed(struct host_session *s, uint32_t id)
-{
-	while (s->owed) {
-		s->owed--;
-		if (drop_one(s, id))
-			return -1;
 	}
 	return 0;
 }
@@ -177,16 +170,23 @@ static int send_command(struct host_session *s, uint32_t id, const void *in,
 			"short\n", id);
 		return -1;
 	}
+	if (s->owed == HOST_OWED_MAX) {
+		fprintf(stderr, "aca-host: command %u: not sent, %u answers still owed\n",
+			id, s->owed);
+		return -1;
+	}
 	if (host_send(s->ctl, &h, sizeof(h)) ||
 	    (in_len && host_send(s->ctl, in, in_len))) {
 		fprintf(stderr, "aca-host: command %u: connection lost: %s\n", id,
 			strerror(errno));
 		return -1;
 	}
+	/* Owed until its header is read. */
+	s->owed_id[s->owed++] = id;
 	return 0;
 }
 
-/* The answer to command @id, the next on the connection: as host_command(). */
+/* The answer to command @id, the only one owed: as host_command(). */
 static int recv_answer(struct host_session *s, uint32_t id, void *out, uint64_t out_len)
 {
 	struct sep_control_msg_header h;
@@ -195,6 +195,7 @@ static int recv_answer(struct host_session *s, uint32_t id, void *out, uint64_t 
 		answer_failed(s->ctl, errno, id, "the answer to command");
 		return -1;
 	}
+	owed_pop(s);
 	if (h.command_id != id || h.header_size != sizeof(h)) {
 		s->out_of_step = 1;
 		fprintf(stderr, "aca-host: command %u: answered as %u\n", id,
@@ -225,13 +226,26 @@ static int recv_answer(struct host_session *s, uint32_t id, void *out, uint64_t 
 	return VT_SUCCESS;
 }
 
+/*
+ * The answer to command @id, the newest owed: the older ones read and
+ * dropped first. As host_command(); on a timeout before an answer's first
+ * byte, that answer and the ones after it stay owed.
+ */
+static int answer_of(struct host_session *s, uint32_t id, void *out, uint64_t out_len)
+{
+	while (s->owed > 1)
+		if (drop_one(s, id))
+			return -1;
+	return recv_answer(s, id, out, out_len);
+}
+
 /* host_command() without its record in s->last_command and s->last_status. */
 static int command(struct host_session *s, uint32_t id, const void *in,
 		   uint64_t in_len, void *out, uint64_t out_len)
 {
-	if (send_command(s, id, in, in_len, out_len) || drop_owed(s, id))
+	if (send_command(s, id, in, in_len, out_len))
 		return -1;
-	return recv_answer(s, id, out, out_len);
+	return answer_of(s, id, out, out_len);
 }
 
 int host_command(struct host_session *s, uint32_t id, const void *in,
@@ -247,8 +261,6 @@ int host_command_send(struct host_session *s, uint32_t id, const void *in,
 {
 	s->last_command = id;
 	s->last_status = send_command(s, id, in, in_len, out_len);
-	if (!s->last_status)
-		s->owed++;
 	return s->last_status;
 }
 
@@ -262,23 +274,19 @@ int host_answer_ready(struct host_session *s)
 	return n < 0 ? -1 : n > 0;
 }
 
+int host_answer_drop(struct host_session *s)
+{
+	return s->owed > 1 ? drop_one(s, s->owed_id[s->owed - 1]) : -1;
+}
+
 int host_answer_take(struct host_session *s, uint32_t id, void *out, uint64_t out_len)
 {
-	if (!s->owed) {
-		fprintf(stderr, "aca-host: command %u: no answer owed\n", id);
+	if (!s->owed || s->owed_id[s->owed - 1] != id) {
+		fprintf(stderr, "aca-host: command %u: its answer is not owed\n", id);
 		return -1;
 	}
-	/* Older ones first: commands given up on before this one was sent. */
-	while (s->owed > 1) {
-		s->owed--;
-		if (drop_one(s, id)) {
-			s->owed++;
-			return -1;
-		}
-	}
-	s->owed--;
 	s->last_command = id;
-	s->last_status = recv_answer(s, id, out, out_len);
+	s->last_status = answer_of(s, id, out, out_len);
 	return s->last_status;
 }
 

@@ -24,11 +24,16 @@ struct host_session {
 	uint32_t last_command;
 	int last_status;
 	/*
-	 * Answers still owed: commands given up on after HOST_RECV_TIMEOUT_S
-	 * before a byte of their answer came. The target answers in order,
-	 * so the next command reads and drops them first. @out_of_step: an
-	 * answer was cut short, no later one can be told apart.
+	 * The commands sent whose answers' headers are not read yet, the
+	 * oldest first: one waited for, or ones given up on (no byte of the
+	 * answer within HOST_RECV_TIMEOUT_S) or sent without waiting. The
+	 * target answers in order, so a command reads and drops the older
+	 * ones (checking each is the one expected) before its own.
+	 * @out_of_step: an answer was cut short or not the one expected, no
+	 * later one can be told apart: nothing more is sent.
 	 */
+#define HOST_OWED_MAX	16
+	uint32_t owed_id[HOST_OWED_MAX];
 	uint32_t owed;
 	int out_of_step;
 };
@@ -56,14 +61,17 @@ int host_command(struct host_session *s, uint32_t id, const void *in,
 /*
  * A command whose answer is read later, so that the caller goes on
  * meanwhile (aca-host top's KERNEL_SYMBOLS): send it, 0 or -1 (said), its
- * answer then owed; host_answer_ready() says, without waiting, whether an
- * answer has begun to come (1; 0 not yet; -1 error); host_answer_take()
- * reads it as host_command() would have (its status), after dropping any
- * older one owed. A command sent meanwhile drops it unread.
+ * answer then owed. host_answer_ready() says, without waiting, whether an
+ * answer has begun to come (1; 0 not yet; -1 error): the oldest owed's.
+ * With older answers owed (s->owed > 1), host_answer_drop() reads and
+ * drops the oldest (0, or -1 said); else host_answer_take() reads it as
+ * host_command() would have (its status). A command sent meanwhile drops
+ * it unread.
  */
 int host_command_send(struct host_session *s, uint32_t id, const void *in,
 		      uint64_t in_len, uint64_t out_len);
 int host_answer_ready(struct host_session *s);
+int host_answer_drop(struct host_session *s);
 int host_answer_take(struct host_session *s, uint32_t id, void *out, uint64_t out_len);
 
 /* Read a data channel to EOF; returns bytes seen (discarded) or -1. */

@@ -258,15 +258,15 @@ static void line(const struct top *tp, unsigned int cols, const char *fmt, ...)
 static const char *shown_of(const struct report_opts *o)
 {
 	static char buf[64];
+	size_t n = 0;
 
+	buf[0] = '\0';
+	if (o->only_pid)
+		n += snprintf(buf + n, sizeof(buf) - n, "%s pid %u", n ? "," : "  of", o->pid);
 	if (o->only_tid)
-		snprintf(buf, sizeof(buf), "  of tid %u", o->tid);
-	else if (o->only_pid)
-		snprintf(buf, sizeof(buf), "  of pid %u", o->pid);
-	else if (o->comms.n)
-		snprintf(buf, sizeof(buf), "  of --comms");
-	else
-		buf[0] = '\0';
+		n += snprintf(buf + n, sizeof(buf) - n, "%s tid %u", n ? "," : "  of", o->tid);
+	if (o->comms.n)
+		snprintf(buf + n, sizeof(buf) - n, "%s --comms", n ? "," : "  of");
 	return buf;
 }
 
@@ -434,9 +434,16 @@ static void refresh(struct top *tp, struct host_session *s, const struct collect
 	 * target answers late, on the link the samples take.
 	 */
 	if (tp->ask.n && host_answer_ready(s) > 0) {
-		long long got = ksym_ask_take(s, tp->dir, &tp->ksyms, &tp->ask, &refused);
+		/* An older answer first (one a timeout gave up on): dropped. */
+		if (s->owed > 1) {
+			if (host_answer_drop(s))
+				tp->ksym_state = -1;
+		} else {
+			long long got = ksym_ask_take(s, tp->dir, &tp->ksyms, &tp->ask,
+						      &refused);
 
-		ksym_result(tp, got, refused);
+			ksym_result(tp, got, refused);
+		}
 	}
 	/* A record half written: no matter here. */
 	if (report_load(tp->dir, &tp->ro, &rep) == 2) {
