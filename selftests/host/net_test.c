@@ -182,6 +182,15 @@ static int silent_peer(int sv[2])
 	return setsockopt(sv[0], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 }
 
+/* Session @s on a silent peer (silent_peer()): its control connection. */
+static int silent_session(struct host_session *s, int sv[2])
+{
+	if (silent_peer(sv))
+		return -1;
+	s->ctl = sv[0];
+	return 0;
+}
+
 /*
  * The receive timeout of the status message (30 s in aca-host, 1 s here,
  * on the helper itself): said as a timeout, not as EAGAIN's strerror.
@@ -214,8 +223,7 @@ TEST_F(dir, answer_receive_timeout_is_said_as_a_timeout)
 	int sv[2], saved, ret;
 
 	ASSERT_NE(NULL, s);
-	ASSERT_EQ(0, silent_peer(sv));
-	s->ctl = sv[0];
+	ASSERT_EQ(0, silent_session(s, sv));
 	snprintf(path, sizeof(path), "%s/stderr", self->d.path);
 	saved = stderr_to(path);
 	ret = host_command(s, SEP_CMD_VERSION, NULL, 0, NULL, 0);
@@ -227,6 +235,24 @@ TEST_F(dir, answer_receive_timeout_is_said_as_a_timeout)
 	ASSERT_NE(NULL, text);
 	EXPECT_STREQ("aca-host: timed out waiting for the answer to command 51 (1 s)\n", text);
 	free(text);
+}
+
+/*
+ * The end of a test on a silent session: what it said (stderr back,
+ * malloc()ed), both ends closed, @s owing nothing and in step (checked),
+ * freed.
+ */
+static char *end_in_step(struct __test_metadata *_metadata, struct host_session *s,
+			 int sv[2], int saved, const char *path)
+{
+	char *text = stderr_back(saved, path);
+
+	close(sv[0]);
+	close(sv[1]);
+	EXPECT_EQ(0, s->owed);
+	EXPECT_EQ(0, s->out_of_step);
+	free(s);
+	return text;
 }
 
 /* The target's side of @sv: an answer to @id with @len payload bytes. */
@@ -260,8 +286,7 @@ TEST_F(dir, late_answer_is_dropped_before_the_next_one)
 	int sv[2], saved, first, second;
 
 	ASSERT_NE(NULL, s);
-	ASSERT_EQ(0, silent_peer(sv));
-	s->ctl = sv[0];
+	ASSERT_EQ(0, silent_session(s, sv));
 	snprintf(path, sizeof(path), "%s/stderr", self->d.path);
 	saved = stderr_to(path);
 	first = host_command(s, ACA_CMD_KERNEL_SYMBOLS, NULL, 0, NULL, 0);
@@ -269,12 +294,7 @@ TEST_F(dir, late_answer_is_dropped_before_the_next_one)
 	answer(sv[1], ACA_CMD_KERNEL_SYMBOLS, 3 * 4096 + 5);
 	answer(sv[1], SEP_CMD_VERSION, sizeof(version));
 	second = host_command(s, SEP_CMD_VERSION, NULL, 0, &version, sizeof(version));
-	text = stderr_back(saved, path);
-	close(sv[0]);
-	close(sv[1]);
-	EXPECT_EQ(0, s->owed);
-	EXPECT_EQ(0, s->out_of_step);
-	free(s);
+	text = end_in_step(_metadata, s, sv, saved, path);
 	EXPECT_EQ(-1, first);
 	EXPECT_EQ(VT_SUCCESS, second) {
 		TH_LOG("said: %s", text ? text : "");
@@ -295,8 +315,7 @@ TEST_F(dir, answers_owed_past_a_timeout_are_dropped_in_order)
 	int sv[2], saved, sent, second, third;
 
 	ASSERT_NE(NULL, s);
-	ASSERT_EQ(0, silent_peer(sv));
-	s->ctl = sv[0];
+	ASSERT_EQ(0, silent_session(s, sv));
 	snprintf(path, sizeof(path), "%s/stderr", self->d.path);
 	saved = stderr_to(path);
 	sent = host_command_send(s, ACA_CMD_KERNEL_SYMBOLS, NULL, 0, 512);
@@ -307,12 +326,7 @@ TEST_F(dir, answers_owed_past_a_timeout_are_dropped_in_order)
 	answer(sv[1], SEP_CMD_VERSION, sizeof(version));
 	answer(sv[1], SEP_CMD_NUM_CORES, sizeof(cores));
 	third = host_command(s, SEP_CMD_NUM_CORES, NULL, 0, &cores, sizeof(cores));
-	text = stderr_back(saved, path);
-	close(sv[0]);
-	close(sv[1]);
-	EXPECT_EQ(0, s->owed);
-	EXPECT_EQ(0, s->out_of_step);
-	free(s);
+	text = end_in_step(_metadata, s, sv, saved, path);
 	EXPECT_EQ(0, sent);
 	EXPECT_EQ(-1, second);
 	EXPECT_EQ(VT_SUCCESS, third) {
@@ -333,8 +347,7 @@ TEST_F(dir, answer_taken_after_an_older_one_timed_out)
 	int sv[2], saved, first, second;
 
 	ASSERT_NE(NULL, s);
-	ASSERT_EQ(0, silent_peer(sv));
-	s->ctl = sv[0];
+	ASSERT_EQ(0, silent_session(s, sv));
 	snprintf(path, sizeof(path), "%s/stderr", self->d.path);
 	saved = stderr_to(path);
 	EXPECT_EQ(-1, host_command(s, SEP_CMD_VERSION, NULL, 0, NULL, 0));
@@ -344,12 +357,7 @@ TEST_F(dir, answer_taken_after_an_older_one_timed_out)
 	answer(sv[1], SEP_CMD_VERSION, 0);
 	answer(sv[1], ACA_CMD_KERNEL_SYMBOLS, sizeof(slots));
 	second = host_answer_take(s, ACA_CMD_KERNEL_SYMBOLS, slots, sizeof(slots));
-	text = stderr_back(saved, path);
-	close(sv[0]);
-	close(sv[1]);
-	EXPECT_EQ(0, s->owed);
-	EXPECT_EQ(0, s->out_of_step);
-	free(s);
+	text = end_in_step(_metadata, s, sv, saved, path);
 	EXPECT_EQ(-1, first);
 	EXPECT_EQ(VT_SUCCESS, second) {
 		TH_LOG("said: %s", text ? text : "");
@@ -367,8 +375,7 @@ TEST_F(dir, answer_cut_short_stops_the_session)
 	char buf[64];
 
 	ASSERT_NE(NULL, s);
-	ASSERT_EQ(0, silent_peer(sv));
-	s->ctl = sv[0];
+	ASSERT_EQ(0, silent_session(s, sv));
 	snprintf(path, sizeof(path), "%s/stderr", self->d.path);
 	saved = stderr_to(path);
 	/* The header's first 8 bytes, then nothing within the timeout. */

@@ -458,20 +458,32 @@ TEST_F_TIMEOUT(top, keys_are_read_while_kernel_names_are_awaited, 60)
 	EXPECT_TRUE(self->m.stop_seen && self->m.terminate_seen);
 }
 
+/*
+ * aca-host top of @m (started here) without a terminal, for @secs seconds,
+ * with @opt @val if @opt: its run in d->run. Returns mock_join()'s status.
+ */
+static int top_plain(struct host_dir *d, struct mock_target *m, const char *secs,
+		     const char *opt, const char *val)
+{
+	const char *args[] = { "top", NULL, "--duration", secs, "--eof-timeout", "2",
+			       opt, val, NULL };
+	char target[32];
+
+	if (mock_start(m))
+		return -1;
+	snprintf(target, sizeof(target), "127.0.0.1:%d", m->port);
+	args[1] = target;
+	synth_run_host(d->path, args, &d->run);
+	return mock_join(m);
+}
+
 /* No terminal: a plain snapshot per refresh, no escape sequence. */
 TEST_F_TIMEOUT(dir, top_without_a_terminal_prints_snapshots, 60)
 {
 	struct mock_target m = { .live = MOCK_LIVE_ALL, .samples_per_cpu = USER_SAMPLES,
 				 .kernel_samples = KERNEL_SAMPLES };
-	const char *args[] = { "top", NULL, "--duration", "2.5", "--eof-timeout", "2",
-			       NULL };
-	char target[32];
 
-	ASSERT_EQ(0, mock_start(&m));
-	snprintf(target, sizeof(target), "127.0.0.1:%d", m.port);
-	args[1] = target;
-	synth_run_host(self->d.path, args, &self->d.run);
-	EXPECT_EQ(0, mock_join(&m));
+	EXPECT_EQ(0, top_plain(&self->d, &m, "2.5", NULL, NULL));
 	EXPECT_EQ(0, self->d.run.status) {
 		TH_LOG("top said: %s", self->d.run.err ? self->d.run.err : "");
 	}
@@ -487,16 +499,10 @@ TEST_F_TIMEOUT(dir, pid_shows_that_process_alone, 60)
 {
 	struct mock_target m = { .live = MOCK_LIVE_ALL, .samples_per_cpu = USER_SAMPLES,
 				 .kernel_samples = KERNEL_SAMPLES };
-	const char *args[] = { "top", NULL, "--duration", "2.5", "--eof-timeout", "2",
-			       "--pid", "4321", NULL };
-	char target[32], want[64];
+	char want[64];
 
 	ASSERT_EQ(4321, MOCK_PID);
-	ASSERT_EQ(0, mock_start(&m));
-	snprintf(target, sizeof(target), "127.0.0.1:%d", m.port);
-	args[1] = target;
-	synth_run_host(self->d.path, args, &self->d.run);
-	EXPECT_EQ(0, mock_join(&m));
+	EXPECT_EQ(0, top_plain(&self->d, &m, "2.5", "--pid", "4321"));
 	EXPECT_EQ(0, self->d.run.status) {
 		TH_LOG("top said: %s", self->d.run.err ? self->d.run.err : "");
 	}
@@ -530,15 +536,8 @@ TEST_F_TIMEOUT(dir, refreshes_ask_each_named_address_once, 60)
 {
 	struct mock_target m = { .live = MOCK_LIVE_ALL, .samples_per_cpu = USER_SAMPLES,
 				 .kernel_samples = KERNEL_SAMPLES };
-	const char *args[] = { "top", NULL, "--duration", "3.5", "--eof-timeout", "2",
-			       NULL };
-	char target[32];
 
-	ASSERT_EQ(0, mock_start(&m));
-	snprintf(target, sizeof(target), "127.0.0.1:%d", m.port);
-	args[1] = target;
-	synth_run_host(self->d.path, args, &self->d.run);
-	EXPECT_EQ(0, mock_join(&m));
+	EXPECT_EQ(0, top_plain(&self->d, &m, "3.5", NULL, NULL));
 	EXPECT_EQ(0, self->d.run.status) {
 		TH_LOG("top said: %s", self->d.run.err ? self->d.run.err : "");
 	}
@@ -562,16 +561,9 @@ TEST_F_TIMEOUT(dir, refreshes_ask_the_hottest_addresses_first, 60)
 {
 	struct mock_target m = { .live = MOCK_LIVE_ALL, .samples_per_cpu = USER_SAMPLES,
 				 .kernel_samples = KERNEL_SAMPLES, .unknown_kernel = 300 };
-	const char *args[] = { "top", NULL, "--duration", "2.5", "--eof-timeout", "2",
-			       NULL };
-	char target[32];
 	const char *end, *hot, *mod;
 
-	ASSERT_EQ(0, mock_start(&m));
-	snprintf(target, sizeof(target), "127.0.0.1:%d", m.port);
-	args[1] = target;
-	synth_run_host(self->d.path, args, &self->d.run);
-	EXPECT_EQ(0, mock_join(&m));
+	EXPECT_EQ(0, top_plain(&self->d, &m, "2.5", NULL, NULL));
 	EXPECT_EQ(0, self->d.run.status) {
 		TH_LOG("top said: %s", self->d.run.err ? self->d.run.err : "");
 	}
@@ -596,16 +588,9 @@ TEST_F_TIMEOUT(dir, addresses_without_a_symbol_are_asked_once, 60)
 	struct mock_target m = { .live = MOCK_LIVE_ALL, .samples_per_cpu = USER_SAMPLES,
 				 .kernel_samples = KERNEL_SAMPLES, .unknown_kernel = 100,
 				 .unknown_hits = 20 };
-	const char *args[] = { "top", NULL, "--duration", "4.5", "--eof-timeout", "2",
-			       NULL };
-	char target[32];
 	const char *end, *hot;
 
-	ASSERT_EQ(0, mock_start(&m));
-	snprintf(target, sizeof(target), "127.0.0.1:%d", m.port);
-	args[1] = target;
-	synth_run_host(self->d.path, args, &self->d.run);
-	EXPECT_EQ(0, mock_join(&m));
+	EXPECT_EQ(0, top_plain(&self->d, &m, "4.5", NULL, NULL));
 	EXPECT_EQ(0, self->d.run.status) {
 		TH_LOG("top said: %s", self->d.run.err ? self->d.run.err : "");
 	}
