@@ -787,6 +787,11 @@ static void collection_seeds(void)
 	collection("collection-uncore", 0, CPUS_2, 0, true);
 	/* Machine 4: a Skylake-SP with uncore PMUs: the CHA ECB is translated. */
 	collection("collection-uncore-skx", 4, CPUS_2, 0, 2);
+	/*
+	 * And the reference's DRAM-counter ECB, which reads MMIO registers:
+	 * refused with 228, the collection goes on with the core's.
+	 */
+	collection("collection-uncore-skx-mmio", 4, CPUS_2, 0, 1);
 	lbr_collection();
 	pebs_collection();
 	ibs_collection();
