@@ -321,8 +321,10 @@ static ssize_t aca_read_ring(struct aca_file *af, struct iov_iter *to)
 		aca_ring_consume(r, n);
 		done += n;
 	}
-	if (done)
+	if (done) {
+		aca_ring_read_done(r);
 		aca_ring_read(af);
+	}
 	return done;
 }
 
@@ -542,6 +544,7 @@ static ssize_t aca_splice_ring(struct aca_file *af, struct aca_ring *r,
 	}
 	if (!done)
 		return n;
+	aca_ring_read_done(r);
 	aca_ring_read(af);
 	return done;
 }

@@ -271,8 +271,10 @@ void aca_ring_write(struct aca_ring *r, const void *rec, u32 rec_len, u32 len)
 	 * since read below a quarter and gone to sleep.
 	 */
 	if (head + len - tail >= quarter &&
-	    (head - tail < quarter || head / quarter != (head + len) / quarter))
+	    (head - tail < quarter || head / quarter != (head + len) / quarter)) {
+		local64_inc(&r->wakeups);
 		irq_work_queue(&r->wake);
+	}
 }
 
 /* Consumer: the unread bytes that are contiguous at *@p. */
@@ -298,6 +300,11 @@ void aca_ring_consume(struct aca_ring *r, size_t n)
 	smp_store_release(&h->tail, h->tail + n);
 	if (!aca_ring_pending(r))
 		WRITE_ONCE(r->flush_seen, flushes);
+}
+
+void aca_ring_read_done(struct aca_ring *r)
+{
+	WRITE_ONCE(r->reads, r->reads + 1);
 }
 
 /* Unread bytes, as a snapshot (the flush timer's question). */
@@ -343,6 +350,14 @@ void aca_ring_counts(struct aca_ring *r, u64 *written, u64 *lost)
 {
 	*written = local64_read(aca_ring_ctr(&r->hdr->written));
 	*lost = local64_read(aca_ring_ctr(&r->hdr->lost));
+}
+
+void aca_ring_transfer(struct aca_ring *r, u64 *wakeups, u64 *reads,
+		       u64 *bytes)
+{
+	*wakeups = local64_read(&r->wakeups) + READ_ONCE(r->flushes);
+	*reads = READ_ONCE(r->reads);
+	*bytes = READ_ONCE(r->hdr->tail);
 }
 
 static void aca_ring_wake(struct aca_ring *r)

@@ -31,6 +31,8 @@ struct aca_ring {
 	local_t busy;			/* a producer is writing */
 	local64_t generated;		/* records the handler produced */
 	local64_t held;			/* of lost: a page was still held */
+	local64_t wakeups;		/* the producer's wake-ups queued */
+	u64 reads;			/* reads that moved bytes (reader's) */
 	refcount_t ref;			/* the collection's, one per reader */
 	wait_queue_head_t wait;		/* the reader of the ring */
 	struct irq_work wake;		/* the producer's wake-up, NMI-safe, */
@@ -62,12 +64,20 @@ void aca_ring_write(struct aca_ring *r, const void *rec, u32 rec_len, u32 len);
 /* Consumer. */
 size_t aca_ring_peek(struct aca_ring *r, const void **p);
 void aca_ring_consume(struct aca_ring *r, size_t n);
+/* Consumer, after a read that consumed bytes (the transfer's counts). */
+void aca_ring_read_done(struct aca_ring *r);
 /* Consumer, or poll() as a snapshot: a read is due. */
 bool aca_ring_due(struct aca_ring *r);
 /* Anyone: snapshots. */
 bool aca_ring_pending(struct aca_ring *r);
 bool aca_ring_backlog(struct aca_ring *r);
 void aca_ring_counts(struct aca_ring *r, u64 *written, u64 *lost);
+/*
+ * Anyone, snapshots: the reader's wake-ups (the producer's and the flush
+ * timer's), its reads that moved bytes, and the bytes read.
+ */
+void aca_ring_transfer(struct aca_ring *r, u64 *wakeups, u64 *reads,
+		       u64 *bytes);
 /* The flush timer: a read of what is unread is due; wake the reader. */
 void aca_ring_flush(struct aca_ring *r);
 /*

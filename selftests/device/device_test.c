@@ -1519,14 +1519,18 @@ static int online_cpus(bool *online, int max)
 	return n;
 }
 
-/* The CPU of a whole "cpu N generated G written W dropped D held H errors E" line, or -1. */
+/*
+ * The CPU of a whole "cpu N generated G written W dropped D held H errors E
+ * wakeups K reads R read_bytes B" line, or -1.
+ */
 static int cpu_line(const char *line)
 {
-	unsigned long long g, w, d, h, e;
+	unsigned long long g, w, d, h, e, k, r, b;
 	int cpu, end = 0;
 
-	if (sscanf(line, "cpu %d generated %llu written %llu dropped %llu held %llu errors %llu%n",
-		   &cpu, &g, &w, &d, &h, &e, &end) != 6 || line[end])
+	if (sscanf(line, "cpu %d generated %llu written %llu dropped %llu held %llu errors %llu "
+		   "wakeups %llu reads %llu read_bytes %llu%n",
+		   &cpu, &g, &w, &d, &h, &e, &k, &r, &b, &end) != 9 || line[end])
 		return -1;
 	return cpu;
 }
