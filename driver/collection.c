@@ -21,14 +21,17 @@
 
 /*
  * Readers read in batches (see ring.c): when their ring's producer has a
- * quarter of it unread, and when this timer, every ACA_FLUSH_MS from
- * INIT_DRIVER to the session's end, flushes every channel ring with unread
- * bytes (the module records' too). Reading on every sample would cost the
- * sampled CPU an IPI and a context switch per sample, and the reader a
- * hand-off per record. The timer sees the rings through flush_rings,
- * under flush_lock, not aca_lock.
+ * quarter of it unread, and when this timer, every flush_ms (params.c)
+ * from INIT_DRIVER to the session's end, flushes every channel ring with
+ * unread bytes (the module records' too). Reading on every sample would
+ * cost the sampled CPU an IPI and a context switch per sample, and the
+ * reader a hand-off per record; the period bounds how long a record waits
+ * for its read (selftests/vm/latency: within 100 ms of being taken, at the
+ * default 50), and costs a read per ring and period. In delayed transfer
+ * nothing streams before STOP, whose finalize wakes the readers: no timer.
+ * The timer sees the rings through flush_rings, under flush_lock, not
+ * aca_lock.
  */
-#define ACA_FLUSH_MS		1000
 
 static void aca_flush_fn(struct work_struct *work)
 {
@@ -43,10 +46,10 @@ static void aca_flush_fn(struct work_struct *work)
 		if (r && aca_ring_pending(r))
 			aca_ring_flush(r);
 	}
-	again = coll->flush_rings;
+	again = coll->flush_rings && !READ_ONCE(coll->delayed);
 	spin_unlock(&coll->flush_lock);
 	if (again)
-		schedule_delayed_work(&coll->flush, msecs_to_jiffies(ACA_FLUSH_MS));
+		schedule_delayed_work(&coll->flush, READ_ONCE(coll->flush_period));
 }
 
 /* The timer's view of the channels' rings: @rings (or none), swapped. */
@@ -74,8 +77,11 @@ static void aca_flush_begin(struct aca_collection *coll)
 		return;
 	for (u32 chan = 0; chan < n; chan++)
 		rings[chan] = aca_channel_ring(coll, chan);
+	WRITE_ONCE(coll->flush_period,
+		   max(msecs_to_jiffies(READ_ONCE(aca_flush_ms)), 1UL));
 	kfree(aca_flush_set(coll, rings, n));
-	schedule_delayed_work(&coll->flush, msecs_to_jiffies(ACA_FLUSH_MS));
+	if (!coll->delayed)
+		schedule_delayed_work(&coll->flush, coll->flush_period);
 }
 
 struct aca_ring *aca_channel_ring(struct aca_collection *coll, u32 chan)
@@ -237,9 +243,13 @@ void aca_collection_finish(void *ctx)
 	aca_sampler_finish(coll);
 }
 
+/* When a session begins (its control connects): the flush timer's too. */
 bool aca_collection_delayed(void *ctx)
 {
-	return READ_ONCE(aca_delayed_transfer);
+	struct aca_collection *coll = ctx;
+
+	WRITE_ONCE(coll->delayed, READ_ONCE(aca_delayed_transfer));
+	return coll->delayed;
 }
 
 /*

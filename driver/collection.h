@@ -52,6 +52,13 @@ struct aca_collection {
 	struct aca_ring **flush_rings;
 	u32 flush_nrings;
 	struct delayed_work flush;
+	/*
+	 * The session's flush period (flush_ms at INIT_DRIVER) and whether
+	 * its transfer is delayed (no timer: nothing streams before STOP),
+	 * set when it configures, under @lock; the timer reads them.
+	 */
+	unsigned long flush_period;	/* jiffies */
+	bool delayed;
 };
 
 #endif /* ACA_COLLECTION_H */

@@ -20,7 +20,10 @@
  * exactly the written ones. Then how the ring's bytes left (ring.c): the
  * reader's wake-ups (the producer's at its watermark, the flush timer's),
  * the reads (splices) that moved bytes, and the bytes read: what make
- * bench divides to show what moving samples out costs.
+ * bench divides to show what moving samples out costs; and the longest a
+ * record waited in the ring for its read, in microseconds (an upper bound:
+ * ring.c), which the flush period bounds in immediate transfer
+ * (selftests/vm/latency).
  *
  * A line per CPU does not fit one page on a large machine, so this is a
  * binary attribute: each read() formats only the lines it covers, at the
@@ -37,25 +40,25 @@
  */
 #define ACA_COLL_LINE_FMT \
 	"cpu %*u generated %20llu written %20llu dropped %20llu held %20llu errors %20u " \
-	"wakeups %20llu reads %20llu read_bytes %20llu\n"
-/* Room for the longest line: the format's text, a 10-digit CPU, 8 counts. */
-#define ACA_COLL_LINE_MAX	(sizeof(ACA_COLL_LINE_FMT) + 10 + 8 * 20)
+	"wakeups %20llu reads %20llu read_bytes %20llu max_wait_us %20llu\n"
+/* Room for the longest line: the format's text, a 10-digit CPU, 9 counts. */
+#define ACA_COLL_LINE_MAX	(sizeof(ACA_COLL_LINE_FMT) + 10 + 9 * 20)
 
 static int aca_coll_line(char *line, int width, u32 cpu, struct aca_ring *r,
 			 u32 errors)
 {
 	u64 written = 0, lost = 0, generated = 0, held = 0;
-	u64 wakeups = 0, reads = 0, bytes = 0;
+	u64 wakeups = 0, reads = 0, bytes = 0, wait = 0;
 
 	if (r) {
 		aca_ring_counts(r, &written, &lost);
-		aca_ring_transfer(r, &wakeups, &reads, &bytes);
+		aca_ring_transfer(r, &wakeups, &reads, &bytes, &wait);
 		generated = local64_read(&r->generated);
 		held = local64_read(&r->held);
 	}
 	return scnprintf(line, ACA_COLL_LINE_MAX, ACA_COLL_LINE_FMT, width,
 			 cpu, generated, written, lost, held, errors, wakeups,
-			 reads, bytes);
+			 reads, bytes, div_u64(wait, NSEC_PER_USEC));
 }
 
 /* The first CPU from @cpu on with a ring, or nr_cpu_ids. */

@@ -3,9 +3,9 @@
  * Module parameters, listed by modinfo and readable in
  * /sys/module/aca/parameters/. They are checked at load: aca refuses to
  * load with a value it could not honour. group is applied when /dev/aca
- * is created (node.c). ring_pages may also be changed at run time by root
- * (checked the same way); a session reads it at INIT_DRIVER, when its rings
- * are allocated. delayed_transfer, also writable, is read when a session
+ * is created (node.c). ring_pages and flush_ms may also be changed at run
+ * time by root (checked the same way); a session reads them at
+ * INIT_DRIVER, when its rings are allocated and its flush timer starts. delayed_transfer, also writable, is read when a session
  * begins. group_perfmon, also writable, is read at each open(). The
  * sampler reads the others at each collection's START, so a
  * value is the same for all of one collection.
@@ -62,6 +62,33 @@ module_param_named(max_sample_rate, aca_max_sample_rate, uint, 0444);
 MODULE_PARM_DESC(max_sample_rate,
 		 "Highest sample rate of an event on one CPU, in Hz, 1 to 100000 (default 10000): shorter sampling periods are lengthened; read by each collection at START");
 
+static int aca_flush_ms_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+	int ret = kstrtouint(val, 0, &n);
+
+	if (ret)
+		return ret;
+	if (!aca_flush_ms_ok(n)) {
+		pr_err("flush_ms=%u: want %u to %u (ms)\n", n, ACA_FLUSH_MS_MIN,
+		       ACA_FLUSH_MS_MAX);
+		return -EINVAL;
+	}
+	*(unsigned int *)kp->arg = n;
+	return 0;
+}
+
+static const struct kernel_param_ops aca_flush_ms_ops = {
+	.set = aca_flush_ms_set,
+	.get = param_get_uint,
+};
+
+/* Checked at load by aca_params_check() for a clear message. */
+unsigned int aca_flush_ms = 50;
+module_param_cb(flush_ms, &aca_flush_ms_ops, &aca_flush_ms, 0644);
+MODULE_PARM_DESC(flush_ms,
+		 "In immediate transfer, the longest a sample waits on the target before its data channel reads it, in ms, 10 to 1000 (default 50: a sample reaches the host within 100 ms at every rate); busy rings are read sooner, at each quarter; longer saves the target a wake-up of the relay per ring and period; read when a session configures (INIT_DRIVER)");
+
 /* Any value is valid; read once per session, when its control connects. */
 bool aca_delayed_transfer;
 module_param_named(delayed_transfer, aca_delayed_transfer, bool, 0644);
@@ -87,6 +114,11 @@ int aca_params_check(void)
 	if (!aca_ring_pages_ok(aca_ring_pages)) {
 		pr_err("ring_pages=%u: want a power of two from %u to %u\n",
 		       aca_ring_pages, ACA_RING_PAGES_MIN, ACA_RING_PAGES_MAX);
+		return -EINVAL;
+	}
+	if (!aca_flush_ms_ok(aca_flush_ms)) {
+		pr_err("flush_ms=%u: want %u to %u (ms)\n", aca_flush_ms,
+		       ACA_FLUSH_MS_MIN, ACA_FLUSH_MS_MAX);
 		return -EINVAL;
 	}
 	if (!aca_max_sample_rate ||

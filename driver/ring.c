@@ -75,6 +75,7 @@
 #include <asm/local.h>
 #include <linux/build_bug.h>
 #include <linux/mm.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/topology.h>
@@ -261,6 +262,13 @@ void aca_ring_write(struct aca_ring *r, const void *rec, u32 rec_len, u32 len)
 			memset(r->data + off, 0, first);
 		}
 	}
+	/*
+	 * The oldest unread byte's time, for the reader's max_wait_ns: this
+	 * record's, if the ring was empty (or the reader has just emptied
+	 * it, below); otherwise an older record's stands.
+	 */
+	if (head == tail || !READ_ONCE(r->unread_since))
+		WRITE_ONCE(r->unread_since, local_clock());
 	/* Publish the bytes: pairs with the acquire in aca_ring_peek(). */
 	smp_store_release(&h->head, head + len);
 	local64_inc(aca_ring_ctr(&h->written));
@@ -290,16 +298,40 @@ size_t aca_ring_peek(struct aca_ring *r, const void **p)
 	return min_t(u64, head - tail, r->size - off);
 }
 
+/*
+ * How long the bytes read had waited, at most: since the oldest unread
+ * byte's record entered an empty ring. Written before the head that
+ * covers it, it is at least as old as every byte the reader peeked (the
+ * ring was empty then, so each later byte is newer). If the producer saw
+ * the ring non-empty just before the reader emptied it, its record has
+ * an older stamp (the wait overstated) or none (0: not counted). Bytes a
+ * read leaves keep the stamp: their wait is overstated, never missed.
+ */
+static void aca_ring_note_wait(struct aca_ring *r)
+{
+	u64 since = READ_ONCE(r->unread_since), wait;
+
+	if (!since)
+		return;
+	wait = local_clock() - since;
+	if (wait > r->max_wait_ns)
+		WRITE_ONCE(r->max_wait_ns, wait);
+}
+
 void aca_ring_consume(struct aca_ring *r, size_t n)
 {
 	struct aca_mmap_header *h = r->hdr;
 	/* Before the ring is seen empty: pairs with aca_ring_flush(). */
 	unsigned int flushes = smp_load_acquire(&r->flushes);
 
+	aca_ring_note_wait(r);
 	/* Done with the bytes: pairs with the acquire in aca_ring_write(). */
 	smp_store_release(&h->tail, h->tail + n);
-	if (!aca_ring_pending(r))
+	if (!aca_ring_pending(r)) {
 		WRITE_ONCE(r->flush_seen, flushes);
+		/* Emptied: the next record is the oldest unread. */
+		WRITE_ONCE(r->unread_since, 0);
+	}
 }
 
 void aca_ring_read_done(struct aca_ring *r)
@@ -353,11 +385,12 @@ void aca_ring_counts(struct aca_ring *r, u64 *written, u64 *lost)
 }
 
 void aca_ring_transfer(struct aca_ring *r, u64 *wakeups, u64 *reads,
-		       u64 *bytes)
+		       u64 *bytes, u64 *max_wait_ns)
 {
 	*wakeups = local64_read(&r->wakeups) + READ_ONCE(r->flushes);
 	*reads = READ_ONCE(r->reads);
 	*bytes = READ_ONCE(r->hdr->tail);
+	*max_wait_ns = READ_ONCE(r->max_wait_ns);
 }
 
 static void aca_ring_wake(struct aca_ring *r)

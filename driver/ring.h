@@ -33,6 +33,13 @@ struct aca_ring {
 	local64_t held;			/* of lost: a page was still held */
 	local64_t wakeups;		/* the producer's wake-ups queued */
 	u64 reads;			/* reads that moved bytes (reader's) */
+	/*
+	 * unread_since: local_clock() when a record entered the ring empty
+	 * (the producer's), 0 once the reader emptied it (unknown: the
+	 * reader's); max_wait_ns: the longest it saw a byte wait (ring.c).
+	 */
+	u64 unread_since;
+	u64 max_wait_ns;
 	refcount_t ref;			/* the collection's, one per reader */
 	wait_queue_head_t wait;		/* the reader of the ring */
 	struct irq_work wake;		/* the producer's wake-up, NMI-safe, */
@@ -74,10 +81,11 @@ bool aca_ring_backlog(struct aca_ring *r);
 void aca_ring_counts(struct aca_ring *r, u64 *written, u64 *lost);
 /*
  * Anyone, snapshots: the reader's wake-ups (the producer's and the flush
- * timer's), its reads that moved bytes, and the bytes read.
+ * timer's), its reads that moved bytes, the bytes read, and the longest a
+ * byte waited in the ring for its read.
  */
 void aca_ring_transfer(struct aca_ring *r, u64 *wakeups, u64 *reads,
-		       u64 *bytes);
+		       u64 *bytes, u64 *max_wait_ns);
 /* The flush timer: a read of what is unread is due; wake the reader. */
 void aca_ring_flush(struct aca_ring *r);
 /*

@@ -1521,16 +1521,16 @@ static int online_cpus(bool *online, int max)
 
 /*
  * The CPU of a whole "cpu N generated G written W dropped D held H errors E
- * wakeups K reads R read_bytes B" line, or -1.
+ * wakeups K reads R read_bytes B max_wait_us M" line, or -1.
  */
 static int cpu_line(const char *line)
 {
-	unsigned long long g, w, d, h, e, k, r, b;
+	unsigned long long g, w, d, h, e, k, r, b, m;
 	int cpu, end = 0;
 
 	if (sscanf(line, "cpu %d generated %llu written %llu dropped %llu held %llu errors %llu "
-		   "wakeups %llu reads %llu read_bytes %llu%n",
-		   &cpu, &g, &w, &d, &h, &e, &k, &r, &b, &end) != 9 || line[end])
+		   "wakeups %llu reads %llu read_bytes %llu max_wait_us %llu%n",
+		   &cpu, &g, &w, &d, &h, &e, &k, &r, &b, &m, &end) != 10 || line[end])
 		return -1;
 	return cpu;
 }

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vm-fwd: tools/vm/run --nic tap's port forwards. The guest's NIC is then a
+ * tap in a network namespace of the VM's own, where QEMU hands the host
+ * kernel whole 64 KiB segments (virtio-net's offloads need a tap's vnet
+ * header; QEMU's user network has none). This forwards each
+ * 127.0.0.1:HOSTPORT of the host's namespace to GUESTADDR:GUESTPORT, from
+ * within that namespace, as --forward does with the user network.
+ *
+ *   vm-fwd NETNS_PATH HOSTPORT:GUESTADDR:GUESTPORT...
+ *
+ * It binds every listener in its own namespace, prints "listening" on
+ * stdout, then enters NETNS_PATH; each connection accepted is a child
+ * that connects to the guest and moves bytes both ways by splice(2)
+ * through a pipe a direction, until both directions end. A connection to
+ * a guest port nobody listens on is closed at once. Host CPU only: nothing
+ * here runs in the guest. Ends on SIGTERM; its children end with it.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define MAX_FWD	16
+
+struct fwd {
+	int lfd;
+	struct sockaddr_in guest;
+};
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
+/* One direction: @from to @to through @pipe; false once it ended. */
+static int pump(int from, int to, int pipe[2])
+{
+	ssize_t n = splice(from, NULL, pipe[1], NULL, 1 << 16, SPLICE_F_MOVE);
+
+	if (n <= 0)
+		return 0;
+	while (n > 0) {
+		ssize_t m = splice(pipe[0], NULL, to, NULL, n, SPLICE_F_MOVE);
+
+		if (m <= 0)
+			return 0;
+		n -= m;
+	}
+	return 1;
+}
+
+static void serve(int cfd, const struct sockaddr_in *guest)
+{
+	int gfd = socket(AF_INET, SOCK_STREAM, 0), up[2], down[2];
+	struct pollfd p[2];
+	int open_up = 1, open_down = 1;
+
+	if (gfd < 0 || connect(gfd, (const struct sockaddr *)guest, sizeof(*guest)))
+		exit(0);
+	if (pipe(up) || pipe(down))
+		die("pipe");
+	while (open_up || open_down) {
+		p[0] = (struct pollfd){ .fd = open_up ? cfd : -1, .events = POLLIN };
+		p[1] = (struct pollfd){ .fd = open_down ? gfd : -1, .events = POLLIN };
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			die("poll");
+		}
+		if (p[0].revents && !pump(cfd, gfd, up)) {
+			open_up = 0;
+			shutdown(gfd, SHUT_WR);
+		}
+		if (p[1].revents && !pump(gfd, cfd, down)) {
+			open_down = 0;
+			shutdown(cfd, SHUT_WR);
+		}
+	}
+	exit(0);
+}
+
+int main(int argc, char **argv)
+{
+	struct fwd fwd[MAX_FWD];
+	struct pollfd p[MAX_FWD];
+	int n = argc - 2, one = 1, ns;
+
+	if (argc < 3 || n > MAX_FWD) {
+		fprintf(stderr, "usage: vm-fwd NETNS_PATH HOSTPORT:GUESTADDR:GUESTPORT... (%d at most)\n",
+			MAX_FWD);
+		return 2;
+	}
+	for (int i = 0; i < n; i++) {
+		char addr[64];
+		unsigned int hp, gp;
+		struct sockaddr_in l = { .sin_family = AF_INET };
+
+		if (sscanf(argv[i + 2], "%u:%63[0-9.]:%u", &hp, addr, &gp) != 3 ||
+		    !hp || hp > 65535 || !gp || gp > 65535) {
+			fprintf(stderr, "vm-fwd: bad forward %s\n", argv[i + 2]);
+			return 2;
+		}
+		fwd[i].guest = (struct sockaddr_in){ .sin_family = AF_INET,
+						     .sin_port = htons(gp) };
+		if (inet_pton(AF_INET, addr, &fwd[i].guest.sin_addr) != 1) {
+			fprintf(stderr, "vm-fwd: bad address %s\n", addr);
+			return 2;
+		}
+		l.sin_port = htons(hp);
+		l.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		fwd[i].lfd = socket(AF_INET, SOCK_STREAM, 0);
+		if (fwd[i].lfd < 0)
+			die("socket");
+		setsockopt(fwd[i].lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (bind(fwd[i].lfd, (struct sockaddr *)&l, sizeof(l)) ||
+		    listen(fwd[i].lfd, 64))
+			die("vm-fwd: bind 127.0.0.1");
+		p[i] = (struct pollfd){ .fd = fwd[i].lfd, .events = POLLIN };
+	}
+	ns = open(argv[1], O_RDONLY | O_CLOEXEC);
+	if (ns < 0 || setns(ns, CLONE_NEWNET))
+		die("vm-fwd: setns");
+	close(ns);
+	signal(SIGCHLD, SIG_IGN);	/* no zombies */
+	printf("listening\n");
+	fflush(stdout);
+	for (;;) {
+		if (poll(p, n, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			die("poll");
+		}
+		for (int i = 0; i < n; i++) {
+			int cfd;
+
+			if (!p[i].revents)
+				continue;
+			cfd = accept(fwd[i].lfd, NULL, NULL);
+			if (cfd < 0)
+				continue;
+			switch (fork()) {
+			case 0:
+				prctl(PR_SET_PDEATHSIG, SIGTERM);
+				for (int j = 0; j < n; j++)
+					close(fwd[j].lfd);
+				serve(cfd, &fwd[i].guest);
+				break;
+			case -1:
+				perror("vm-fwd: fork");
+				break;
+			}
+			close(cfd);
+		}
+	}
+}
