@@ -294,18 +294,28 @@ size_t aca_ring_peek(struct aca_ring *r, const void **p)
 
 	/* Pairs with the release in aca_ring_write(): the bytes are there. */
 	head = smp_load_acquire(&h->head);
+	/* Bytes past this head are newer than now (aca_ring_consume()). */
+	if (head != r->peek_head) {
+		r->peek_head = head;
+		r->peek_ns = local_clock();
+	}
 	*p = r->data + off;
 	return min_t(u64, head - tail, r->size - off);
 }
 
 /*
- * How long the bytes read had waited, at most: since the oldest unread
- * byte's record entered an empty ring. Written before the head that
- * covers it, it is at least as old as every byte the reader peeked (the
- * ring was empty then, so each later byte is newer). If the producer saw
- * the ring non-empty just before the reader emptied it, its record has
- * an older stamp (the wait overstated) or none (0: not counted). Bytes a
- * read leaves keep the stamp: their wait is overstated, never missed.
+ * How long the bytes read had waited, at most: since unread_since, the
+ * time the oldest unread byte's record entered an empty ring, or the time
+ * of a peek before which no unread byte was written. The producer's stamp
+ * is written before the head that covers it, so it is at least as old as
+ * every byte the reader peeked (the ring was empty then: each later byte
+ * is newer). A read that took every byte its peek saw leaves only bytes
+ * written after that peek, and restamps them with its time (the
+ * producer, finding the ring empty meanwhile, may stamp a newer time
+ * first: overwritten, the wait is overstated, never missed). One that
+ * left some keeps the stamp (overstated too). A read that emptied the
+ * ring clears it: the next record stamps anew, unless the producer saw
+ * the ring non-empty just before (0: that record's wait is not counted).
  */
 static void aca_ring_note_wait(struct aca_ring *r)
 {
@@ -331,6 +341,9 @@ void aca_ring_consume(struct aca_ring *r, size_t n)
 		WRITE_ONCE(r->flush_seen, flushes);
 		/* Emptied: the next record is the oldest unread. */
 		WRITE_ONCE(r->unread_since, 0);
+	} else if (h->tail == r->peek_head) {
+		/* All that was there at the peek is read: the rest is newer. */
+		WRITE_ONCE(r->unread_since, r->peek_ns);
 	}
 }
 

@@ -35,11 +35,15 @@ struct aca_ring {
 	u64 reads;			/* reads that moved bytes (reader's) */
 	/*
 	 * unread_since: local_clock() when a record entered the ring empty
-	 * (the producer's), 0 once the reader emptied it (unknown: the
-	 * reader's); max_wait_ns: the longest it saw a byte wait (ring.c).
+	 * (the producer's), or the reader's peek before it left only newer
+	 * bytes, 0 once the reader emptied it (unknown); max_wait_ns: the
+	 * longest it saw a byte wait; peek_head, peek_ns: its last peek's
+	 * head and time (the reader's; ring.c).
 	 */
 	u64 unread_since;
 	u64 max_wait_ns;
+	u64 peek_head;
+	u64 peek_ns;
 	refcount_t ref;			/* the collection's, one per reader */
 	wait_queue_head_t wait;		/* the reader of the ring */
 	struct irq_work wake;		/* the producer's wake-up, NMI-safe, */

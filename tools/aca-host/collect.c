@@ -252,6 +252,7 @@ static int run(struct host_session *s, const struct collect_opts *o,
 				"stopping");
 		progress_done(&p);
 	}
+	r->sampled = host_now_s() - t0;
 	/* The target flushes every channel before it answers (spec 13). */
 	setsockopt(s->ctl, SOL_SOCKET, SO_RCVTIMEO, &stop_tv, sizeof(stop_tv));
 	err = collect_cmd(s, SEP_CMD_STOP, NULL, 0, NULL, 0, "STOP");

@@ -56,6 +56,7 @@ struct collect_result {
 	uint64_t start_tsc, stop_tsc;
 	int started;			/* START succeeded */
 	double elapsed;			/* host seconds, START to STOP */
+	double sampled;			/* host seconds, START to STOP sent */
 	double start_s;			/* CLOCK_MONOTONIC at START */
 	int interrupted;		/* SIGINT ended the wait early */
 	int queried;			/* the closing queries were asked */

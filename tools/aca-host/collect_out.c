@@ -425,6 +425,7 @@ static void write_txt(FILE *f, const struct host_session *s,
 	}
 	fprintf(f, "duration_s=%.3f\n", o->duration);
 	fprintf(f, "elapsed_s=%.3f\n", r->elapsed);
+	fprintf(f, "sampled_s=%.3f\n", r->sampled);
 	fprintf(f, "interrupted=%d\n", r->interrupted);
 	print_data_times(f, r);
 	fprintf(f, "start_tsc=%llu\n", (unsigned long long)r->start_tsc);
