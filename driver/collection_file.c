@@ -21,9 +21,9 @@
  * reader's wake-ups (the producer's at its watermark, the flush timer's),
  * the reads (splices) that moved bytes, and the bytes read: what make
  * bench divides to show what moving samples out costs; and the longest a
- * record waited in the ring for its read, in microseconds (an upper bound:
- * ring.c), which the flush period bounds in immediate transfer
- * (selftests/vm/latency).
+ * record waited in the ring for its read while sampling, in microseconds
+ * (an upper bound: ring.c), which the flush period bounds in immediate
+ * transfer (selftests/vm/latency); the drain after STOP is not counted.
  *
  * A line per CPU does not fit one page on a large machine, so this is a
  * binary attribute: each read() formats only the lines it covers, at the

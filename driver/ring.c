@@ -321,7 +321,8 @@ static void aca_ring_note_wait(struct aca_ring *r)
 {
 	u64 since = READ_ONCE(r->unread_since), wait;
 
-	if (!since)
+	/* After STOP the drain is STOP's: its wait is its answer's. */
+	if (!since || aca_ring_final(r))
 		return;
 	wait = local_clock() - since;
 	if (wait > r->max_wait_ns)
