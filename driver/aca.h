@@ -19,12 +19,6 @@
  */
 extern unsigned int aca_ring_pages;
 extern unsigned int aca_flush_ms;	/* read at INIT_DRIVER */
-#define ACA_FLUSH_MS_MIN	10
-#define ACA_FLUSH_MS_MAX	1000
-static inline bool aca_flush_ms_ok(unsigned int ms)
-{
-	return ms >= ACA_FLUSH_MS_MIN && ms <= ACA_FLUSH_MS_MAX;
-}
 extern bool aca_sw_clock;
 extern unsigned int aca_max_sample_rate;
 extern unsigned int aca_group;		/* gid of /dev/aca */

@@ -5,10 +5,11 @@
  * load with a value it could not honour. group is applied when /dev/aca
  * is created (node.c). ring_pages and flush_ms may also be changed at run
  * time by root (checked the same way); a session reads them at
- * INIT_DRIVER, when its rings are allocated and its flush timer starts. delayed_transfer, also writable, is read when a session
- * begins. group_perfmon, also writable, is read at each open(). The
- * sampler reads the others at each collection's START, so a
- * value is the same for all of one collection.
+ * INIT_DRIVER, when its rings are allocated and its flush timer starts.
+ * delayed_transfer, also writable, is read when a session begins.
+ * group_perfmon, also writable, is read at each open(). The sampler reads
+ * the others at each collection's START, so a value is the same for all
+ * of one collection.
  */
 #include <linux/log2.h>
 #include <linux/moduleparam.h>
@@ -61,6 +62,14 @@ unsigned int aca_max_sample_rate = 10000;
 module_param_named(max_sample_rate, aca_max_sample_rate, uint, 0444);
 MODULE_PARM_DESC(max_sample_rate,
 		 "Highest sample rate of an event on one CPU, in Hz, 1 to 100000 (default 10000): shorter sampling periods are lengthened; read by each collection at START");
+
+#define ACA_FLUSH_MS_MIN	10
+#define ACA_FLUSH_MS_MAX	1000
+
+static bool aca_flush_ms_ok(unsigned int ms)
+{
+	return ms >= ACA_FLUSH_MS_MIN && ms <= ACA_FLUSH_MS_MAX;
+}
 
 static int aca_flush_ms_set(const char *val, const struct kernel_param *kp)
 {

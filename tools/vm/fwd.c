@@ -16,7 +16,9 @@
  * a guest port nobody listens on is closed at once. Host CPU only: nothing
  * here runs in the guest. Ends on SIGTERM; its children end with it.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
