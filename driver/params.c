@@ -26,20 +26,46 @@ bool aca_ring_pages_ok(unsigned int n)
 	       n <= ACA_RING_PAGES_MAX;
 }
 
-static int aca_ring_pages_set(const char *val, const struct kernel_param *kp)
+/* Whether @n is a valid ring_pages, and if not a log line that says why. */
+static bool aca_ring_pages_check(unsigned int n)
+{
+	if (aca_ring_pages_ok(n))
+		return true;
+	pr_err("ring_pages=%u: want a power of two from %u to %u\n",
+	       n, ACA_RING_PAGES_MIN, ACA_RING_PAGES_MAX);
+	return false;
+}
+
+#define ACA_FLUSH_MS_MIN	10
+#define ACA_FLUSH_MS_MAX	1000
+
+static bool aca_flush_ms_check(unsigned int n)
+{
+	if (n >= ACA_FLUSH_MS_MIN && n <= ACA_FLUSH_MS_MAX)
+		return true;
+	pr_err("flush_ms=%u: want %u to %u (ms)\n", n, ACA_FLUSH_MS_MIN,
+	       ACA_FLUSH_MS_MAX);
+	return false;
+}
+
+/* A writable unsigned parameter, set only to a value @check takes. */
+static int aca_uint_set(const char *val, const struct kernel_param *kp,
+			bool (*check)(unsigned int))
 {
 	unsigned int n;
 	int ret = kstrtouint(val, 0, &n);
 
 	if (ret)
 		return ret;
-	if (!aca_ring_pages_ok(n)) {
-		pr_err("ring_pages=%u: want a power of two from %u to %u\n",
-		       n, ACA_RING_PAGES_MIN, ACA_RING_PAGES_MAX);
+	if (!check(n))
 		return -EINVAL;
-	}
 	*(unsigned int *)kp->arg = n;
 	return 0;
+}
+
+static int aca_ring_pages_set(const char *val, const struct kernel_param *kp)
+{
+	return aca_uint_set(val, kp, aca_ring_pages_check);
 }
 
 static const struct kernel_param_ops aca_ring_pages_ops = {
@@ -63,28 +89,9 @@ module_param_named(max_sample_rate, aca_max_sample_rate, uint, 0444);
 MODULE_PARM_DESC(max_sample_rate,
 		 "Highest sample rate of an event on one CPU, in Hz, 1 to 100000 (default 10000): shorter sampling periods are lengthened; read by each collection at START");
 
-#define ACA_FLUSH_MS_MIN	10
-#define ACA_FLUSH_MS_MAX	1000
-
-static bool aca_flush_ms_ok(unsigned int ms)
-{
-	return ms >= ACA_FLUSH_MS_MIN && ms <= ACA_FLUSH_MS_MAX;
-}
-
 static int aca_flush_ms_set(const char *val, const struct kernel_param *kp)
 {
-	unsigned int n;
-	int ret = kstrtouint(val, 0, &n);
-
-	if (ret)
-		return ret;
-	if (!aca_flush_ms_ok(n)) {
-		pr_err("flush_ms=%u: want %u to %u (ms)\n", n, ACA_FLUSH_MS_MIN,
-		       ACA_FLUSH_MS_MAX);
-		return -EINVAL;
-	}
-	*(unsigned int *)kp->arg = n;
-	return 0;
+	return aca_uint_set(val, kp, aca_flush_ms_check);
 }
 
 static const struct kernel_param_ops aca_flush_ms_ops = {
@@ -120,16 +127,9 @@ MODULE_PARM_DESC(group,
 
 int aca_params_check(void)
 {
-	if (!aca_ring_pages_ok(aca_ring_pages)) {
-		pr_err("ring_pages=%u: want a power of two from %u to %u\n",
-		       aca_ring_pages, ACA_RING_PAGES_MIN, ACA_RING_PAGES_MAX);
+	if (!aca_ring_pages_check(aca_ring_pages) ||
+	    !aca_flush_ms_check(aca_flush_ms))
 		return -EINVAL;
-	}
-	if (!aca_flush_ms_ok(aca_flush_ms)) {
-		pr_err("flush_ms=%u: want %u to %u (ms)\n", aca_flush_ms,
-		       ACA_FLUSH_MS_MIN, ACA_FLUSH_MS_MAX);
-		return -EINVAL;
-	}
 	if (!aca_max_sample_rate ||
 	    aca_max_sample_rate > ACA_MAX_SAMPLE_RATE_MAX) {
 		pr_err("max_sample_rate=%u: want 1 to %u (Hz)\n",
