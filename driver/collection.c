@@ -66,22 +66,27 @@ static struct aca_ring **aca_flush_set(struct aca_collection *coll,
 	return old;
 }
 
-/* The channels' rings of the configured session, for the flush timer. */
-static void aca_flush_begin(struct aca_collection *coll)
+/*
+ * The channels' rings of the configured session, for the flush timer, and
+ * its period; the timer (re)started from now, not from a previous
+ * session's last period, which may still be pending. Without the rings'
+ * list no flush would bound a record's wait: INIT_DRIVER fails instead.
+ */
+static int aca_flush_begin(struct aca_collection *coll)
 {
 	u32 n = coll->cpu_chans + 2;
 	struct aca_ring **rings = kcalloc(n, sizeof(*rings), GFP_KERNEL);
 
-	/* Without it, rings are read at each quarter and after STOP. */
 	if (!rings)
-		return;
+		return -ENOMEM;
 	for (u32 chan = 0; chan < n; chan++)
 		rings[chan] = aca_channel_ring(coll, chan);
 	WRITE_ONCE(coll->flush_period,
 		   max(msecs_to_jiffies(READ_ONCE(aca_flush_ms)), 1UL));
 	kfree(aca_flush_set(coll, rings, n));
 	if (!coll->delayed)
-		schedule_delayed_work(&coll->flush, coll->flush_period);
+		mod_delayed_work(system_wq, &coll->flush, coll->flush_period);
+	return 0;
 }
 
 struct aca_ring *aca_channel_ring(struct aca_collection *coll, u32 chan)
@@ -153,9 +158,14 @@ int aca_collection_configure(void *ctx, const struct acp_config *cfg)
 	if (ret)
 		goto err_modrec;
 	coll->cpu_chans = cfg->ncpus;
-	aca_flush_begin(coll);
+	ret = aca_flush_begin(coll);
+	if (ret)
+		goto err_uncore;
 	return 0;
 
+err_uncore:
+	coll->cpu_chans = 0;
+	aca_uncore_finish(&coll->unc);
 err_modrec:
 	aca_modrec_finish(&coll->mr);
 err_sampler:
@@ -243,7 +253,10 @@ void aca_collection_finish(void *ctx)
 	aca_sampler_finish(coll);
 }
 
-/* When a session begins (its control connects): the flush timer's too. */
+/*
+ * When a session begins (its control connects): its transfer mode, which
+ * the flush timer follows from INIT_DRIVER on.
+ */
 bool aca_collection_delayed(void *ctx)
 {
 	struct aca_collection *coll = ctx;

@@ -53,9 +53,10 @@ struct aca_collection {
 	u32 flush_nrings;
 	struct delayed_work flush;
 	/*
-	 * The session's flush period (flush_ms at INIT_DRIVER) and whether
-	 * its transfer is delayed (no timer: nothing streams before STOP),
-	 * set when it configures, under @lock; the timer reads them.
+	 * The session's flush period (flush_ms, set at INIT_DRIVER) and
+	 * whether its transfer is delayed (no timer: nothing streams before
+	 * STOP; set when the session begins), under @lock; the timer reads
+	 * them.
 	 */
 	unsigned long flush_period;	/* jiffies */
 	bool delayed;

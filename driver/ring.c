@@ -34,11 +34,12 @@
  *    a quarter (and past it at each quarter of the stream); the
  *    collection's flush timer (collection.c) counts a flush (flushes, its
  *    own) and wakes the reader of any ring with unread bytes every
- *    ACA_FLUSH_MS. The reader answers a flush by emptying the ring
- *    (flush_seen, the reader's own, takes the flushes it read before it
- *    saw the ring empty; a flush counted after that stays due). A record
- *    is therefore read within about one flush period, and a busy ring in
- *    reads of a quarter or more, well before it fills.
+ *    flush_ms (params.c; in immediate transfer only). The reader answers
+ *    a flush by emptying the ring (flush_seen, the reader's own, takes
+ *    the flushes it read before it saw the ring empty; a flush counted
+ *    after that stays due). A record is therefore read within about one
+ *    flush period (max_wait_ns measures it, aca_ring_consume()), and a
+ *    busy ring in reads of a quarter or more, well before it fills.
  *  - flushes is written with a release after the timer saw unread bytes,
  *    and read with an acquire by the reader before it publishes tail and
  *    looks for an empty ring: a reader that read count F and then found
@@ -75,9 +76,9 @@
 #include <asm/local.h>
 #include <linux/build_bug.h>
 #include <linux/mm.h>
-#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/timekeeping.h>
 #include <linux/topology.h>
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
@@ -264,11 +265,10 @@ void aca_ring_write(struct aca_ring *r, const void *rec, u32 rec_len, u32 len)
 	}
 	/*
 	 * The oldest unread byte's time, for the reader's max_wait_ns: this
-	 * record's, if the ring was empty (or the reader has just emptied
-	 * it, below); otherwise an older record's stands.
+	 * record's if the ring was empty; otherwise an older one stands.
 	 */
 	if (head == tail || !READ_ONCE(r->unread_since))
-		WRITE_ONCE(r->unread_since, local_clock());
+		WRITE_ONCE(r->unread_since, ktime_get_mono_fast_ns());
 	/* Publish the bytes: pairs with the acquire in aca_ring_peek(). */
 	smp_store_release(&h->head, head + len);
 	local64_inc(aca_ring_ctr(&h->written));
@@ -280,8 +280,8 @@ void aca_ring_write(struct aca_ring *r, const void *rec, u32 rec_len, u32 len)
 	 */
 	if (head + len - tail >= quarter &&
 	    (head - tail < quarter || head / quarter != (head + len) / quarter)) {
-		local64_inc(&r->wakeups);
-		irq_work_queue(&r->wake);
+		if (irq_work_queue(&r->wake))
+			local64_inc(&r->wakeups);
 	}
 }
 
@@ -294,63 +294,49 @@ size_t aca_ring_peek(struct aca_ring *r, const void **p)
 
 	/* Pairs with the release in aca_ring_write(): the bytes are there. */
 	head = smp_load_acquire(&h->head);
-	/* Bytes past this head are newer than now (aca_ring_consume()). */
-	if (head != r->peek_head) {
-		r->peek_head = head;
-		r->peek_ns = local_clock();
-	}
 	*p = r->data + off;
 	return min_t(u64, head - tail, r->size - off);
 }
 
 /*
- * How long the bytes read had waited, at most: since unread_since, the
- * time the oldest unread byte's record entered an empty ring, or the time
- * of a peek before which no unread byte was written. The producer's stamp
- * is written before the head that covers it, so it is at least as old as
- * every byte the reader peeked (the ring was empty then: each later byte
- * is newer). A read that took every byte its peek saw leaves only bytes
- * written after that peek, and restamps them with its time (the
- * producer, finding the ring empty meanwhile, may stamp a newer time
- * first: overwritten, the wait is overstated, never missed). One that
- * left some keeps the stamp (overstated too). A read that emptied the
- * ring clears it: the next record stamps anew, unless the producer saw
- * the ring non-empty just before (0: that record's wait is not counted).
+ * How long the bytes read had waited, at most, while sampling (after STOP
+ * the drain is STOP's): since unread_since, a time no later than when the
+ * oldest unread byte was written. Both stamps keep that true, on one
+ * clock for every CPU (ktime_get_mono_fast_ns(): NMI-safe, global):
+ *  - the producer's, when it finds the ring empty (tail, with an acquire,
+ *    equal to head): its record is then the oldest unread;
+ *  - the reader's, when it has read every byte of the head it loaded:
+ *    its time, taken before that load, is older than every byte
+ *    published after it, the only ones left.
+ * Either may overwrite the other with an older time, never one later
+ * than an unread byte: the wait is overstated at worst, never missed.
  */
-static void aca_ring_note_wait(struct aca_ring *r)
-{
-	u64 since = READ_ONCE(r->unread_since), wait;
-
-	/* After STOP the drain is STOP's: its wait is its answer's. */
-	if (!since || aca_ring_final(r))
-		return;
-	wait = local_clock() - since;
-	if (wait > r->max_wait_ns)
-		WRITE_ONCE(r->max_wait_ns, wait);
-}
-
 void aca_ring_consume(struct aca_ring *r, size_t n)
 {
 	struct aca_mmap_header *h = r->hdr;
 	/* Before the ring is seen empty: pairs with aca_ring_flush(). */
 	unsigned int flushes = smp_load_acquire(&r->flushes);
+	u64 now = ktime_get_mono_fast_ns();
+	/* Pairs with the release in aca_ring_write(), after @now. */
+	u64 head = smp_load_acquire(&h->head);
+	u64 since = READ_ONCE(r->unread_since);
+	bool sampling = !aca_ring_final(r);
 
-	aca_ring_note_wait(r);
+	if (sampling && since && now > since && now - since > r->max_wait_ns)
+		WRITE_ONCE(r->max_wait_ns, now - since);
 	/* Done with the bytes: pairs with the acquire in aca_ring_write(). */
 	smp_store_release(&h->tail, h->tail + n);
-	if (!aca_ring_pending(r)) {
+	if (h->tail == head)
+		WRITE_ONCE(r->unread_since, now);
+	if (!aca_ring_pending(r))
 		WRITE_ONCE(r->flush_seen, flushes);
-		/* Emptied: the next record is the oldest unread. */
-		WRITE_ONCE(r->unread_since, 0);
-	} else if (h->tail == r->peek_head) {
-		/* All that was there at the peek is read: the rest is newer. */
-		WRITE_ONCE(r->unread_since, r->peek_ns);
-	}
 }
 
+/* Reads while sampling: after STOP the drain is STOP's. */
 void aca_ring_read_done(struct aca_ring *r)
 {
-	WRITE_ONCE(r->reads, r->reads + 1);
+	if (!aca_ring_final(r))
+		WRITE_ONCE(r->reads, r->reads + 1);
 }
 
 /* Unread bytes, as a snapshot (the flush timer's question). */

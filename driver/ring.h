@@ -32,18 +32,15 @@ struct aca_ring {
 	local64_t generated;		/* records the handler produced */
 	local64_t held;			/* of lost: a page was still held */
 	local64_t wakeups;		/* the producer's wake-ups queued */
-	u64 reads;			/* reads that moved bytes (reader's) */
+	u64 reads;		/* reads that moved bytes while sampling (reader's) */
 	/*
-	 * unread_since: local_clock() when a record entered the ring empty
-	 * (the producer's), or the reader's peek before it left only newer
-	 * bytes, 0 once the reader emptied it (unknown); max_wait_ns: the
-	 * longest it saw a byte wait; peek_head, peek_ns: its last peek's
-	 * head and time (the reader's; ring.c).
+	 * unread_since: when the oldest unread byte was written, or earlier
+	 * (ktime_get_mono_fast_ns(): the producer's when it writes into an
+	 * empty ring, the reader's when it read all it saw); max_wait_ns:
+	 * the longest the reader saw a byte wait while sampling (ring.c).
 	 */
 	u64 unread_since;
 	u64 max_wait_ns;
-	u64 peek_head;
-	u64 peek_ns;
 	refcount_t ref;			/* the collection's, one per reader */
 	wait_queue_head_t wait;		/* the reader of the ring */
 	struct irq_work wake;		/* the producer's wake-up, NMI-safe, */

@@ -11,10 +11,11 @@
  *
  * It binds every listener in its own namespace, prints "listening" on
  * stdout, then enters NETNS_PATH; each connection accepted is a child
- * that connects to the guest and moves bytes both ways by splice(2)
- * through a pipe a direction, until both directions end. A connection to
- * a guest port nobody listens on is closed at once. Host CPU only: nothing
- * here runs in the guest. Ends on SIGTERM; its children end with it.
+ * that connects to the guest and moves bytes by splice(2), a process and
+ * a pipe a direction, until both directions end. A connection to a guest
+ * port nobody listens on is closed at once. Host CPU only: nothing here
+ * runs in the guest. Ends on SIGTERM or with its parent; its children end
+ * with it.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -46,51 +47,62 @@ static void die(const char *what)
 	exit(1);
 }
 
-/* One direction: @from to @to through @pipe; false once it ended. */
-static int pump(int from, int to, int pipe[2])
+/*
+ * One direction, @from to @to through a pipe of its own, until @from ends
+ * or either end fails; then @to gets no more (SHUT_WR) and the process
+ * ends. Blocking: each direction is a process of its own, so that one
+ * waiting for its reader never holds up the other.
+ */
+static void pump(int from, int to)
 {
-	ssize_t n = splice(from, NULL, pipe[1], NULL, 1 << 16, SPLICE_F_MOVE);
+	int p[2];
 
-	if (n <= 0)
-		return 0;
-	while (n > 0) {
-		ssize_t m = splice(pipe[0], NULL, to, NULL, n, SPLICE_F_MOVE);
+	if (pipe(p))
+		die("pipe");
+	for (;;) {
+		ssize_t n = splice(from, NULL, p[1], NULL, 1 << 16, SPLICE_F_MOVE);
 
-		if (m <= 0)
-			return 0;
-		n -= m;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		while (n > 0) {
+			ssize_t m = splice(p[0], NULL, to, NULL, n, SPLICE_F_MOVE);
+
+			if (m < 0 && errno == EINTR)
+				continue;
+			if (m <= 0)
+				goto out;
+			n -= m;
+		}
 	}
-	return 1;
+out:
+	shutdown(to, SHUT_WR);
+	_exit(0);
 }
 
-static void serve(int cfd, const struct sockaddr_in *guest)
+/* A connection accepted: to the guest, then a process a direction. */
+static void serve(int cfd, const struct sockaddr_in *guest, pid_t parent)
 {
-	int gfd = socket(AF_INET, SOCK_STREAM, 0), up[2], down[2];
-	struct pollfd p[2];
-	int open_up = 1, open_down = 1;
+	int gfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
+	/* Gone with the forwarder, even if it went before this ran. */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != parent)
+		_exit(0);
+	/* A peer that went away is an end, not a signal. */
+	signal(SIGPIPE, SIG_IGN);
 	if (gfd < 0 || connect(gfd, (const struct sockaddr *)guest, sizeof(*guest)))
-		exit(0);
-	if (pipe(up) || pipe(down))
-		die("pipe");
-	while (open_up || open_down) {
-		p[0] = (struct pollfd){ .fd = open_up ? cfd : -1, .events = POLLIN };
-		p[1] = (struct pollfd){ .fd = open_down ? gfd : -1, .events = POLLIN };
-		if (poll(p, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			die("poll");
-		}
-		if (p[0].revents && !pump(cfd, gfd, up)) {
-			open_up = 0;
-			shutdown(gfd, SHUT_WR);
-		}
-		if (p[1].revents && !pump(gfd, cfd, down)) {
-			open_down = 0;
-			shutdown(cfd, SHUT_WR);
-		}
+		_exit(0);	/* nobody listens there: the host sees the close */
+	switch (fork()) {
+	case 0:
+		pump(gfd, cfd);
+		break;
+	case -1:
+		die("vm-fwd: fork");
+		break;
 	}
-	exit(0);
+	pump(cfd, gfd);
 }
 
 int main(int argc, char **argv)
@@ -98,12 +110,15 @@ int main(int argc, char **argv)
 	struct fwd fwd[MAX_FWD];
 	struct pollfd p[MAX_FWD];
 	int n = argc - 2, one = 1, ns;
+	pid_t self = getpid();
 
 	if (argc < 3 || n > MAX_FWD) {
 		fprintf(stderr, "usage: vm-fwd NETNS_PATH HOSTPORT:GUESTADDR:GUESTPORT... (%d at most)\n",
 			MAX_FWD);
 		return 2;
 	}
+	/* Gone with tools/vm/run, however it ends. */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	for (int i = 0; i < n; i++) {
 		char addr[64];
 		unsigned int hp, gp;
@@ -122,7 +137,8 @@ int main(int argc, char **argv)
 		}
 		l.sin_port = htons(hp);
 		l.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-		fwd[i].lfd = socket(AF_INET, SOCK_STREAM, 0);
+		/* Non-blocking: a connection gone before accept() holds up none. */
+		fwd[i].lfd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 		if (fwd[i].lfd < 0)
 			die("socket");
 		setsockopt(fwd[i].lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
@@ -149,15 +165,14 @@ int main(int argc, char **argv)
 
 			if (!p[i].revents)
 				continue;
-			cfd = accept(fwd[i].lfd, NULL, NULL);
+			cfd = accept4(fwd[i].lfd, NULL, NULL, SOCK_CLOEXEC);
 			if (cfd < 0)
 				continue;
 			switch (fork()) {
 			case 0:
-				prctl(PR_SET_PDEATHSIG, SIGTERM);
 				for (int j = 0; j < n; j++)
 					close(fwd[j].lfd);
-				serve(cfd, &fwd[i].guest);
+				serve(cfd, &fwd[i].guest, self);
 				break;
 			case -1:
 				perror("vm-fwd: fork");
