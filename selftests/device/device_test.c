@@ -1622,7 +1622,7 @@ TEST_F(collection_file, ends_with_the_last_cpus_whole_line)
 TEST_F(collection_file, reads_return_whole_lines)
 {
 	int fd = open(COLLECTION_PATH, O_RDONLY | O_CLOEXEC);
-	char buf[200];		/* more than a line, less than two */
+	char buf[400];		/* more than a line, less than two */
 	int reads = 0;
 	ssize_t n;
 
