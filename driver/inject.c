@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* A collection's fault injector for its sampling, in debugfs, for the tests. */
+/* The tests' debugfs files: a fault injector for sampling, a tally of STARTs. */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/kstrtox.h>
@@ -50,11 +50,17 @@ static const struct file_operations aca_event_off_fops = {
 	.llseek = noop_llseek,
 };
 
+/*
+ * /sys/kernel/debug/aca/started (0400): how many collections began
+ * sampling (a START that succeeded, remote or local) since the module was
+ * loaded: the tests' tally of the collections they start (tools/vm/run).
+ */
 void aca_inject_init(struct aca_collection *coll)
 {
 	coll->debugfs = debugfs_create_dir("aca", NULL);
 	debugfs_create_file("event_off", 0200, coll->debugfs, coll,
 			    &aca_event_off_fops);
+	debugfs_create_atomic_t("started", 0400, coll->debugfs, &coll->started);
 }
 
 void aca_inject_exit(struct aca_collection *coll)

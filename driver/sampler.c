@@ -512,6 +512,7 @@ int aca_sampler_start(struct aca_collection *coll, const struct acp_config *cfg,
 	if (c->switch_ms)
 		mod_delayed_work(system_wq, &coll->mux,
 				 msecs_to_jiffies(c->switch_ms));
+	atomic_inc(&coll->started);
 	return 0;
 }
 
