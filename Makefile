@@ -206,12 +206,12 @@ $(CORE_TESTS): $(B)/tests/core_%: selftests/core/%.c $(CORE_LIB_OBJ) $(HOST_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $< $(CORE_LIB_OBJ) $(HOST_LIB)
 
-$(B)/tests/device_test: selftests/device/device_test.c selftests/device/session.h $(HOST_LIB) $(wildcard tools/aca-host/*.h) $(wildcard selftests/common/*.h) $(UFLAGS_STAMP) \
+$(B)/tests/device_test: selftests/device/device_test.c selftests/device/session.h selftests/device/once.h $(HOST_LIB) $(wildcard tools/aca-host/*.h) $(wildcard selftests/common/*.h) $(UFLAGS_STAMP) \
 		uapi/aca.h $(SEP_HDR) $(KSRC)/.stamp
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^) $(HOST_LIB)
 
-$(B)/tests/modrec_test: selftests/device/modrec_test.c selftests/device/session.h $(HOST_LIB) $(wildcard tools/aca-host/*.h) $(wildcard selftests/common/*.h) $(UFLAGS_STAMP) \
+$(B)/tests/modrec_test: selftests/device/modrec_test.c selftests/device/session.h selftests/device/once.h $(HOST_LIB) $(wildcard tools/aca-host/*.h) $(wildcard selftests/common/*.h) $(UFLAGS_STAMP) \
 		uapi/aca.h $(SEP_HDR) $(KSRC)/.stamp
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^) $(HOST_LIB)

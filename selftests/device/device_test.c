@@ -25,6 +25,7 @@
 
 #include <netinet/in.h>
 
+#include "once.h"	/* first: it includes kselftest_harness.h */
 #include "../common/status_check.h"
 #include "session.h"
 #include "../../uapi/aca.h"
@@ -790,55 +791,111 @@ static void coll_end(struct __test_metadata *_metadata, struct coll *c,
 /*
  * One collection of a second with a spinner pinned to every CPU, each data
  * channel drained by a thread to its end, STOP answered once they all are:
- * the tests of the fixture each check one behaviour of what it gave. The
- * session stays open after STOP so the tests may ask it.
+ * the tests of the fixture each check one behaviour of what it gave. It is
+ * made once for them all (once.h), by the setup of whichever runs first,
+ * which also asks the session what the tests would ask it after STOP, then
+ * ends it.
  */
+ONCE_DEFINE(sampled_once, 64 << 20)
+
 FIXTURE(sampled) {
-	struct coll c;
-	struct channel ch[MAX_CPUS + 2];
+	/* Plain data, kept whole for the later setups. */
+	int n;				/* CPU channels */
+	size_t len[MAX_CPUS + 2];	/* what each channel gave, in bytes */
+	int err[MAX_CPUS + 2];		/* its read error, or 0 */
 	struct cpu_counts cc[MAX_CPUS];	/* /sys/module/aca/collection after STOP */
 	pid_t spinners[MAX_CPUS];
 	uint64_t tsc0, tsc1;		/* before START, after STOP */
-	bool ended;			/* the test ended the session itself */
+	int num_samples_status;		/* GET_NUM_SAMPLES after STOP */
+	uint64_t num_samples;
+	int drops_status;		/* GET_SAMPLE_DROP_INFO after STOP */
+	struct sep_sample_drop_info drops;
+	int terminate_status;		/* TERMINATE, last */
+	char kind_at_end[32];		/* the collection file's event then */
+	/* Each setup's own: where the kept bytes of each channel are. */
+	const uint8_t *buf[MAX_CPUS + 2];
 };
 
-FIXTURE_SETUP(sampled)
+/* The collection, its figures in @self and its channels kept in @o. */
+static void collect(struct __test_metadata *_metadata,
+		    FIXTURE_DATA(sampled) *self, struct once *o)
 {
+	static struct channel ch[MAX_CPUS + 2];	/* the threads', to their end */
+	struct cpu_counts cc[MAX_CPUS];
 	struct timespec t0, t1;
 	const char *kind;
+	struct coll c;
 
-	coll_open(_metadata, &self->c);
-	coll_configure(_metadata, &self->c);
-	coll_drain(_metadata, &self->c, self->ch);
-	self->tsc0 = coll_tsc(&self->c);
+	coll_open(_metadata, &c);
+	coll_configure(_metadata, &c);
+	coll_drain(_metadata, &c, ch);
+	self->n = c.n;
+	self->tsc0 = coll_tsc(&c);
 	ASSERT_NE(0, self->tsc0);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	ASSERT_EQ(0, command_io(self->c.ctl, SEP_CMD_START, NULL, 0, NULL, 0));
-	spin_all(self->spinners, self->c.n, 1000);
-	ASSERT_EQ(0, wait_all(self->spinners, self->c.n));
-	ASSERT_EQ(0, command_io(self->c.ctl, SEP_CMD_STOP, NULL, 0, NULL, 0));
-	self->tsc1 = coll_tsc(&self->c);
-	for (int i = 0; i < self->c.n + 2; i++) {
-		ASSERT_EQ(0, pthread_join(self->ch[i].thread, NULL));
+	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_START, NULL, 0, NULL, 0));
+	spin_all(self->spinners, c.n, 1000);
+	ASSERT_EQ(0, wait_all(self->spinners, c.n));
+	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_STOP, NULL, 0, NULL, 0));
+	self->tsc1 = coll_tsc(&c);
+	for (int i = 0; i < c.n + 2; i++) {
+		ASSERT_EQ(0, pthread_join(ch[i].thread, NULL));
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	kind = collection_counts(self->cc, self->c.n);
+	kind = collection_counts(self->cc, c.n);
 	ASSERT_NE(NULL, kind);
 	TH_LOG("event %s, STOP %.2f s after START", kind,
 	       (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+	/* What the tests would ask the session after STOP, asked now. */
+	self->num_samples_status = command_io(c.ctl, SEP_CMD_GET_NUM_SAMPLES, NULL, 0,
+					      &self->num_samples, 8);
+	self->drops_status = command_io(c.ctl, SEP_CMD_GET_SAMPLE_DROP_INFO, NULL, 0,
+					&self->drops, sizeof(self->drops));
+	/* TERMINATE and every file closed: what is left of the session. */
+	self->terminate_status = command_io(c.ctl, SEP_CMD_TERMINATE, NULL, 0, NULL, 0);
+	for (int i = 0; i < c.n + 2; i++)
+		close(c.data[i]);
+	close(c.ctl);
+	kind = collection_counts(cc, c.n);
+	snprintf(self->kind_at_end, sizeof(self->kind_at_end), "%s",
+		 kind ? kind : "(no collection file)");
+	for (int i = 0; i < c.n + 2; i++) {
+		self->len[i] = ch[i].len;
+		self->err[i] = ch[i].err;
+	}
+	once_put(_metadata, o, self, sizeof(*self));
+	for (int i = 0; i < c.n + 2; i++) {
+		once_put(_metadata, o, ch[i].buf, ch[i].len);
+		free(ch[i].buf);
+	}
 }
 
-FIXTURE_TEARDOWN(sampled)
+FIXTURE_SETUP(sampled)
 {
-	if (!self->ended)
-		coll_end(_metadata, &self->c, self->ch);
+	const void *kept;
+	size_t len;
+
+	if (once_begin(_metadata, sampled_once)) {
+		collect(_metadata, self, sampled_once);
+		once_done(_metadata, sampled_once);
+	}
+	kept = once_get(_metadata, sampled_once, &len);
+	ASSERT_EQ(sizeof(*self), len);
+	memcpy(self, kept, sizeof(*self));
+	for (int i = 0; i < self->n + 2; i++) {
+		self->buf[i] = once_get(_metadata, sampled_once, &len);
+		ASSERT_EQ(self->len[i], len) TH_LOG("channel %d", i);
+	}
 }
+
+/* The session ended in the setup that made the collection. */
+FIXTURE_TEARDOWN(sampled) {}
 
 /* Every channel reaches EOF, after all its bytes, without a read error. */
 TEST_F(sampled, every_channel_ends_without_error)
 {
-	for (int i = 0; i < self->c.n + 2; i++) {
-		EXPECT_EQ(0, self->ch[i].err) TH_LOG("channel %d", i);
+	for (int i = 0; i < self->n + 2; i++) {
+		EXPECT_EQ(0, self->err[i]) TH_LOG("channel %d", i);
 	}
 }
 
@@ -849,12 +906,12 @@ TEST_F(sampled, every_channel_ends_without_error)
  */
 TEST_F(sampled, cpu_records_are_well_formed_and_in_order)
 {
-	for (int cpu = 0; cpu < self->c.n; cpu++) {
-		const struct sep_sample_record_pc *r = (const void *)self->ch[cpu].buf;
-		size_t nrec = self->ch[cpu].len / sizeof(*r);
+	for (int cpu = 0; cpu < self->n; cpu++) {
+		const struct sep_sample_record_pc *r = (const void *)self->buf[cpu];
+		size_t nrec = self->len[cpu] / sizeof(*r);
 		uint64_t last = self->tsc0;
 
-		EXPECT_EQ(0, self->ch[cpu].len % sizeof(*r));
+		EXPECT_EQ(0, self->len[cpu] % sizeof(*r));
 		EXPECT_LT(0, nrec);
 		for (size_t k = 0; k < nrec; k++, r++) {
 			bool user = (r->ipsr >> 32) == 3;
@@ -878,9 +935,9 @@ TEST_F(sampled, cpu_records_are_well_formed_and_in_order)
 /* The spinner pinned to a CPU ran most of the time: its samples are there. */
 TEST_F(sampled, each_cpus_spinner_is_sampled_there)
 {
-	for (int cpu = 0; cpu < self->c.n; cpu++) {
-		const struct sep_sample_record_pc *r = (const void *)self->ch[cpu].buf;
-		size_t nrec = self->ch[cpu].len / sizeof(*r), mine = 0;
+	for (int cpu = 0; cpu < self->n; cpu++) {
+		const struct sep_sample_record_pc *r = (const void *)self->buf[cpu];
+		size_t nrec = self->len[cpu] / sizeof(*r), mine = 0;
 
 		for (size_t k = 0; k < nrec; k++, r++) {
 			if (r->pid_rec_index != (uint32_t)self->spinners[cpu])
@@ -897,24 +954,24 @@ TEST_F(sampled, each_cpus_spinner_is_sampled_there)
 /* No uncore event was asked for: the uncore channel ends empty. */
 TEST_F(sampled, uncore_channel_ends_empty)
 {
-	EXPECT_EQ(0, self->ch[self->c.n].len);
+	EXPECT_EQ(0, self->len[self->n]);
 }
 
 /* The module channel has records (their content: modrec_test). */
 TEST_F(sampled, module_channel_has_records)
 {
-	EXPECT_LT(0, self->ch[self->c.n + 1].len);
+	EXPECT_LT(0, self->len[self->n + 1]);
 }
 
 /* GET_NUM_SAMPLES: the records every CPU channel gave. */
 TEST_F(sampled, num_samples_is_the_records_received)
 {
-	uint64_t total = 0, nsamples = 0;
+	uint64_t total = 0;
 
-	for (int cpu = 0; cpu < self->c.n; cpu++)
-		total += self->ch[cpu].len / sizeof(struct sep_sample_record_pc);
-	ASSERT_EQ(0, command_io(self->c.ctl, SEP_CMD_GET_NUM_SAMPLES, NULL, 0, &nsamples, 8));
-	EXPECT_EQ(total, nsamples);
+	for (int cpu = 0; cpu < self->n; cpu++)
+		total += self->len[cpu] / sizeof(struct sep_sample_record_pc);
+	ASSERT_EQ(0, self->num_samples_status);
+	EXPECT_EQ(total, self->num_samples);
 }
 
 /*
@@ -923,23 +980,22 @@ TEST_F(sampled, num_samples_is_the_records_received)
  */
 TEST_F(sampled, drop_info_counts_what_each_cpu_sampled)
 {
-	struct sep_sample_drop_info drops;
-	int n = self->c.n;
+	const struct sep_sample_drop_info *drops = &self->drops;
+	int n = self->n;
 
-	ASSERT_EQ(0, command_io(self->c.ctl, SEP_CMD_GET_SAMPLE_DROP_INFO, NULL, 0,
-				&drops, sizeof(drops)));
-	EXPECT_EQ(n < SEP_MAX_SAMPLE_DROP_NODES ? n : SEP_MAX_SAMPLE_DROP_NODES, drops.size);
+	ASSERT_EQ(0, self->drops_status);
+	EXPECT_EQ(n < SEP_MAX_SAMPLE_DROP_NODES ? n : SEP_MAX_SAMPLE_DROP_NODES, drops->size);
 	for (int cpu = 0; cpu < n && cpu < SEP_MAX_SAMPLE_DROP_NODES; cpu++) {
-		EXPECT_EQ(self->cc[cpu].generated, drops.drop_info[cpu].sampled);
-		EXPECT_EQ(0, drops.drop_info[cpu].dropped);
+		EXPECT_EQ(self->cc[cpu].generated, drops->drop_info[cpu].sampled);
+		EXPECT_EQ(0, drops->drop_info[cpu].dropped);
 	}
 }
 
 /* Per CPU, received + dropped == generated, exactly; nothing dropped. */
 TEST_F(sampled, every_sample_generated_is_received)
 {
-	for (int cpu = 0; cpu < self->c.n; cpu++) {
-		size_t got = self->ch[cpu].len / sizeof(struct sep_sample_record_pc);
+	for (int cpu = 0; cpu < self->n; cpu++) {
+		size_t got = self->len[cpu] / sizeof(struct sep_sample_record_pc);
 
 		EXPECT_EQ(got, self->cc[cpu].written) TH_LOG("cpu %d", cpu);
 		EXPECT_EQ(0, self->cc[cpu].dropped);
@@ -947,19 +1003,14 @@ TEST_F(sampled, every_sample_generated_is_received)
 	}
 }
 
-/* TERMINATE and every file closed: the session's rings are gone. */
+/*
+ * TERMINATE and every file closed (by the setup, last): the session's rings
+ * are gone.
+ */
 TEST_F(sampled, session_end_frees_its_rings)
 {
-	struct cpu_counts cc[MAX_CPUS];
-
-	self->ended = true;
-	ASSERT_EQ(0, command_io(self->c.ctl, SEP_CMD_TERMINATE, NULL, 0, NULL, 0));
-	for (int i = 0; i < self->c.n + 2; i++) {
-		free(self->ch[i].buf);
-		close(self->c.data[i]);
-	}
-	close(self->c.ctl);
-	EXPECT_STREQ("none", collection_counts(cc, self->c.n));
+	ASSERT_EQ(0, self->terminate_status);
+	EXPECT_STREQ("none", self->kind_at_end);
 }
 
 static void collect_with_offline(struct __test_metadata *_metadata, int off,

@@ -40,6 +40,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "once.h"	/* first: it includes kselftest_harness.h */
 #include "../common/status_check.h"
 #include "fuse_never.h"
 #include "session.h"
@@ -460,13 +461,20 @@ static int set_param(const char *path, const char *val)
  * describe: a spinner on every CPU, a child that runs CHILD_BIN and exits,
  * one that starts SLEEPER_BIN and is alive at STOP, a library dlopen()ed
  * and kept, another dlopen()ed and dlclose()d. Each test of the fixture
- * checks one behaviour of what that collection gave; the collection runs
- * again for each test. Everything it needs is in the test VM (the host's
- * root, read-only): a missing binary or library fails the setup.
+ * checks one behaviour of what that collection gave; it is made once for
+ * them all (once.h), by the setup of whichever runs first, in that test's
+ * process: pid and ppid name it for the others. Everything it needs is in
+ * the test VM (the host's root, read-only): a missing binary or library
+ * fails the setup.
  */
+ONCE_DEFINE(collection_once, 64 << 20)
+
 FIXTURE(collection) {
-	struct coll c;
-	int mod;			/* the module channel */
+	/* Plain data, kept whole for the later setups. */
+	pid_t pid, ppid;		/* the process that collected, its parent */
+	int n;				/* CPU channels */
+	uint32_t switches;		/* collect_switch.flags */
+	size_t len[MAX_CPUS + 2];	/* what each channel gave, in bytes */
 	uint64_t tsc0, tsc1;		/* before START, after STOP */
 	pid_t child, sleeper;
 	char self_path[PATH_MAX], child_path[PATH_MAX], sleeper_path[PATH_MAX];
@@ -475,26 +483,36 @@ FIXTURE(collection) {
 	bool mod_readable;
 	int over_before_stop;		/* channels over then */
 	size_t mod_before_stop;		/* the module channel's bytes then */
+	int num_samples_status;		/* GET_NUM_SAMPLES after STOP */
+	uint64_t num_samples;
+	/* Each setup's own. */
 	struct mrec *recs;		/* the module channel, well-formed */
 	size_t nrec;
 };
 
-FIXTURE_SETUP(collection)
+/* The collection, its figures in @self and its module channel kept in @o. */
+static void collect(struct __test_metadata *_metadata,
+		    FIXTURE_DATA(collection) *self, struct once *o)
 {
 	pid_t spinners[MAX_CPUS];
 	void *kept, *closed;
-	int status;
+	struct coll c;
+	int status, mod;
 
+	self->pid = getpid();
+	self->ppid = getppid();
 	ASSERT_NE(NULL, realpath("/proc/self/exe", self->self_path));
 	ASSERT_NE(NULL, realpath(CHILD_BIN, self->child_path));
 	ASSERT_NE(NULL, realpath(SLEEPER_BIN, self->sleeper_path));
-	coll_open(_metadata, &self->c);
-	coll_configure(_metadata, &self->c);
-	self->mod = self->c.n + 1;
-	self->tsc0 = coll_tsc(&self->c);
+	coll_open(_metadata, &c);
+	coll_configure(_metadata, &c);
+	self->n = c.n;
+	self->switches = c.switches;
+	mod = c.n + 1;
+	self->tsc0 = coll_tsc(&c);
 	ASSERT_NE(0, self->tsc0);
-	ASSERT_EQ(0, command_io(self->c.ctl, SEP_CMD_START, NULL, 0, NULL, 0));
-	spin_all(spinners, self->c.n, 300);
+	ASSERT_EQ(0, command_io(c.ctl, SEP_CMD_START, NULL, 0, NULL, 0));
+	spin_all(spinners, c.n, 300);
 
 	/* A child runs a known binary and is gone before STOP. */
 	self->child = fork();
@@ -522,33 +540,54 @@ FIXTURE_SETUP(collection)
 	ASSERT_NE(NULL, closed) TH_LOG("%s", dlerror());
 	ASSERT_EQ(0, lib_path(closed, self->closed_path));
 	ASSERT_EQ(0, dlclose(closed));
-	ASSERT_EQ(0, wait_all(spinners, self->c.n));
+	ASSERT_EQ(0, wait_all(spinners, c.n));
 	/* Within 3 s: the flush timer makes a read due within a second. */
-	self->mod_readable = readable(self->c.data[self->mod], 3000);
-	self->over_before_stop = take_all(_metadata, &self->c);
-	self->mod_before_stop = self->c.len[self->mod];
+	self->mod_readable = readable(c.data[mod], 3000);
+	self->over_before_stop = take_all(_metadata, &c);
+	self->mod_before_stop = c.len[mod];
 
 	usleep(200 * 1000);	/* the sleeper has exec()ed */
-	stop_after_drain(_metadata, &self->c);
-	self->tsc1 = coll_tsc(&self->c);
+	stop_after_drain(_metadata, &c);
+	self->tsc1 = coll_tsc(&c);
 	ASSERT_LT(self->tsc0, self->tsc1);
 	kill(self->sleeper, SIGKILL);
 	ASSERT_EQ(self->sleeper, waitpid(self->sleeper, &status, 0));
+	/* What the tests would ask the session after STOP, asked now. */
+	self->num_samples_status = command_io(c.ctl, SEP_CMD_GET_NUM_SAMPLES,
+					      NULL, 0, &self->num_samples, 8);
+	EXPECT_EQ(0, command_io(c.ctl, SEP_CMD_TERMINATE, NULL, 0, NULL, 0));
+	memcpy(self->len, c.len, sizeof(self->len));
+	once_put(_metadata, o, self, sizeof(*self));
+	once_put(_metadata, o, c.buf[mod], c.len[mod]);
+	coll_close(&c);
+}
 
-	self->nrec = parse_records(_metadata, self->c.buf[self->mod],
-				   self->c.len[self->mod], &self->recs);
+FIXTURE_SETUP(collection)
+{
+	const void *kept;
+	const uint8_t *mod;
+	size_t len;
+
+	if (once_begin(_metadata, collection_once)) {
+		collect(_metadata, self, collection_once);
+		once_done(_metadata, collection_once);
+	}
+	kept = once_get(_metadata, collection_once, &len);
+	ASSERT_EQ(sizeof(*self), len);
+	memcpy(self, kept, sizeof(*self));
+	mod = once_get(_metadata, collection_once, &len);
+	ASSERT_EQ(self->len[self->n + 1], len);
+	self->nrec = parse_records(_metadata, mod, len, &self->recs);
 	ASSERT_LT(0, self->nrec);
-	TH_LOG("%zu module records, %zu bytes", self->nrec, self->c.len[self->mod]);
+	TH_LOG("%zu module records, %zu bytes", self->nrec, len);
 	if (getenv("ACA_MODREC_DUMP"))
 		dump_records(self->recs, self->nrec, self->tsc0);
 }
 
-/* The session still open after STOP: the tests may ask it. */
+/* The session ended in the setup that made the collection. */
 FIXTURE_TEARDOWN(collection)
 {
 	free(self->recs);
-	EXPECT_EQ(0, command_io(self->c.ctl, SEP_CMD_TERMINATE, NULL, 0, NULL, 0));
-	coll_close(&self->c);
 }
 
 /*
@@ -558,7 +597,7 @@ FIXTURE_TEARDOWN(collection)
  */
 TEST_F(collection, module_records_flow_during_the_collection)
 {
-	EXPECT_EQ(0, self->c.switches & SEP_SWITCH_DELAYED_TRANSFER);
+	EXPECT_EQ(0, self->switches & SEP_SWITCH_DELAYED_TRANSFER);
 	EXPECT_TRUE(self->mod_readable);
 	EXPECT_EQ(0, self->over_before_stop);
 	EXPECT_LT(0, self->mod_before_stop);
@@ -570,15 +609,14 @@ TEST_F(collection, module_records_flow_during_the_collection)
  */
 TEST_F(collection, samples_counted_are_the_records_sent)
 {
-	uint64_t nsamples = 0, cpu_records = 0;
+	uint64_t cpu_records = 0;
 
-	for (int i = 0; i < self->c.n; i++)
-		cpu_records += self->c.len[i] / sizeof(struct sep_sample_record_pc);
+	for (int i = 0; i < self->n; i++)
+		cpu_records += self->len[i] / sizeof(struct sep_sample_record_pc);
 	EXPECT_LT(0, cpu_records);
-	EXPECT_EQ(0, self->c.len[self->c.n]);
-	ASSERT_EQ(0, command_io(self->c.ctl, SEP_CMD_GET_NUM_SAMPLES, NULL, 0,
-				&nsamples, 8));
-	EXPECT_EQ(cpu_records, nsamples);
+	EXPECT_EQ(0, self->len[self->n]);
+	ASSERT_EQ(0, self->num_samples_status);
+	EXPECT_EQ(cpu_records, self->num_samples);
 }
 
 /*
@@ -622,24 +660,25 @@ TEST_F(collection, kernel_modules_are_described)
 }
 
 /*
- * This test, alive at STOP, described by STOP's walk: its executable
- * (segment 1, 64-bit user), the library it keeps, the vDSO; all loaded.
+ * The process that collected, alive at STOP, described by STOP's walk: its
+ * executable (segment 1, 64-bit user), the library it keeps, the vDSO; all
+ * loaded.
  */
 TEST_F(collection, live_process_is_described_at_stop)
 {
 	const struct sep_module_record *r;
 
-	r = find(self->recs, self->nrec, getpid(), self->self_path, true);
+	r = find(self->recs, self->nrec, self->pid, self->self_path, true);
 	ASSERT_NE(NULL, r) TH_LOG("no record of %s", self->self_path);
 	EXPECT_TRUE(r->flags & SEP_MR_EXE);
-	EXPECT_EQ(getppid(), r->parent_pid);
+	EXPECT_EQ(self->ppid, r->parent_pid);
 	EXPECT_EQ(1, r->segment_number);
 	EXPECT_EQ(SEP_MR_SELECTOR_USER64, r->selector);
 	EXPECT_EQ(SEP_MODE_64BIT, r->segment_bits & SEP_MR_SEGMENT_TYPE_MASK);
-	r = find(self->recs, self->nrec, getpid(), self->kept_path, true);
+	r = find(self->recs, self->nrec, self->pid, self->kept_path, true);
 	ASSERT_NE(NULL, r) TH_LOG("no record of %s", self->kept_path);
 	EXPECT_FALSE(r->flags & SEP_MR_EXE);
-	EXPECT_NE(NULL, find(self->recs, self->nrec, getpid(), "[vdso]", true));
+	EXPECT_NE(NULL, find(self->recs, self->nrec, self->pid, "[vdso]", true));
 }
 
 /* A library dlclose()d during the collection: unloaded then, not loaded at STOP. */
@@ -647,11 +686,11 @@ TEST_F(collection, dlclose_unloads_the_library)
 {
 	const struct sep_module_record *r;
 
-	r = find(self->recs, self->nrec, getpid(), self->closed_path, false);
+	r = find(self->recs, self->nrec, self->pid, self->closed_path, false);
 	ASSERT_NE(NULL, r) TH_LOG("no unload record of %s", self->closed_path);
 	EXPECT_LE(self->tsc0, r->unload_tsc);
 	EXPECT_GE(self->tsc1, r->unload_tsc);
-	EXPECT_EQ(NULL, find(self->recs, self->nrec, getpid(), self->closed_path, true));
+	EXPECT_EQ(NULL, find(self->recs, self->nrec, self->pid, self->closed_path, true));
 }
 
 /* A child that exits during the collection: its executable, unloaded inside it. */
@@ -663,7 +702,7 @@ TEST_F(collection, exited_child_is_unloaded_at_its_exit)
 	ASSERT_NE(NULL, r) TH_LOG("no exit record of %s (pid %d)", self->child_path,
 				  self->child);
 	EXPECT_TRUE(r->flags & SEP_MR_EXE);
-	EXPECT_EQ(getpid(), r->parent_pid);
+	EXPECT_EQ(self->pid, r->parent_pid);
 	EXPECT_LE(self->tsc0, r->unload_tsc);
 	EXPECT_GE(self->tsc1, r->unload_tsc);
 	EXPECT_LT(0, r->length64);
@@ -679,7 +718,7 @@ TEST_F(collection, process_started_mid_collection_is_described)
 	ASSERT_NE(NULL, r) TH_LOG("no record of %s (pid %d)", self->sleeper_path,
 				  self->sleeper);
 	EXPECT_TRUE(r->flags & SEP_MR_EXE);
-	EXPECT_EQ(getpid(), r->parent_pid);
+	EXPECT_EQ(self->pid, r->parent_pid);
 }
 
 /* Kernel threads: one record each, named, at no address. */
