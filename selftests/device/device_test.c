@@ -872,16 +872,9 @@ static void collect(struct __test_metadata *_metadata,
 
 FIXTURE_SETUP(sampled)
 {
-	const void *kept;
 	size_t len;
 
-	if (once_begin(_metadata, sampled_once)) {
-		collect(_metadata, self, sampled_once);
-		once_done(_metadata, sampled_once);
-	}
-	kept = once_get(_metadata, sampled_once, &len);
-	ASSERT_EQ(sizeof(*self), len);
-	memcpy(self, kept, sizeof(*self));
+	ONCE_SETUP(sampled_once, collect);
 	for (int i = 0; i < self->n + 2; i++) {
 		self->buf[i] = once_get(_metadata, sampled_once, &len);
 		ASSERT_EQ(self->len[i], len) TH_LOG("channel %d", i);

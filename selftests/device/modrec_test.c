@@ -564,17 +564,10 @@ static void collect(struct __test_metadata *_metadata,
 
 FIXTURE_SETUP(collection)
 {
-	const void *kept;
 	const uint8_t *mod;
 	size_t len;
 
-	if (once_begin(_metadata, collection_once)) {
-		collect(_metadata, self, collection_once);
-		once_done(_metadata, collection_once);
-	}
-	kept = once_get(_metadata, collection_once, &len);
-	ASSERT_EQ(sizeof(*self), len);
-	memcpy(self, kept, sizeof(*self));
+	ONCE_SETUP(collection_once, collect);
 	mod = once_get(_metadata, collection_once, &len);
 	ASSERT_EQ(self->len[self->n + 1], len);
 	self->nrec = parse_records(_metadata, mod, len, &self->recs);

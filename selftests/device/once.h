@@ -168,4 +168,22 @@ static inline const void *once_get(struct __test_metadata *_metadata,
 	return at + sizeof(*len);
 }
 
+/*
+ * A FIXTURE_SETUP's first part: the first setup makes the collection with
+ * @make(_metadata, self, @o), which keeps *self first; every setup then
+ * takes *self back. What @make kept after it, the caller takes next.
+ */
+#define ONCE_SETUP(o, make) do {					\
+	const void *once_kept_;						\
+	size_t once_len_;						\
+									\
+	if (once_begin(_metadata, (o))) {				\
+		make(_metadata, self, (o));				\
+		once_done(_metadata, (o));				\
+	}								\
+	once_kept_ = once_get(_metadata, (o), &once_len_);		\
+	ASSERT_EQ(sizeof(*self), once_len_);				\
+	memcpy(self, once_kept_, sizeof(*self));			\
+} while (0)
+
 #endif
