@@ -184,9 +184,12 @@ int aca_collection_start(void *ctx, const struct acp_config *cfg, bool paused)
 	if (ret)
 		return ret;
 	ret = aca_uncore_start(coll->unc, cfg, paused);
-	if (ret)
+	if (ret) {
 		aca_sampler_stop(coll);
-	return ret;
+		return ret;
+	}
+	atomic_inc(&coll->started);
+	return 0;
 }
 
 /* STOP: nothing samples any more (sampler.c); the uncore stops at finalize. */

@@ -41,7 +41,7 @@ struct aca_collection {
 	struct delayed_work mux;	/* and the switch work */
 	struct delayed_work emon;	/* counting mode's EMON timer */
 	struct dentry *debugfs;		/* the fault injector (inject.c) */
-	atomic_t started;		/* sampling STARTs since load (inject.c) */
+	atomic_t started;		/* STARTs that succeeded since load (inject.c) */
 	struct aca_modrecs mr;		/* the module records (modrec.c) */
 	struct aca_uncore *unc;		/* uncore counting (uncore.c), under @lock */
 	u32 cpu_chans;			/* N of the configured session (0: none), under @lock */

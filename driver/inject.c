@@ -51,9 +51,10 @@ static const struct file_operations aca_event_off_fops = {
 };
 
 /*
- * /sys/kernel/debug/aca/started (0400): how many collections began
- * sampling (a START that succeeded, remote or local) since the module was
- * loaded: the tests' tally of the collections they start (tools/vm/run).
+ * /sys/kernel/debug/aca/started (0400): how many STARTs succeeded since
+ * the module was loaded (a remote one: collection.c; a local one:
+ * sampler.c): the tests' tally of the collections they start
+ * (tools/vm/guest-init).
  */
 void aca_inject_init(struct aca_collection *coll)
 {

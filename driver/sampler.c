@@ -512,7 +512,6 @@ int aca_sampler_start(struct aca_collection *coll, const struct acp_config *cfg,
 	if (c->switch_ms)
 		mod_delayed_work(system_wq, &coll->mux,
 				 msecs_to_jiffies(c->switch_ms));
-	atomic_inc(&coll->started);
 	return 0;
 }
 
@@ -520,9 +519,14 @@ int aca_sampler_start(struct aca_collection *coll, const struct acp_config *cfg,
 int aca_sampler_start_local(struct aca_collection *coll,
 			    const struct acp_config *cfg, bool cpu_clock)
 {
+	int ret;
+
 	if (coll->smp && !coll->smp->sevs)
 		coll->smp->sw = cpu_clock;
-	return aca_sampler_start(coll, cfg, false);
+	ret = aca_sampler_start(coll, cfg, false);
+	if (!ret)
+		atomic_inc(&coll->started);
+	return ret;
 }
 
 /*
