@@ -2,7 +2,7 @@
 /*
  * The target's kernel symbols (KERNEL_SYMBOLS, spec 4.6): aca-host collect
  * names the kernel addresses of its samples before TERMINATE and writes
- * DIR/kallsyms and DIR/kallsyms.size; a target that will not is said once
+ * DIR/kallsyms and DIR/kallsyms.size (empty without kernel samples); a target that will not is said once
  * and the collection stands; report names kernel samples from them when
  * given neither --kallsyms nor --vmlinux, within each symbol's size.
  * Its own program, build/tests/host_ksyms_test.
@@ -78,6 +78,45 @@ TEST_F_TIMEOUT(dir, collect_asks_at_most_1024_addresses_at_a_time, 60)
 	ASSERT_NE(NULL, ks);
 	EXPECT_EQ(2, count_of(ks, "\n"));
 	free(ks);
+}
+
+/*
+ * No sample in the kernel: nothing asked, and DIR/kallsyms and its sizes
+ * written empty all the same (perf report --kallsyms of a missing file
+ * prints nothing); report takes no kernel names from it and says nothing.
+ */
+TEST_F_TIMEOUT(dir, collect_writes_empty_kallsyms_without_kernel_samples, 60)
+{
+	struct mock_target m = { .samples_per_cpu = 10 };
+	struct report_opts o = { 0 };
+	char dir[4200], *ks, *sizes, *txt, *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	EXPECT_EQ(0, run_collect(&self->d, &m, NULL)) TH_LOG("%s", self->d.run.err);
+	EXPECT_EQ(0, m.failed) TH_LOG("target: %s", m.why);
+	EXPECT_EQ(0, m.ksym_requests);
+	ks = dir_file(self, "c", "kallsyms");
+	sizes = dir_file(self, "c", "kallsyms.size");
+	txt = collection_txt(&self->d);
+	ASSERT_NE(NULL, ks);
+	ASSERT_NE(NULL, sizes);
+	ASSERT_NE(NULL, txt);
+	EXPECT_STREQ("", ks);
+	EXPECT_STREQ("", sizes);
+	EXPECT_NE(NULL, strstr(txt, "\nkernel_symbols=0\n"));
+	snprintf(dir, sizeof(dir), "%s/c", self->d.path);
+	EXPECT_EQ(0, report_load(dir, &o, &self->d.r));
+	EXPECT_STREQ("", self->d.r.default_kallsyms);
+	f = open_memstream(&text, &len);
+	ASSERT_NE(NULL, f);
+	report_print(&self->d.r, &o, dir, f);
+	fclose(f);
+	EXPECT_EQ(NULL, strstr(text, "kallsyms")) TH_LOG("%s", text);
+	free(text);
+	free(ks);
+	free(sizes);
+	free(txt);
 }
 
 /*

@@ -23,6 +23,15 @@
  * Each thread maps a page of its own executable as code and unmaps it
  * again, as fast as it can: munmap()s of file code, for the hooks that
  * record them (the soak's churn).
+ *
+ *   spin kernel [THREADS [SECONDS]]
+ *
+ * As spin, and the main thread reads KERNEL_READ bytes of /dev/zero every
+ * KERNEL_EVERY_NS meanwhile: a few percent of the process's time in the
+ * kernel (read_zero's clearing), at moments that owe nothing to the
+ * profiler's own timer or wake-ups. A collection of it has kernel-mode
+ * samples for certain, even on one CPU under QEMU icount, where every
+ * other kernel entry follows a sampling interrupt and none is sampled.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -120,6 +129,35 @@ static void *munmap_thread(void *arg)
 	return NULL;
 }
 
+/* 16 KiB a millisecond: about 2 % of a CPU on TCG, one of each 50 samples. */
+#define KERNEL_READ	16384
+#define KERNEL_EVERY_NS	1000000L
+
+/* Until @end (CLOCK_MONOTONIC): KERNEL_READ bytes, then a sleep, in turn. */
+static void kernel_reads(const struct timespec *end)
+{
+	static char buf[KERNEL_READ];
+	struct timespec now, gap = { 0, KERNEL_EVERY_NS };
+	int fd = open("/dev/zero", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		perror("spin: /dev/zero");
+		exit(1);
+	}
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec > end->tv_sec ||
+		    (now.tv_sec == end->tv_sec && now.tv_nsec >= end->tv_nsec))
+			break;
+		if (read(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf)) {
+			perror("spin: /dev/zero");
+			exit(1);
+		}
+		nanosleep(&gap, NULL);
+	}
+	close(fd);
+}
+
 static int parse(const char *s, double lo, double hi, double *v)
 {
 	char *end;
@@ -136,16 +174,20 @@ int main(int argc, char **argv)
 	double nthreads = 2, seconds = 10;
 	void *(*run)(void *) = thread;
 	struct timespec ts;
-	int n;
+	int n, kernel = 0;
 
 	if (argc > 1 && (!strcmp(argv[1], "mix") || !strcmp(argv[1], "munmap"))) {
 		run = strcmp(argv[1], "mix") ? munmap_thread : mix_thread;
 		argv++;
 		argc--;
+	} else if (argc > 1 && !strcmp(argv[1], "kernel")) {
+		kernel = 1;
+		argv++;
+		argc--;
 	}
 	if (argc > 3 || (argc > 1 && parse(argv[1], 1, MAX_THREADS, &nthreads)) ||
 	    (argc > 2 && parse(argv[2], 0, 86400, &seconds))) {
-		fprintf(stderr, "usage: spin [mix|munmap] [THREADS (1-%d) [SECONDS]]\n",
+		fprintf(stderr, "usage: spin [mix|munmap|kernel] [THREADS (1-%d) [SECONDS]]\n",
 			MAX_THREADS);
 		return 2;
 	}
@@ -164,8 +206,17 @@ int main(int argc, char **argv)
 	}
 	ts.tv_sec = (time_t)seconds;
 	ts.tv_nsec = (long)((seconds - ts.tv_sec) * 1e9);
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
+	if (kernel) {
+		struct timespec end;
+
+		clock_gettime(CLOCK_MONOTONIC, &end);
+		end.tv_sec += ts.tv_sec + (end.tv_nsec + ts.tv_nsec) / 1000000000L;
+		end.tv_nsec = (end.tv_nsec + ts.tv_nsec) % 1000000000L;
+		kernel_reads(&end);
+	} else {
+		while (nanosleep(&ts, &ts) && errno == EINTR)
+			;
+	}
 	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
 	for (int i = 0; i < n; i++)
 		pthread_join(threads[i], NULL);

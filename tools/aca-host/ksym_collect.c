@@ -418,7 +418,12 @@ static long long finish_answers(const char *dir, struct ksym_known *syms, size_t
 		fprintf(stderr, "aca-host: KERNEL_SYMBOLS: %zu answers were not a symbol of "
 			"their address, left out\n", bad);
 	known_sort(syms);
-	if (syms->n && write_files(dir, syms))
+	/*
+	 * Empty too: perf report --kallsyms DIR/kallsyms (aca-host(1)) of a
+	 * file that is not there prints nothing at all, perf script "Invalid
+	 * file".
+	 */
+	if (write_files(dir, syms))
 		return -1;
 	return (long long)syms->n;
 }
@@ -440,7 +445,7 @@ long long ksym_collect(struct host_session *s, const char *dir, uint32_t ncpus,
 		return -1;
 	}
 	if (!a.n) {
-		ret = 0;
+		ret = finish_answers(dir, syms, 0);
 		goto out;
 	}
 	slots = malloc((size_t)ACA_KSYM_MAX_ADDRS * ACA_KSYM_SLOT_SIZE);

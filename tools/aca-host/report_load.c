@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "attrib.h"
 #include "files.h"
@@ -526,15 +527,18 @@ static int tally_sample(struct collection *c, const struct report_opts *o,
 
 /*
  * Without --kallsyms and --vmlinux: DIR/kallsyms, if collect wrote it from
- * the target's answers (ksym_collect.h). 1 if there is one.
+ * the target's answers (ksym_collect.h) and it names anything (it is empty
+ * when no sample was in the kernel). 1 if there is one.
  */
 static int default_kallsyms(const char *dir, const struct report_opts *o,
 			    struct report *r)
 {
+	struct stat st;
+
 	if (o->kallsyms || o->vmlinux)
 		return 0;
 	snprintf(r->default_kallsyms, sizeof(r->default_kallsyms), "%s/" KSYM_FILE, dir);
-	if (!access(r->default_kallsyms, F_OK))
+	if (!stat(r->default_kallsyms, &st) && st.st_size > 0)
 		return 1;
 	r->default_kallsyms[0] = 0;
 	return 0;
