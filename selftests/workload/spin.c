@@ -129,7 +129,10 @@ static void *munmap_thread(void *arg)
 	return NULL;
 }
 
-/* 16 KiB a millisecond: about 2 % of a CPU on TCG, one of each 50 samples. */
+/*
+ * 16 KiB a millisecond: on 6.12 under icount, one vCPU, 2.8 % of the
+ * process's samples in the kernel, 1.5 % clearing (rep_stos_alternative).
+ */
 #define KERNEL_READ	16384
 #define KERNEL_EVERY_NS	1000000L
 
