@@ -2,9 +2,10 @@
 /*
  * The target's kernel symbols (KERNEL_SYMBOLS, spec 4.6): aca-host collect
  * names the kernel addresses of its samples before TERMINATE and writes
- * DIR/kallsyms and DIR/kallsyms.size (empty without kernel samples); a target that will not is said once
- * and the collection stands; report names kernel samples from them when
- * given neither --kallsyms nor --vmlinux, within each symbol's size.
+ * DIR/kallsyms and DIR/kallsyms.size (empty without kernel samples); a
+ * target that will not is said once and the collection stands; report
+ * names kernel samples from them when given neither --kallsyms nor
+ * --vmlinux, within each symbol's size.
  * Its own program, build/tests/host_ksyms_test.
  */
 #include "host_fixture.h"

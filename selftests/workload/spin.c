@@ -24,14 +24,15 @@
  * again, as fast as it can: munmap()s of file code, for the hooks that
  * record them (the soak's churn).
  *
- *   spin kernel [THREADS [SECONDS]]
+ *   spin kernel [mix|munmap] [THREADS [SECONDS]]
  *
- * As spin, and the main thread reads KERNEL_READ bytes of /dev/zero every
- * KERNEL_EVERY_NS meanwhile: a few percent of the process's time in the
- * kernel (read_zero's clearing), at moments that owe nothing to the
- * profiler's own timer or wake-ups. A collection of it has kernel-mode
- * samples for certain, even on one CPU under QEMU icount, where every
- * other kernel entry follows a sampling interrupt and none is sampled.
+ * As without the word, and the main thread reads KERNEL_READ bytes of
+ * /dev/zero every KERNEL_EVERY_NS meanwhile: a few percent of the
+ * process's time in the kernel (read_zero's clearing), at moments that
+ * owe nothing to the profiler's own timer or wake-ups. A collection of it
+ * has kernel-mode samples for certain, even on one CPU under QEMU icount,
+ * where every other kernel entry follows a sampling interrupt and none is
+ * sampled.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -152,7 +153,8 @@ static void kernel_reads(const struct timespec *end)
 		if (now.tv_sec > end->tv_sec ||
 		    (now.tv_sec == end->tv_sec && now.tv_nsec >= end->tv_nsec))
 			break;
-		if (read(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf)) {
+		/* Short or interrupted (a signal mid-read, SIGSTOP): the next. */
+		if (read(fd, buf, sizeof(buf)) < 0 && errno != EINTR) {
 			perror("spin: /dev/zero");
 			exit(1);
 		}
@@ -179,18 +181,19 @@ int main(int argc, char **argv)
 	struct timespec ts;
 	int n, kernel = 0;
 
-	if (argc > 1 && (!strcmp(argv[1], "mix") || !strcmp(argv[1], "munmap"))) {
-		run = strcmp(argv[1], "mix") ? munmap_thread : mix_thread;
+	if (argc > 1 && !strcmp(argv[1], "kernel")) {
+		kernel = 1;
 		argv++;
 		argc--;
-	} else if (argc > 1 && !strcmp(argv[1], "kernel")) {
-		kernel = 1;
+	}
+	if (argc > 1 && (!strcmp(argv[1], "mix") || !strcmp(argv[1], "munmap"))) {
+		run = strcmp(argv[1], "mix") ? munmap_thread : mix_thread;
 		argv++;
 		argc--;
 	}
 	if (argc > 3 || (argc > 1 && parse(argv[1], 1, MAX_THREADS, &nthreads)) ||
 	    (argc > 2 && parse(argv[2], 0, 86400, &seconds))) {
-		fprintf(stderr, "usage: spin [mix|munmap|kernel] [THREADS (1-%d) [SECONDS]]\n",
+		fprintf(stderr, "usage: spin [kernel] [mix|munmap] [THREADS (1-%d) [SECONDS]]\n",
 			MAX_THREADS);
 		return 2;
 	}

@@ -265,9 +265,10 @@ static void known_sort(struct ksym_known *k)
 {
 	size_t n = 0;
 
-	qsort(k->none, k->nnone, sizeof(*k->none), by_value);
-
-	qsort(k->v, k->n, sizeof(*k->v), by_start);
+	if (k->nnone)
+		qsort(k->none, k->nnone, sizeof(*k->none), by_value);
+	if (k->n)
+		qsort(k->v, k->n, sizeof(*k->v), by_start);
 	for (size_t i = 0; i < k->n; i++)
 		if (!n || k->v[i].start != k->v[n - 1].start)
 			k->v[n++] = k->v[i];
