@@ -52,6 +52,7 @@ BENCH_TOOLS := $(B)/bench/work $(B)/bench/sink $(B)/bench/serve $(B)/bench/rtt \
 	$(B)/bench/copyrelay $(B)/bench/sendfile
 
 TESTS := $(CORE_TESTS) $(B)/tests/device_test $(B)/tests/local_test \
+	 $(B)/tests/ring_header_test \
 	 $(B)/tests/modrec_test \
 	 $(B)/tests/remote_test
 
@@ -216,7 +217,12 @@ $(B)/tests/modrec_test: selftests/device/modrec_test.c selftests/device/session.
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^) $(HOST_LIB)
 
-$(B)/tests/local_test: selftests/device/local_test.c $(wildcard selftests/common/*.h) $(UFLAGS_STAMP) \
+$(B)/tests/local_test: selftests/device/local_test.c selftests/device/trace.h $(wildcard selftests/common/*.h) $(UFLAGS_STAMP) \
+		uapi/aca.h $(SEP_HDR) $(KSRC)/.stamp
+	@mkdir -p $(@D)
+	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^) -pthread
+
+$(B)/tests/ring_header_test: selftests/device/ring_header_test.c selftests/device/trace.h $(UFLAGS_STAMP) \
 		uapi/aca.h $(SEP_HDR) $(KSRC)/.stamp
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(HARNESS_INC) -o $@ $(filter %.c,$^) -pthread

@@ -17,11 +17,25 @@
  * so the ring can be mapped to userspace and its pages handed to splice by
  * reference without changing the format.
  *
+ * What the kernel believes: the header page is mapped read-write by a
+ * local trace's owner (local.c), who writes tail there and may write
+ * anything else. So head, written and lost live in struct aca_ring, the
+ * producer's alone, and the header gets copies of them (published head,
+ * and the counts as of the last record; exact once the ring is final);
+ * no kernel code reads them back from the page. tail is the consumer's and
+ * lives in the page: the kernel, as the producer, takes any value of it
+ * for no more than a reason to drop (a ring full, a page not yet
+ * consumed), and every loop and index it decides is bounded by the ring's
+ * own size and page count (a head a mapping wrote near 2^64 once sent the
+ * page loop round 2^52 times in the sampling interrupt).
+ *
  * Memory-ordering contract (head and tail are free-running byte counts,
  * taken modulo the data size only to address bytes):
  *  - head is written only by the producer, after the record bytes, with
- *    smp_store_release(); the consumer reads it with smp_load_acquire(), so
- *    it never sees head cover bytes that are not written yet.
+ *    smp_store_release(), into the ring and then into the header; a
+ *    consumer reads it with smp_load_acquire() (the kernel's from the
+ *    ring, a mapping's from the header), so it never sees head cover bytes
+ *    that are not written yet.
  *  - tail is written only by the consumer, after it has copied the bytes
  *    out, with smp_store_release(); the producer reads it with
  *    smp_load_acquire() before reusing space, so it never overwrites bytes
@@ -45,9 +59,11 @@
  *    looks for an empty ring: a reader that read count F and then found
  *    the ring empty has read at least up to the head the timer saw for F,
  *    so taking F as answered loses no flush.
- *  - lost and written are only ever changed by the producer (local64
- *    operations on the ring's CPU, safe against an interrupting producer);
- *    other CPUs read them as snapshots, exact once sampling has stopped.
+ *  - lost and written are only ever changed by a producer (local64
+ *    operations, safe against a producer interrupting another on the same
+ *    CPU; a CPU ring's producers are on its CPU, and the module, uncore
+ *    and EMON timer producers are one at a time); other CPUs read them as
+ *    snapshots, exact once sampling has stopped.
  *  - End of a collection: after the last producer is gone (or by the last
  *    producer itself, the module-record worker), final is set with a
  *    release, so whoever reads it with an acquire and sees it set also
@@ -86,11 +102,14 @@
 #include "aca.h"
 #include "ring.h"
 
-/* lost and written: u64 in the mapped header, local64 for the producer. */
-static local64_t *aca_ring_ctr(__u64 *ctr)
+/*
+ * A record dropped: counted, and the count's copy published (a nested
+ * producer's copy may be overwritten by the one it interrupted, one
+ * behind, until the next count or aca_ring_finalize()).
+ */
+static void aca_ring_lose(struct aca_ring *r)
 {
-	BUILD_BUG_ON(sizeof(local64_t) != sizeof(*ctr));
-	return (local64_t *)ctr;
+	WRITE_ONCE(r->hdr->lost, local64_inc_return(&r->lost));
 }
 
 static void aca_ring_wake_work_fn(struct work_struct *work)
@@ -212,14 +231,19 @@ void aca_ring_put(struct aca_ring *r)
  * event's, which a host may ask for) finds the ring busy: its record is
  * counted lost rather than interleaved.
  */
-/* Every page [head, head + len) enters is free to rewrite (see above). */
+/*
+ * Every page [head, head + len) enters is free to rewrite (see above).
+ * @head is the ring's own and @len at most its size, so the pages entered
+ * are at most the ring's; the loop is bounded by that count all the same.
+ */
 static bool aca_ring_may_enter(struct aca_ring *r, u64 head, u64 tail, u32 len)
 {
 	u64 pg = (head + PAGE_SIZE - 1) >> PAGE_SHIFT;
 	u64 last = (head + len - 1) >> PAGE_SHIFT;
 	u64 mask = (r->size >> PAGE_SHIFT) - 1;
+	u64 n;
 
-	for (; pg <= last; pg++) {
+	for (n = 0; pg <= last && n <= mask; pg++, n++) {
 		/* All of the last lap's bytes in this page are consumed... */
 		if (tail + r->size < (pg + 1) << PAGE_SHIFT)
 			return false;
@@ -239,16 +263,17 @@ void aca_ring_write(struct aca_ring *r, const void *rec, u32 rec_len, u32 len)
 	u32 first, i;
 
 	if (local_cmpxchg(&r->busy, 0, 1) != 0) {
-		local64_inc(aca_ring_ctr(&h->lost));
+		aca_ring_lose(r);
 		return;
 	}
-	head = h->head;		/* ours alone */
+	head = r->head;		/* ours alone, never the header's */
 	/* Pairs with the release in aca_ring_consume(): space is free. */
 	tail = smp_load_acquire(&h->tail);
 	/* tail may come from a userspace mapping: a bad one means "full". */
-	if (head - tail > r->size || r->size - (head - tail) < len ||
+	if (len > r->size || head - tail > r->size ||
+	    r->size - (head - tail) < len ||
 	    !aca_ring_may_enter(r, head, tail, len)) {
-		local64_inc(aca_ring_ctr(&h->lost));
+		aca_ring_lose(r);
 		local_set(&r->busy, 0);
 		return;
 	}
@@ -270,8 +295,10 @@ void aca_ring_write(struct aca_ring *r, const void *rec, u32 rec_len, u32 len)
 	if (head == tail || !READ_ONCE(r->unread_since))
 		WRITE_ONCE(r->unread_since, ktime_get_mono_fast_ns());
 	/* Publish the bytes: pairs with the acquire in aca_ring_peek(). */
+	smp_store_release(&r->head, head + len);
+	/* And the copy: pairs with a mapping reader's acquire (uapi/aca.h). */
 	smp_store_release(&h->head, head + len);
-	local64_inc(aca_ring_ctr(&h->written));
+	WRITE_ONCE(h->written, local64_inc_return(&r->written));
 	local_set(&r->busy, 0);
 	/*
 	 * Unread bytes reach a quarter: wake. Past it, wake again at each
@@ -293,7 +320,7 @@ size_t aca_ring_peek(struct aca_ring *r, const void **p)
 	u64 off = tail & (r->size - 1);
 
 	/* Pairs with the release in aca_ring_write(): the bytes are there. */
-	head = smp_load_acquire(&h->head);
+	head = smp_load_acquire(&r->head);
 	*p = r->data + off;
 	return min_t(u64, head - tail, r->size - off);
 }
@@ -318,7 +345,7 @@ void aca_ring_consume(struct aca_ring *r, size_t n)
 	unsigned int flushes = smp_load_acquire(&r->flushes);
 	u64 now = ktime_get_mono_fast_ns();
 	/* Pairs with the release in aca_ring_write(), after @now. */
-	u64 head = smp_load_acquire(&h->head);
+	u64 head = smp_load_acquire(&r->head);
 	u64 since = READ_ONCE(r->unread_since);
 	bool sampling = !aca_ring_final(r);
 
@@ -343,7 +370,7 @@ void aca_ring_read_done(struct aca_ring *r)
 bool aca_ring_pending(struct aca_ring *r)
 {
 	/* Pairs with the release in aca_ring_write(). */
-	return smp_load_acquire(&r->hdr->head) != READ_ONCE(r->hdr->tail);
+	return smp_load_acquire(&r->head) != READ_ONCE(r->hdr->tail);
 }
 
 /*
@@ -354,7 +381,7 @@ bool aca_ring_pending(struct aca_ring *r)
  */
 bool aca_ring_backlog(struct aca_ring *r)
 {
-	return READ_ONCE(r->hdr->head) - READ_ONCE(r->hdr->tail) >= r->size / 4;
+	return READ_ONCE(r->head) - READ_ONCE(r->hdr->tail) >= r->size / 4;
 }
 
 /*
@@ -371,7 +398,7 @@ bool aca_ring_due(struct aca_ring *r)
 	 */
 	u64 tail = smp_load_acquire(&r->hdr->tail);
 	/* Pairs with the release in aca_ring_write(). */
-	u64 unread = smp_load_acquire(&r->hdr->head) - tail;
+	u64 unread = smp_load_acquire(&r->head) - tail;
 
 	return unread && (unread >= r->size / 4 ||
 			  READ_ONCE(r->flushes) != READ_ONCE(r->flush_seen) ||
@@ -380,8 +407,8 @@ bool aca_ring_due(struct aca_ring *r)
 
 void aca_ring_counts(struct aca_ring *r, u64 *written, u64 *lost)
 {
-	*written = local64_read(aca_ring_ctr(&r->hdr->written));
-	*lost = local64_read(aca_ring_ctr(&r->hdr->lost));
+	*written = local64_read(&r->written);
+	*lost = local64_read(&r->lost);
 }
 
 void aca_ring_transfer(struct aca_ring *r, u64 *wakeups, u64 *reads,
@@ -412,6 +439,9 @@ void aca_ring_flush(struct aca_ring *r)
  */
 void aca_ring_finalize(struct aca_ring *r)
 {
+	/* The counts' copies, exact now that no producer is left. */
+	WRITE_ONCE(r->hdr->written, local64_read(&r->written));
+	WRITE_ONCE(r->hdr->lost, local64_read(&r->lost));
 	/* The records before: pairs with the acquire in aca_ring_final(). */
 	smp_store_release(&r->final, true);
 	/* Pairs with the barrier in aca_ring_drained() (see the top). */

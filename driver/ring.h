@@ -5,7 +5,9 @@
  * then STOP), one consumer (the
  * reader of the data channel bound to it, or a local trace's mapping).
  * The ring owns its reader's wait queue and wake-up, and its header page
- * is struct aca_mmap_header of uapi/aca.h, mappable as is.
+ * is struct aca_mmap_header of uapi/aca.h, mappable as is: a local trace's
+ * owner maps it read-write, so the kernel keeps what it believes (head and
+ * the counts) here and only publishes copies there (ring.c).
  */
 #ifndef ACA_RING_H
 #define ACA_RING_H
@@ -28,7 +30,10 @@ struct aca_ring {
 	struct page **pages;		/* pages[0] is the header page */
 	u32 npages;
 	u64 size;			/* data bytes, a power of two */
+	u64 head;			/* bytes ever written: the producer's */
 	local_t busy;			/* a producer is writing */
+	local64_t written;		/* records written */
+	local64_t lost;			/* records dropped */
 	local64_t generated;		/* records the handler produced */
 	local64_t held;			/* of lost: a page was still held */
 	local64_t wakeups;		/* the producer's wake-ups queued */

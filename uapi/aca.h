@@ -243,6 +243,10 @@ struct aca_trace_counts {
  * head and tail are free-running byte counts (never reduced modulo the
  * size); the unread bytes are [tail, head), at data + (x % data_size).
  * The kernel writes head, lost and written; the consumer writes tail.
+ * head, lost and written are copies of the kernel's own counts: writing
+ * them changes nothing the kernel does (the next record writes them
+ * again, and STOP the counts), and no value written into the header can
+ * hang, misdirect or miscount the producer; a bad tail only makes it drop.
  * Memory ordering (C11 atomics; the kernel side is ring.c's contract):
  *
  *   head = __atomic_load_n(&h->head, __ATOMIC_ACQUIRE);
@@ -256,15 +260,16 @@ struct aca_trace_counts {
  * producer enters a page only when all of it was consumed), so consume
  * promptly. A tail beyond head, or more than data_size behind it, makes
  * the producer drop everything. lost and written change on the ring's CPU
- * without ordering against head: snapshots, exact once STOP returned.
+ * without ordering against head: snapshots, exact once STOP returned
+ * (ACA_IOC_GET_COUNTS answers the kernel's own, whatever the header says).
  */
 struct aca_mmap_header {
-	__u64 head;		/* bytes ever written; kernel only */
+	__u64 head;		/* bytes ever written; the kernel's copy */
 	__u64 reserved0[7];
 	__u64 tail;		/* bytes ever consumed; the consumer only */
 	__u64 reserved1[7];
-	__u64 lost;		/* records dropped (ring full); kernel only */
-	__u64 written;		/* records written; kernel only */
+	__u64 lost;		/* records dropped (ring full); the kernel's copy */
+	__u64 written;		/* records written; the kernel's copy */
 };
 
 #endif /* _UAPI_ACA_H */
