@@ -24,6 +24,7 @@ extern unsigned int aca_max_sample_rate;
 extern unsigned int aca_group;		/* gid of /dev/aca */
 extern bool aca_delayed_transfer;	/* read when a session begins */
 extern bool aca_group_perfmon;		/* read at each open() */
+extern unsigned int aca_session_idle_s;	/* read when another wants the target */
 int aca_params_check(void);
 
 /*

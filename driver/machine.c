@@ -162,6 +162,11 @@ bool aca_machine_kernel_symbol(void *ctx, u64 addr, u64 *start, u64 *size,
 	return true;
 }
 
+u32 aca_machine_session_idle_s(void *ctx)
+{
+	return READ_ONCE(aca_session_idle_s);
+}
+
 /* A connection's ctx is the wait queue of its file's readers and writers. */
 void aca_machine_wake(void *ctx, void *conn_ctx)
 {

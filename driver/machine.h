@@ -27,5 +27,6 @@ bool aca_machine_kernel_symbol(void *ctx, u64 addr, u64 *start, u64 *size,
 			       size_t module_len);
 void aca_machine_wake(void *ctx, void *conn_ctx);
 void aca_machine_log(void *ctx, const char *fmt, va_list args);
+u32 aca_machine_session_idle_s(void *ctx);
 
 #endif /* ACA_MACHINE_H */

@@ -29,6 +29,7 @@ const struct acp_ops aca_kernel_ops = {
 	.kernel_symbol = aca_machine_kernel_symbol,
 	.wake = aca_machine_wake,
 	.log = aca_machine_log,
+	.session_idle_s = aca_machine_session_idle_s,
 	/* The collection's operations. */
 	.configure = aca_collection_configure,
 	.start = aca_collection_start,

@@ -120,6 +120,15 @@ module_param_named(group_perfmon, aca_group_perfmon, bool, 0644);
 MODULE_PARM_DESC(group_perfmon,
 		 "Whoever may open /dev/aca samples as if it had CAP_PERFMON: equal to giving the device's group CAP_PERFMON, it restores sep5's 'the group is enough' model (default N: sessions, kernel and module layout records and RAPL energy reads need CAP_PERFMON or CAP_SYS_ADMIN in the process that opens /dev/aca); read at each open()");
 
+/*
+ * Any value is valid; read when a host or a local trace finds the target
+ * held by an unprivileged session (acp_session_yield()).
+ */
+unsigned int aca_session_idle_s = 60;
+module_param_named(session_idle_s, aca_session_idle_s, uint, 0644);
+MODULE_PARM_DESC(session_idle_s,
+		 "An unprivileged host session (one that may not sample) that has sent no request for this many seconds ends when another host or a local trace wants the target; 0: never (default 60); a host or local trace that may sample ends such a session at once");
+
 unsigned int aca_group;
 module_param_named(group, aca_group, uint, 0444);
 MODULE_PARM_DESC(group,

@@ -102,6 +102,10 @@ bool acp_conn_attach(struct acp_conn *c, const struct acp_peer *peer)
 		acp_session_begin(t, c);
 	} else if (t->control && joins_session(t, c)) {
 		acp_data_attach(t, c);
+	} else if (!t->local_busy &&
+		   acp_session_yield(t, c->privileged, c->privileged ?
+				     "a privileged host" : "another host")) {
+		acp_session_begin(t, c);
 	} else {
 		/* A second host: it gets its hello answered with "busy". */
 		c->role = ACP_ROLE_BUSY;

@@ -139,6 +139,13 @@ struct acp_ops {
 	 * STOP. Asked when a session begins; optional (immediate transfer).
 	 */
 	bool (*delayed_transfer)(void *ctx);
+	/*
+	 * An unprivileged session that has sent no request for this many
+	 * seconds yields the target to whoever asks for it next (another
+	 * host, a local trace); 0: never. Asked when someone asks; optional
+	 * (never).
+	 */
+	u32 (*session_idle_s)(void *ctx);
 	/* The session is over: free what its collection held; optional. */
 	void (*finish)(void *ctx);
 	/*
@@ -263,7 +270,8 @@ bool acp_conn_eof(struct acp_conn *c);
 /*
  * The local ioctl API (no protocol session) takes the sampler: false if a
  * host session exists or the API is already in use. While claimed, hosts
- * get "busy".
+ * get "busy". Its caller is privileged (it may sample): an unprivileged
+ * host session yields to it (acp_session_yield()).
  */
 bool acp_local_claim(struct acp_target *t);
 void acp_local_release(struct acp_target *t);

@@ -213,6 +213,7 @@ void acp_dispatch(struct acp_conn *c)
 	struct acp_reply r = { .status = VT_SUCCESS };
 	bool refuse = c->payload_len > ACP_MAX_PAYLOAD;
 
+	acp_session_touch(t, c);
 	c->in = ACP_IN_HEADER;
 	if (h->header_size == sizeof(*h) && h->command_id == SEP_CMD_NONE &&
 	    !refuse)

@@ -70,6 +70,8 @@ struct acp_conn_ops {
 /* session.c */
 void acp_session_begin(struct acp_target *t, struct acp_conn *control);
 void acp_session_end(struct acp_target *t);
+void acp_session_touch(struct acp_target *t, struct acp_conn *c);
+bool acp_session_yield(struct acp_target *t, bool privileged, const char *who);
 void acp_data_attach(struct acp_target *t, struct acp_conn *c);
 void acp_close_data(struct acp_target *t);
 

@@ -43,6 +43,52 @@ void acp_session_begin(struct acp_target *t, struct acp_conn *control)
 		     t->ops->delayed_transfer(t->ctx);
 	t->stop_pending = false;
 	t->sessions++;
+	acp_session_touch(t, control);
+}
+
+/* A request (or the hello) on @c: an unprivileged session's clock. */
+void acp_session_touch(struct acp_target *t, struct acp_conn *c)
+{
+	if (t->control == c && !t->privileged)
+		t->last_request = t->ops->tsc_now(t->ctx);
+}
+
+/*
+ * Someone else wants the target: a host that is not of the session, or a
+ * local trace (@who), @privileged if it may sample. An unprivileged
+ * session cannot sample (dispatch.c): it only holds the target, so it
+ * yields at once to whoever may sample, and to anyone once its control
+ * channel has sent no request for session_idle_s seconds. A privileged
+ * session never yields. The host that held it learns it the one way the
+ * protocol has, its control channel's end (EOF, as after TERMINATE), and
+ * the log says who took the target and why. True when no session holds
+ * the target (any more).
+ */
+bool acp_session_yield(struct acp_target *t, bool privileged, const char *who)
+{
+	struct acp_conn *old = t->control;
+	u32 limit = t->ops->session_idle_s ? t->ops->session_idle_s(t->ctx) : 0;
+	u64 hz = t->ops->tsc_hz(t->ctx), idle_s;
+
+	if (!old)
+		return true;
+	if (t->privileged)
+		return false;
+	idle_s = hz ? (t->ops->tsc_now(t->ctx) - t->last_request) / hz : 0;
+	if (!privileged && (!limit || idle_s < limit))
+		return false;
+	if (privileged)
+		acp_log(t,
+			"%s, which may sample, ended the unprivileged host session (its last request %llu s ago)",
+			who, (unsigned long long)idle_s);
+	else
+		acp_log(t,
+			"%s ended the unprivileged host session: no request for %llu s, session_idle_s is %u",
+			who, (unsigned long long)idle_s, limit);
+	acp_session_end(t);
+	old->ops->close(old);
+	t->ops->wake(t->ctx, old->ctx);
+	return true;
 }
 
 /* Data channels in spec 3.1 order: CPU 0..N-1, uncore, module. */
@@ -123,7 +169,7 @@ void acp_session_end(struct acp_target *t)
 
 bool acp_local_claim(struct acp_target *t)
 {
-	if (t->control || t->local_busy)
+	if (t->local_busy || !acp_session_yield(t, true, "a local trace"))
 		return false;
 	t->local_busy = true;
 	return true;

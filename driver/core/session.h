@@ -158,6 +158,8 @@ struct acp_target {
 	u8 *sysconfig;			/* GET_SYS_CONFIG blob, built once */
 	u32 sysconfig_len;
 	u64 sessions;
+	/* tsc_now() of the control channel's last request, or its hello. */
+	u64 last_request;
 	/* The control connection's opener may sample (acp_conn_set_privileged). */
 	bool privileged;
 	bool local_busy;		/* the local ioctl API holds the sampler */

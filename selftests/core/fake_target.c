@@ -191,6 +191,11 @@ static bool fake_cpuid(void *ctx, int cpu, u32 leaf, u32 sub, u32 r[4])
 	return true;
 }
 
+static u32 fake_session_idle_s(void *ctx)
+{
+	return ((struct fake *)ctx)->session_idle_s;
+}
+
 static u64 fake_tsc_hz(void *ctx)
 {
 	return FAKE_TSC_HZ;
@@ -541,7 +546,8 @@ static bool fake_kernel_symbol(void *ctx, u64 addr, u64 *start, u64 *size,
 	.rdmsr = fake_rdmsr, .pti = fake_pti, \
 	.total_ram = fake_total_ram, .page_size = fake_page_size, \
 	.alloc = fake_alloc, .free = fake_free, .wake = fake_wake, \
-	.log = fake_log, .kernel_symbol = fake_kernel_symbol
+	.log = fake_log, .kernel_symbol = fake_kernel_symbol, \
+	.session_idle_s = fake_session_idle_s
 
 static int fake_configure(void *ctx, const struct acp_config *cfg)
 {

@@ -124,6 +124,7 @@ struct fake {
 	u64 tsc;
 	u64 ntsc;
 	bool tsc_frozen;		/* tsc moves only when a test moves it */
+	u32 session_idle_s;		/* the ops' session_idle_s: 0 (never) */
 
 	/* ---- allocator: calloc, counted ---- */
 	long live;			/* allocations not freed yet */

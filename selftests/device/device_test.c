@@ -2002,4 +2002,88 @@ TEST(local_alloc_trace_without_cap_perfmon_is_eperm)
 	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
+/*
+ * A session of @uid's, a user who may not sample, held through a local
+ * socket as the relay holds one: its control file, or -1. (The same user
+ * again, from this same opener, would join it as a data channel.)
+ */
+static int stranger_session(uid_t uid)
+{
+	struct sep_target_status_msg s;
+	int fd = open_dev(0), sock = local_peer_as(uid);
+	int ok = fd >= 0 && sock >= 0 && !set_client(fd, sock, 0) &&
+		 !hello_on(fd, &s) && s.status == VT_SUCCESS;
+
+	if (sock >= 0)
+		close(sock);
+	if (!ok && fd >= 0)
+		close(fd);
+	return ok ? fd : -1;
+}
+
+/* The session's end, as its host sees it: EOF on the control file. */
+static bool ended(int fd)
+{
+	char c;
+
+	return ready_within(fd, 1000) && read(fd, &c, 1) == 0;
+}
+
+/* Issue 49: a stranger cannot keep the target from those who may sample. */
+TEST(unprivileged_session_yields_to_a_privileged_host)
+{
+	struct sep_target_status_msg s;
+	int held = stranger_session(65534), root = open_dev(0);
+
+	ASSERT_LE(0, held);
+	ASSERT_LE(0, root);
+	ASSERT_EQ(0, hello_on(root, &s));
+	EXPECT_EQ(VT_SUCCESS, s.status);
+	EXPECT_TRUE(ended(held));
+	close(held);
+	close(root);
+}
+
+TEST(unprivileged_session_yields_to_a_local_trace)
+{
+	struct aca_trace_alloc a = { 0 };
+	int held = stranger_session(65534), root = open_dev(0);
+
+	ASSERT_LE(0, held);
+	ASSERT_LE(0, root);
+	EXPECT_EQ(0, ioctl(root, ACA_IOC_ALLOC_TRACE, &a)) TH_LOG("errno %d", errno);
+	EXPECT_TRUE(ended(held));
+	EXPECT_EQ(0, ioctl(root, ACA_IOC_FREE_TRACE));
+	close(held);
+	close(root);
+}
+
+/* Another stranger waits session_idle_s (1 s here) for an idle one. */
+TEST(idle_unprivileged_session_yields_after_session_idle_s)
+{
+	static const char param[] = "/sys/module/aca/parameters/session_idle_s";
+	long old = aca_param("session_idle_s");
+	int held, early, late;
+	char buf[24];
+
+	ASSERT_LE(0, old);
+	ASSERT_EQ(0, write_param(param, "1"));
+	held = stranger_session(65534);
+	EXPECT_LE(0, held);
+	early = stranger_session(65533);
+	EXPECT_EQ(-1, early) TH_LOG("a second stranger got the target at once");
+	usleep(1200000);
+	late = stranger_session(65532);
+	EXPECT_LE(0, late);
+	EXPECT_TRUE(held >= 0 && ended(held));
+	snprintf(buf, sizeof(buf), "%ld", old);
+	EXPECT_EQ(0, write_param(param, buf));
+	if (held >= 0)
+		close(held);
+	if (early >= 0)
+		close(early);
+	if (late >= 0)
+		close(late);
+}
+
 TEST_HARNESS_MAIN
