@@ -12,6 +12,7 @@
 #include <linux/fs.h>
 #include <linux/in.h>
 #include <linux/net.h>
+#include <linux/string.h>
 #include <linux/uidgid.h>
 #include <net/addrconf.h>
 #include <net/ipv6.h>
@@ -71,6 +72,31 @@ static bool aca_cred_privileged(struct file *file, const struct cred *peer)
 	return ok;
 }
 
+/*
+ * Would /proc/kallsyms show @cred kernel addresses? kallsyms_show_value()
+ * decides it there and is not exported, nor are the sysctls it reads, so
+ * this asks for no more: kptr_restrict below 2 and CAP_SYSLOG (judged as
+ * @cred, as aca_cred_privileged() judges). kptr_restrict is read through
+ * "%pK", which prints zeros for 2, and for 1 to a caller (the relay, or
+ * the opener) without CAP_SYSLOG: zeros, and no address is shown. Stricter
+ * than kallsyms in one case: kptr_restrict 0 with perf_event_paranoid at
+ * most 1 shows addresses to anyone there (Debian's paranoid is 3).
+ */
+bool aca_cred_kernel_addresses(const struct cred *cred)
+{
+	const struct cred *old;
+	char buf[24];
+	bool syslog;
+
+	snprintf(buf, sizeof(buf), "%pK", &aca_lock);
+	if (!strcmp(buf, "0000000000000000"))
+		return false;
+	old = override_creds(cred);
+	syslog = ns_capable_noaudit(&init_user_ns, CAP_SYSLOG);
+	revert_creds(old);
+	return syslog;
+}
+
 static bool aca_own_ipv4(struct net *net, __be32 addr)
 {
 	return !ipv4_is_loopback(addr) && inet_addr_type(net, addr) == RTN_LOCAL;
@@ -102,13 +128,14 @@ static bool aca_peer_is_own_address(struct sock *sk)
 
 /*
  * What the relay's socket @sock says of the person behind the connection:
- * may it be privileged (before the opener's privilege is applied), and
- * which person is it. A local peer is judged by its credentials, taken
- * when it connected (SO_PEERCRED's); a network peer is a stranger unless
- * the operator admitted it.
+ * may it be privileged and be shown kernel addresses (before the opener's
+ * are applied), and which person is it. A local peer is judged by its
+ * credentials, taken when it connected (SO_PEERCRED's); a network peer is
+ * a stranger unless the operator admitted it, and an admitted one is
+ * shown what the opener (the relay) is.
  */
 int aca_client_judge(struct file *file, struct socket *sock, u32 flags,
-		     bool *priv, u64 *person)
+		     bool *priv, bool *kaddr, u64 *person)
 {
 	struct sock *sk = sock->sk;
 	const struct cred *peer;
@@ -119,6 +146,7 @@ int aca_client_judge(struct file *file, struct socket *sock, u32 flags,
 	case AF_INET:
 	case AF_INET6:
 		*priv = (flags & ACA_CLIENT_ADMITTED) && !aca_peer_is_own_address(sk);
+		*kaddr = *priv;
 		*person = *priv ? ACA_PERSON_ADMITTED : ACA_PERSON_STRANGER;
 		return 0;
 	case AF_UNIX:
@@ -135,6 +163,7 @@ int aca_client_judge(struct file *file, struct socket *sock, u32 flags,
 	if (!peer)
 		return -ENOTCONN;
 	*priv = aca_cred_privileged(file, peer);
+	*kaddr = aca_cred_kernel_addresses(peer);
 	*person = from_kuid_munged(&init_user_ns, peer->euid);
 	put_cred(peer);
 	return 0;

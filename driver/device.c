@@ -102,6 +102,8 @@ struct aca_file {
 	 * (under aca_lock; read without it by the local API's checks).
 	 */
 	bool privileged;
+	/* The same for kernel addresses (client.c), under aca_lock. */
+	bool kernel_addresses;
 	bool client_set;		/* ACA_IOC_SET_CLIENT was honoured */
 	struct acp_conn conn;
 };
@@ -682,7 +684,7 @@ static long aca_set_client(struct file *file, struct aca_file *af,
 {
 	struct aca_client cl;
 	struct socket *sock;
-	bool priv = false;
+	bool priv = false, kaddr = false;
 	u64 person = 0;
 	int err;
 
@@ -693,7 +695,7 @@ static long aca_set_client(struct file *file, struct aca_file *af,
 	sock = sockfd_lookup(cl.sock_fd, &err);
 	if (!sock)
 		return err;
-	err = aca_client_judge(file, sock, cl.flags, &priv, &person);
+	err = aca_client_judge(file, sock, cl.flags, &priv, &kaddr, &person);
 	sockfd_put(sock);
 	if (err)
 		return err;
@@ -705,6 +707,8 @@ static long aca_set_client(struct file *file, struct aca_file *af,
 		af->client_set = true;
 		WRITE_ONCE(af->privileged, af->privileged && priv);
 		acp_conn_set_privileged(&af->conn, af->privileged);
+		af->kernel_addresses = af->kernel_addresses && kaddr;
+		acp_conn_set_kernel_addresses(&af->conn, af->kernel_addresses);
 		acp_conn_set_person(&af->conn, person);
 	}
 	mutex_unlock(&aca_lock);
@@ -752,6 +756,8 @@ static int aca_open(struct inode *inode, struct file *file)
 	acp_conn_init(&af->conn, &aca_target, &af->wait, af->opener);
 	af->privileged = aca_file_privileged(file);
 	acp_conn_set_privileged(&af->conn, af->privileged);
+	af->kernel_addresses = aca_cred_kernel_addresses(file->f_cred);
+	acp_conn_set_kernel_addresses(&af->conn, af->kernel_addresses);
 	/* The opener is the person, until ACA_IOC_SET_CLIENT names another. */
 	acp_conn_set_person(&af->conn,
 			    from_kuid_munged(&init_user_ns, file->f_cred->euid));

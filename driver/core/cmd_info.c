@@ -301,7 +301,9 @@ static void ksym_line(char *slot, u64 start, u64 size, const char *name,
 
 /*
  * [ACA-EXT] KERNEL_SYMBOLS (spec 4.6): a slot per address asked, in order,
- * the symbol that holds it or zeros. Privileged sessions only (dispatch.c).
+ * the symbol that holds it or zeros. Privileged sessions only (dispatch.c),
+ * and only what /proc/kallsyms would show the session's person: else every
+ * slot is empty (the reply's zeros) and the log says why.
  */
 s32 acp_cmd_kernel_symbols(const struct acp_cmd *cmd, struct acp_reply *r)
 {
@@ -324,6 +326,11 @@ s32 acp_cmd_kernel_symbols(const struct acp_cmd *cmd, struct acp_reply *r)
 			(unsigned long long)cmd->out_len,
 			(unsigned long long)n * ACA_KSYM_SLOT_SIZE);
 		return VT_DRIVER_COMM_FAILED;
+	}
+	if (!t->kernel_addresses) {
+		acp_log(t,
+			"KERNEL_SYMBOLS: every slot empty: /proc/kallsyms hides kernel addresses from the session's user (kptr_restrict, CAP_SYSLOG; aca(4) SECURITY)");
+		return VT_SUCCESS;
 	}
 	k = acp_zalloc(t, sizeof(*k));
 	if (!k)

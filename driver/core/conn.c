@@ -22,6 +22,11 @@ void acp_conn_init(struct acp_conn *c, struct acp_target *t, void *ctx,
 	c->in = ACP_IN_HELLO;
 }
 
+void acp_conn_set_kernel_addresses(struct acp_conn *c, bool shown)
+{
+	c->kernel_addresses = shown;
+}
+
 void acp_conn_set_privileged(struct acp_conn *c, bool privileged)
 {
 	c->privileged = privileged;

@@ -203,6 +203,15 @@ void acp_conn_set_privileged(struct acp_conn *c, bool privileged);
  * set.
  */
 void acp_conn_set_person(struct acp_conn *c, u64 person);
+
+/*
+ * Whether kernel addresses may be shown to the connection's person: what
+ * /proc/kallsyms would show them (in the kernel: kptr_restrict and
+ * CAP_SYSLOG, client.c). A connection starts without; set before its
+ * first use. A session takes it from its control connection: without it,
+ * KERNEL_SYMBOLS answers every slot empty and logs why.
+ */
+void acp_conn_set_kernel_addresses(struct acp_conn *c, bool shown);
 /* The connection has its role (attached, or used): too late to set them. */
 bool acp_conn_has_role(const struct acp_conn *c);
 /* Free what the connection holds; ends the session if it was the control. */

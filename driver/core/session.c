@@ -36,6 +36,7 @@ void acp_session_begin(struct acp_target *t, struct acp_conn *control)
 	t->control = control;
 	t->peer = control->peer;
 	t->privileged = control->privileged;
+	t->kernel_addresses = control->kernel_addresses;
 	t->ncpus = ncpus;
 	t->nexpected = ncpus + 2;
 	t->ndata = 0;
@@ -165,6 +166,7 @@ void acp_session_end(struct acp_target *t)
 	t->state = ACP_IDLE;
 	t->control = NULL;
 	t->privileged = false;
+	t->kernel_addresses = false;
 }
 
 bool acp_local_claim(struct acp_target *t)

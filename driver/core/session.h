@@ -162,6 +162,8 @@ struct acp_target {
 	u64 last_request;
 	/* The control connection's opener may sample (acp_conn_set_privileged). */
 	bool privileged;
+	/* ...and be shown kernel addresses (acp_conn_set_kernel_addresses). */
+	bool kernel_addresses;
 	bool local_busy;		/* the local ioctl API holds the sampler */
 	bool delayed;			/* delayed transfer (spec 3.3) */
 	/* STOP answered once every data channel is drained (spec 13). */
@@ -206,6 +208,7 @@ struct acp_conn {
 	/* Who opened it (opaque): a session's channels share one opener. */
 	const void *opener;
 	bool privileged;	/* acp_conn_set_privileged() */
+	bool kernel_addresses;	/* acp_conn_set_kernel_addresses() */
 	u64 person;		/* acp_conn_set_person() */
 	enum acp_role role;
 	u32 channel;		/* data channel index */

@@ -42,6 +42,8 @@ FIXTURE(core) {
 	u8 *ecb, *uncore_ecb;		/* the spec's vectors */
 	/* new_conn() opens without CAP_PERFMON (acp_conn_set_privileged). */
 	bool unprivileged;
+	/* ...for a person kallsyms hides kernel addresses from. */
+	bool kernel_addresses_hidden;
 	size_t ecb_len, uncore_ecb_len;
 };
 
@@ -86,6 +88,7 @@ static inline struct acp_conn *new_conn(FIXTURE_DATA(core) *self)
 	acp_conn_init(c, &self->t, c, NULL);
 	/* Opened with CAP_PERFMON, unless the test says otherwise. */
 	acp_conn_set_privileged(c, !self->unprivileged);
+	acp_conn_set_kernel_addresses(c, !self->kernel_addresses_hidden);
 	return c;
 }
 

@@ -4,7 +4,9 @@
  * addresses in, one fixed ACA_KSYM_SLOT_SIZE-byte slot out per address,
  * "START SIZE NAME[ MODULE]" or zeros; privileged sessions only (213),
  * 1 to ACA_KSYM_MAX_ADDRS addresses (63), the reply asked for all
- * of them (159), 159 on a machine that cannot name kernel addresses.
+ * of them (159), 159 on a machine that cannot name kernel addresses;
+ * every slot empty, and why logged, for a person /proc/kallsyms would
+ * show no kernel address (issue 49: kptr_restrict, CAP_SYSLOG).
  * Its own program, build/tests/core_ksyms_test, on the fixture every core
  * test program shares (core_fixture.h); the fake's symbols are in
  * fake_target.c.
@@ -73,6 +75,33 @@ TEST_F(core, kernel_symbols_give_an_unknown_address_an_empty_slot)
 	for (u32 i = 2; i < 6; i++)
 		expect_slot(_metadata, self, i, "");
 	EXPECT_EQ(6, self->f.nksym);
+}
+
+/* What /proc/kallsyms hides from the session's person: every slot empty. */
+TEST_F(core, kernel_symbols_hidden_from_the_person_answer_empty_slots)
+{
+	const u64 addrs[] = { 0xffffffff81234570ull, 0xffffffff81000000ull };
+
+	self->kernel_addresses_hidden = true;
+	open_session(_metadata, self);
+	ASSERT_EQ(VT_SUCCESS, ksyms(_metadata, self, addrs, 2));
+	EXPECT_EQ(2 * SLOT, self->r.len);
+	EXPECT_TRUE(tc_all_zero(self->r.data, 2 * SLOT));
+	EXPECT_EQ(0, self->f.nksym) TH_LOG("the machine was asked");
+	EXPECT_EQ(1, fake_log_count(&self->f, "KERNEL_SYMBOLS: every slot empty: /proc/kallsyms hides kernel addresses"));
+	EXPECT_EQ(SEP_DRIVER_VERSION, query(_metadata, self, SEP_CMD_VERSION, 4));
+}
+
+/* A session takes it from its control connection, not its data channels. */
+TEST_F(core, kernel_symbols_follow_the_control_connection)
+{
+	const u64 addr = 0xffffffff81000000ull;
+
+	open_session(_metadata, self);
+	self->kernel_addresses_hidden = true;
+	new_conn(self);
+	ASSERT_EQ(VT_SUCCESS, ksyms(_metadata, self, &addr, 1));
+	expect_slot(_metadata, self, 0, "ffffffff81000000 40 startup_64");
 }
 
 /* Like INIT_DRIVER and START: refused before any other check, with why. */

@@ -2086,4 +2086,141 @@ TEST(idle_unprivileged_session_yields_after_session_idle_s)
 		close(late);
 }
 
+/*
+ * Issue 49: KERNEL_SYMBOLS names what /proc/kallsyms shows the session's
+ * person, and gives empty slots where it shows zeros, at each
+ * kptr_restrict: root (CAP_SYSLOG), and a root without CAP_SYSLOG (still
+ * CAP_PERFMON: a session that may sample). perf_event_paranoid is 2 for
+ * the test: at 0 or 1 with kptr_restrict 0, kallsyms shows anyone
+ * addresses and aca, which cannot read that sysctl, still asks for
+ * CAP_SYSLOG (client.c).
+ */
+#define KPTR_RESTRICT	"/proc/sys/kernel/kptr_restrict"
+#define PARANOID	"/proc/sys/kernel/perf_event_paranoid"
+
+/*
+ * The address /proc/kallsyms shows this process for its first text
+ * symbol (0: hidden; the per-CPU symbols before it are at 0 anyway).
+ */
+static uint64_t kallsyms_first(void)
+{
+	unsigned long long a = 0;
+	char type[8];
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	while (f && fscanf(f, "%llx %7s %*[^\n]", &a, type) == 2)
+		if (type[0] == 'T' || type[0] == 't')
+			break;
+	if (f)
+		fclose(f);
+	return a;
+}
+
+/* KERNEL_SYMBOLS of @addr on a new session: 1 named, 0 empty, -1 error. */
+static int ksym_named(uint64_t addr)
+{
+	char slot[ACA_KSYM_SLOT_SIZE];
+	struct sep_target_status_msg s;
+	int fd = open_dev(0), st;
+
+	if (fd < 0 || hello_on(fd, &s) || s.status) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	st = command_io(fd, ACA_CMD_KERNEL_SYMBOLS, &addr, 8, slot, sizeof(slot));
+	close(fd);
+	return st ? -1 : slot[0] != 0;
+}
+
+/* In a child without CAP_SYSLOG: kallsyms' view (bit 1), aca's (bit 0). */
+static int ksym_views_without_syslog(uint64_t addr)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+	uint32_t bit = 1u << (CAP_SYSLOG % 32);
+	int status, named;
+	pid_t pid = fork();
+
+	if (!pid) {
+		if (syscall(SYS_capget, &h, d))
+			_exit(10);
+		d[CAP_SYSLOG / 32].effective &= ~bit;
+		d[CAP_SYSLOG / 32].permitted &= ~bit;
+		if (syscall(SYS_capset, &h, d))
+			_exit(11);
+		named = ksym_named(addr);
+		if (named < 0)
+			_exit(12);
+		_exit((kallsyms_first() ? 2 : 0) | named);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+FIXTURE(kptr) {
+	long old_kptr, old_paranoid;
+	uint64_t addr;		/* a kernel address, root's view at 1 */
+};
+
+FIXTURE_VARIANT(kptr) {
+	const char *level;
+	bool root_sees;
+};
+
+FIXTURE_VARIANT_ADD(kptr, zero) { .level = "0", .root_sees = true };
+FIXTURE_VARIANT_ADD(kptr, one) { .level = "1", .root_sees = true };
+FIXTURE_VARIANT_ADD(kptr, two) { .level = "2", .root_sees = false };
+
+static long read_long(const char *path)
+{
+	long v = -1;
+	FILE *f = fopen(path, "r");
+
+	if (f && fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+FIXTURE_SETUP(kptr)
+{
+	self->old_kptr = read_long(KPTR_RESTRICT);
+	self->old_paranoid = read_long(PARANOID);
+	ASSERT_LE(0, self->old_kptr);
+	ASSERT_EQ(0, write_param(KPTR_RESTRICT, "1"));
+	self->addr = kallsyms_first();
+	ASSERT_NE(0, self->addr);
+	ASSERT_EQ(0, write_param(PARANOID, "2"));
+	ASSERT_EQ(0, write_param(KPTR_RESTRICT, variant->level));
+}
+
+FIXTURE_TEARDOWN(kptr)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%ld", self->old_kptr);
+	write_param(KPTR_RESTRICT, buf);
+	snprintf(buf, sizeof(buf), "%ld", self->old_paranoid);
+	write_param(PARANOID, buf);
+}
+
+TEST_F(kptr, root_is_shown_what_kallsyms_shows_it)
+{
+	EXPECT_EQ(variant->root_sees, kallsyms_first() != 0);
+	EXPECT_EQ(variant->root_sees, ksym_named(self->addr));
+}
+
+TEST_F(kptr, without_cap_syslog_nothing_is_named)
+{
+	int views = ksym_views_without_syslog(self->addr);
+
+	ASSERT_LE(0, views);
+	ASSERT_GT(10, views) TH_LOG("the child failed: %d", views);
+	EXPECT_EQ(0, views & 2) TH_LOG("kallsyms showed it an address");
+	EXPECT_EQ(0, views & 1) TH_LOG("KERNEL_SYMBOLS named it an address");
+}
+
 TEST_HARNESS_MAIN

@@ -223,6 +223,8 @@ static struct {
 	bool two_openers;		/* odd connections: another process */
 	/* Openers without CAP_PERFMON: machine field 5..7 (machines 0..2). */
 	bool unprivileged;
+	/* Openers kallsyms hides kernel addresses from: those, and 4 peers. */
+	bool kaddr_hidden;
 	bool uncore;			/* machine 4: the status message says so */
 	bool ibs;			/* machine 3: IBS PMUs */
 
@@ -306,6 +308,9 @@ static bool f_kernel_symbol(void *ctx, u64 addr, u64 *start, u64 *size,
 {
 	if (fz.unprivileged)
 		fail("kernel_symbol(0x%llx) without CAP_PERFMON",
+		     (unsigned long long)addr);
+	if (fz.kaddr_hidden)
+		fail("kernel_symbol(0x%llx) for a person kallsyms hides them from",
 		     (unsigned long long)addr);
 	return fake_ops.kernel_symbol(ctx, addr, start, size, name, name_len,
 				      module, module_len);
@@ -1379,6 +1384,7 @@ static void conn_open(struct slot *s)
 		abort();
 	acp_conn_init(s->c, &fz.t, s, opener_of(s - fz.s));
 	acp_conn_set_privileged(s->c, !fz.unprivileged);
+	acp_conn_set_kernel_addresses(s->c, !fz.kaddr_hidden);
 	s->in = IN_HELLO;
 }
 
@@ -1615,6 +1621,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz.nconns = (b0 & 7) + 1;
 	fz.npeers = ((b0 >> 3) & 3) + 1;
 	fz.unprivileged = (b0 >> 5) >= NMACHINES;
+	fz.kaddr_hidden = fz.unprivileged || fz.npeers == 4;
 	fz.no_sampler = b1 & 4;
 	fz.two_openers = b1 & 32;
 	fz.drain = b1 & 128;
