@@ -1,5 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Address allow-list (--allow CIDR): who may reach /dev/aca at all. */
+/*
+ * Address allow-list (--allow CIDR): who may reach /dev/aca at all, and the
+ * peer keys of --max-peer-conns (limits.c).
+ *
+ * Loopback is this machine's every user, each with the relay's privilege
+ * once admitted (conn.c's set_client()), so it is admitted only by an entry
+ * that names it: one inside 127.0.0.0/8, or ::1 (::ffff:127.0.0.0/104 is
+ * read as 127.0.0.0/8). A wider entry (0.0.0.0/0, ::/0, 96.0.0.0/3) covers
+ * the network hosts it says, never loopback: the operator who allows "all
+ * networks" has not chosen to lend every local user CAP_PERFMON.
+ */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -13,7 +23,36 @@ struct allow {
 	int family;
 	unsigned int prefix;
 	unsigned char addr[16];
+	bool loopback;		/* inside loopback: may admit loopback peers */
 };
+
+static const unsigned char ip6_loopback[16] = { [15] = 1 };
+
+/* Is @addr of @family (as peer_bytes() gives it) a loopback address? */
+static bool loopback(int family, const unsigned char *addr)
+{
+	if (family == AF_INET)
+		return addr[0] == 127;
+	return family == AF_INET6 && !memcmp(addr, ip6_loopback, 16);
+}
+
+/*
+ * An IPv4-mapped entry (::ffff:192.0.2.0/120) is the IPv4 one
+ * (192.0.2.0/24): peers are matched so (peer_bytes()). One shorter than
+ * /96 stays IPv6, and matches no IPv4 peer.
+ */
+static void entry_normalise(struct allow *a)
+{
+	static const unsigned char mapped[12] = { [10] = 0xff, [11] = 0xff };
+
+	if (a->family != AF_INET6 || a->prefix < 96 ||
+	    memcmp(a->addr, mapped, sizeof(mapped)))
+		return;
+	memmove(a->addr, a->addr + 12, 4);
+	memset(a->addr + 4, 0, 12);
+	a->family = AF_INET;
+	a->prefix -= 96;
+}
 
 int allow_add(struct allow **list, const char *cidr)
 {
@@ -43,6 +82,10 @@ int allow_add(struct allow **list, const char *cidr)
 			goto bad;
 		a->prefix = v;
 	}
+	entry_normalise(a);
+	/* Inside loopback: 127.0.0.0/8 or narrower, or ::1 itself. */
+	a->loopback = a->family == AF_INET ? a->prefix >= 8 && a->addr[0] == 127 :
+		      a->prefix == 128 && loopback(AF_INET6, a->addr);
 	/* In the order given, for the start message. */
 	while (*list)
 		list = &(*list)->next;
@@ -88,15 +131,74 @@ bool allow_match(const struct allow *list, const struct sockaddr *sa)
 {
 	unsigned char addr[16];
 	int family;
+	bool loop;
 
 	if (!list)
 		return true;
 	family = peer_bytes(sa, addr);
+	loop = loopback(family, addr);
 	for (; list; list = list->next)
-		if (list->family == family &&
+		if (list->family == family && (!loop || list->loopback) &&
 		    prefix_equal(list->addr, addr, list->prefix))
 			return true;
 	return false;
+}
+
+/* 127.0.0.0/8, ::1 or ::ffff:127.0.0.0/104: this machine, any user. */
+bool addr_is_loopback(const struct sockaddr *sa)
+{
+	unsigned char addr[16];
+	int family = peer_bytes(sa, addr);
+
+	return loopback(family, addr);
+}
+
+/*
+ * Loopback as one key (127.0.0.0, AF_INET): its users pick any source
+ * address of it; IPv6 by its /64, the rest of it a host's to choose.
+ */
+void peer_key_addr(struct peer_key *k, const struct sockaddr *sa)
+{
+	memset(k, 0, sizeof(*k));
+	k->family = peer_bytes(sa, k->addr);
+	if (loopback(k->family, k->addr)) {
+		memset(k->addr, 0, sizeof(k->addr));
+		k->family = AF_INET;
+		k->addr[0] = 127;
+	} else if (k->family == AF_INET6) {
+		memset(k->addr + 8, 0, 8);
+	} else if (k->family != AF_INET) {
+		memset(k->addr, 0, sizeof(k->addr));
+		k->family = AF_UNSPEC;
+	}
+}
+
+void peer_key_uid(struct peer_key *k, uid_t uid)
+{
+	memset(k, 0, sizeof(*k));
+	k->family = AF_UNIX;
+	k->uid = uid;
+}
+
+/*
+ * "local uid 1000", "192.0.2.7", "2001:db8::/64", "loopback (127.0.0.0/8
+ * and ::1)": whom a refusal of --max-peer-conns names.
+ */
+void peer_key_format(const struct peer_key *k, char *buf, size_t len)
+{
+	char host[INET6_ADDRSTRLEN] = "?";
+
+	if (k->family == AF_UNIX) {
+		snprintf(buf, len, "local uid %u", (unsigned int)k->uid);
+		return;
+	}
+	if (k->family == AF_INET && k->addr[0] == 127) {
+		snprintf(buf, len, "loopback (127.0.0.0/8 and ::1)");
+		return;
+	}
+	if (k->family == AF_INET || k->family == AF_INET6)
+		inet_ntop(k->family, k->addr, host, sizeof(host));
+	snprintf(buf, len, k->family == AF_INET6 ? "%s/64" : "%s", host);
 }
 
 void allow_free(struct allow *list)

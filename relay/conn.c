@@ -634,7 +634,7 @@ static int set_client(struct conn *c, bool admitted)
 }
 
 void conn_open(struct relay *r, int sock, const struct sockaddr *peer,
-	       const char *name, uid_t uid, bool admitted)
+	       const char *name, const struct peer_key *key, bool admitted)
 {
 	struct conn *c = calloc(1, sizeof(*c));
 	int one = 1;
@@ -646,6 +646,7 @@ void conn_open(struct relay *r, int sock, const struct sockaddr *peer,
 	}
 	c->relay = r;
 	c->sock = sock;
+	c->key = *key;
 	if (peer) {
 		addr_format(peer, c->peer, sizeof(c->peer));
 		if (peer_addr(&c->addr, peer)) {
@@ -659,7 +660,7 @@ void conn_open(struct relay *r, int sock, const struct sockaddr *peer,
 		/* A local peer: ACA_IOC_SET_PEER's AF_UNIX, no address. */
 		snprintf(c->peer, sizeof(c->peer), "%s", name);
 		c->local = true;
-		c->uid = uid;
+		c->uid = key->uid;
 		c->addr.family = AF_UNIX;
 	}
 	c->dev = open(r->device, O_RDWR | O_CLOEXEC | O_NONBLOCK);

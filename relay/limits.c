@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * What a stranger may cost the relay, and for how long: descriptors (six
- * per connection: socket, device file, two pipes), connections, an idle
+ * per connection: socket, device file, two pipes), connections, of them
+ * those of one peer (an address, or a local user), an idle
  * connection's life before it says hello, a half-closed one's after the
  * device ended. A sweep every second (conn.c's conn_sweep()) closes what
  * limits_overstays() says overstays; accept backs off while the system has
@@ -50,6 +51,11 @@ void limits_default(struct relay *r)
 {
 	/* A session, a second one being turned away, and a few strays. */
 	r->lim.max_conns = 2 * session_conns() + 8;
+	/*
+	 * One peer: a session and those strays, so that one reconnecting
+	 * again and again leaves another a session of the default above.
+	 */
+	r->lim.max_peer_conns = session_conns() + 8;
 	r->lim.hello_timeout_ms = 10000;
 	r->lim.user_timeout_ms = 120000;
 	r->lim.keepalive_s = 120;
@@ -145,17 +151,43 @@ bool limits_overstays(const struct relay *r, const struct conn *c, uint64_t now)
 	return false;
 }
 
-/* Room for one more connection? Else it is closed at once. */
-bool limits_admit(struct relay *r, const char *peer)
+/* The connections open (closing and parked ones too) counted against @key. */
+static unsigned int peer_conns(const struct relay *r, const struct peer_key *key)
 {
-	static struct ratelimit rl;
-	unsigned long missed;
+	unsigned int n = 0;
 
-	if (r->nconns < r->lim.max_conns)
+	for (const struct conn *c = r->conns; c; c = c->next)
+		n += !memcmp(&c->key, key, sizeof(*key));
+	return n;
+}
+
+/*
+ * Room for one more connection, from @key's peer? Else it is closed at
+ * once (by the caller, before the device is opened), with a line at most
+ * every 5 s for each of the two limits.
+ */
+bool limits_admit(struct relay *r, const struct peer_key *key,
+		  const char *peer)
+{
+	static struct ratelimit rl, rl_peer;
+	unsigned long missed;
+	unsigned int n;
+	char who[64];
+
+	if (r->nconns >= r->lim.max_conns) {
+		if (ratelimit_ok(&rl, &missed))
+			log_err("%s: refused: %u connections open (--max-conns %u); %lu more refused since the last line",
+				peer, r->nconns, r->lim.max_conns, missed);
+		return false;
+	}
+	n = peer_conns(r, key);
+	if (n < r->lim.max_peer_conns)
 		return true;
-	if (ratelimit_ok(&rl, &missed))
-		log_err("%s: refused: %u connections open (--max-conns %u); %lu more refused since the last line",
-			peer, r->nconns, r->lim.max_conns, missed);
+	if (ratelimit_ok(&rl_peer, &missed)) {
+		peer_key_format(key, who, sizeof(who));
+		log_err("%s: refused: %u connections open from %s (--max-peer-conns %u: raise it if one host needs more); %lu more refused since the last line",
+			peer, n, who, r->lim.max_peer_conns, missed);
+	}
 	return false;
 }
 

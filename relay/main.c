@@ -41,7 +41,8 @@ static void usage(FILE *f)
 		"  -p, --port PORT     TCP port to listen on, 1-65535 (default " DEFAULT_PORT ")\n"
 		"  -b, --bind ADDR     listen on this numeric IPv4/IPv6 address only\n"
 		"  -a, --allow CIDR    accept connections only from CIDR (repeatable); without\n"
-		"                      --bind, listen on all addresses\n"
+		"                      --bind, listen on all addresses. Loopback only by a\n"
+		"                      CIDR inside 127.0.0.0/8, or ::1: not by 0.0.0.0/0\n"
 		"  -c, --cpu N         run the relay on CPU N\n"
 		"  -d, --device PATH   device to open per connection (default " ACA_DEVICE_PATH ")\n"
 		"  -u, --unix PATH     also listen on this local socket, mode 0660 and the\n"
@@ -50,6 +51,10 @@ static void usage(FILE *f)
 		"                      forward it with ssh -L 9321:PATH\n"
 		"      --max-conns N   connections open at once, at most (default: two\n"
 		"                      sessions of this machine, 2 x (CPUs + 3) + 8)\n"
+		"      --max-peer-conns N\n"
+		"                      of them from one address (IPv6: one /64; all of\n"
+		"                      loopback is one) or one local user, at most\n"
+		"                      (default: a session and 8, CPUs + 3 + 8)\n"
 		"      --hello-timeout SEC\n"
 		"                      close a connection the device has not answered by\n"
 		"                      then, i.e. that sent no whole hello (default 10)\n"
@@ -174,7 +179,8 @@ static int parse_bind(struct options *o, const char *arg)
 }
 
 /*
- * --max-conns and the timeouts: whole numbers, seconds for the timeouts.
+ * --max-conns, --max-peer-conns and the timeouts: whole numbers, seconds
+ * for the timeouts.
  * --keepalive's SEC/2 is TCP_KEEPIDLE, at most 32767 in Linux.
  */
 static int parse_limit(struct relay *r, int opt, const char *arg)
@@ -185,15 +191,16 @@ static int parse_limit(struct relay *r, int opt, const char *arg)
 		unsigned long min, max, scale;
 	} limits[] = {
 		{ 'M', "--max-conns", 1, 1000000, 1 },
+		{ 'P', "--max-peer-conns", 1, 1000000, 1 },
 		{ 'H', "--hello-timeout", 1, 3600, 1000 },
 		{ 'U', "--user-timeout", 1, 86400, 1000 },
 		{ 'K', "--keepalive", 1, 65535, 1 },
 		{ 'G', "--eof-grace", 0, 3600, 1000 },
 	};
 	unsigned int *field[] = {
-		&r->lim.max_conns, &r->lim.hello_timeout_ms,
-		&r->lim.user_timeout_ms, &r->lim.keepalive_s,
-		&r->lim.eof_grace_ms,
+		&r->lim.max_conns, &r->lim.max_peer_conns,
+		&r->lim.hello_timeout_ms, &r->lim.user_timeout_ms,
+		&r->lim.keepalive_s, &r->lim.eof_grace_ms,
 	};
 	unsigned long v;
 
@@ -215,6 +222,7 @@ static int parse_opt(struct relay *r, struct options *o, int opt)
 {
 	switch (opt) {
 	case 'M':
+	case 'P':
 	case 'H':
 	case 'U':
 	case 'K':
@@ -263,6 +271,7 @@ static int parse_args(struct relay *r, struct options *o, int argc, char **argv)
 		{ "device", required_argument, NULL, 'd' },
 		{ "unix", required_argument, NULL, 'u' },
 		{ "max-conns", required_argument, NULL, 'M' },
+		{ "max-peer-conns", required_argument, NULL, 'P' },
 		{ "hello-timeout", required_argument, NULL, 'H' },
 		{ "user-timeout", required_argument, NULL, 'U' },
 		{ "keepalive", required_argument, NULL, 'K' },
@@ -528,6 +537,7 @@ static int ring_init(struct relay *r)
 static void on_accept(struct relay *r, unsigned int i, int res)
 {
 	const struct sockaddr *sa = (const struct sockaddr *)&r->listen[i].peer;
+	struct peer_key key;
 	char peer[64];
 
 	if (res < 0) {
@@ -540,22 +550,28 @@ static void on_accept(struct relay *r, unsigned int i, int res)
 		uid_t uid;
 
 		local_peer(res, peer, sizeof(peer), &uid);
-		if (!limits_admit(r, peer))
+		peer_key_uid(&key, uid);
+		if (!limits_admit(r, &key, peer))
 			close(res);
 		else
-			conn_open(r, res, NULL, peer, uid, false);
+			conn_open(r, res, NULL, peer, &key, false);
 		relay_submit_accept(r, i);
 		return;
 	}
 	addr_format(sa, peer, sizeof(peer));
+	peer_key_addr(&key, sa);
 	if (!allow_match(r->allow, sa)) {
-		log_info("%s: refused, not in --allow", peer);
+		/* Loopback: only an entry inside it admits it (allow.c). */
+		log_info("%s: refused, not in --allow%s", peer,
+			 addr_is_loopback(sa) ?
+			 " (loopback only by an entry inside it, --allow 127.0.0.1 or ::1, which gives every local user the relay's privilege; local users: the local socket, --unix)" :
+			 "");
 		close(res);
-	} else if (!limits_admit(r, peer)) {
+	} else if (!limits_admit(r, &key, peer)) {
 		close(res);
 	} else {
 		/* Matched a --allow: the operator admitted it. */
-		conn_open(r, res, sa, NULL, 0, r->allow != NULL);
+		conn_open(r, res, sa, NULL, &key, r->allow != NULL);
 	}
 	relay_submit_accept(r, i);
 }

@@ -24,6 +24,19 @@
 struct relay;
 
 /*
+ * Whom a connection counts against for --max-peer-conns (limits.c): a local
+ * peer's user (SO_PEERCRED), or a TCP peer's address: an IPv4 address, an
+ * IPv6 /64 (one host's addresses: SLAAC, temporary addresses), and all of
+ * loopback as one, since any local user may connect from any address of
+ * 127.0.0.0/8 or from ::1. Zeroed, then filled: compared whole (memcmp).
+ */
+struct peer_key {
+	int family;		/* AF_UNIX, AF_INET or AF_INET6 */
+	uid_t uid;		/* AF_UNIX */
+	unsigned char addr[16];	/* AF_INET: 4 bytes; AF_INET6: the /64 */
+};
+
+/*
  * One direction of a connection: in -> pipe -> out, by splice(2) from the
  * relay's own thread, never blocking (conn.c). in is read only while the
  * pipe is empty, so the pipe holds at most one splice's bytes.
@@ -56,6 +69,7 @@ struct conn {
 	struct aca_peer addr;	/* for ACA_IOC_SET_PEER */
 	bool local;		/* from the local socket (--unix) */
 	uid_t uid;		/* local: the peer's (SO_PEERCRED) */
+	struct peer_key key;	/* whom it counts against (--max-peer-conns) */
 	char peer[64];
 };
 
@@ -81,6 +95,7 @@ struct listener {
  */
 struct limits {
 	unsigned int max_conns;		/* 0 until set: from the CPU count */
+	unsigned int max_peer_conns;	/* of one peer_key: from the CPU count */
 	unsigned int hello_timeout_ms;	/* until the device first answers */
 	unsigned int user_timeout_ms;	/* TCP_USER_TIMEOUT */
 	unsigned int keepalive_s;	/* probes after SEC/2, every SEC/12 */
@@ -111,13 +126,22 @@ void log_msg(int prio, const char *fmt, ...)
 #define log_err(...)	log_msg(3, __VA_ARGS__)
 #define log_info(...)	log_msg(6, __VA_ARGS__)
 
-/* allow.c: --allow CIDR lists */
+/*
+ * allow.c: --allow CIDR lists. allow_match(): may the peer connect (an
+ * empty list: anyone); a loopback peer only by an entry inside loopback
+ * (127.0.0.0/8, ::1), never by a wider one (0.0.0.0/0, ::/0).
+ */
 struct allow;
 int allow_add(struct allow **list, const char *cidr);
 bool allow_match(const struct allow *list, const struct sockaddr *sa);
+bool addr_is_loopback(const struct sockaddr *sa);
 void allow_free(struct allow *list);
 void allow_format(const struct allow *list, char *buf, size_t len);
 void addr_format(const struct sockaddr *sa, char *buf, size_t len);
+/* A TCP peer's key, a local user's, and the key for log lines. */
+void peer_key_addr(struct peer_key *k, const struct sockaddr *sa);
+void peer_key_uid(struct peer_key *k, uid_t uid);
+void peer_key_format(const struct peer_key *k, char *buf, size_t len);
 
 /*
  * uring.c: SQE helpers. The user_data of a pump's POLLIN is the pump
@@ -158,7 +182,8 @@ void limits_default(struct relay *r);
 int limits_apply(struct relay *r);
 bool limits_overstays(const struct relay *r, const struct conn *c, uint64_t now);
 void limits_arm_tick(struct relay *r);
-bool limits_admit(struct relay *r, const char *peer);
+bool limits_admit(struct relay *r, const struct peer_key *key,
+		  const char *peer);
 void limits_accept_failed(struct relay *r, unsigned int i, int err);
 void limits_accepted(struct relay *r, unsigned int i);
 /* Entries of the completion queue: every operation in flight fits. */
@@ -174,11 +199,12 @@ void local_peer(int sock, char *buf, size_t len, uid_t *uid);
 
 /* conn.c */
 /*
- * @peer: a TCP peer's address, NULL for a local one (@name, @uid);
- * @admitted: the operator admitted it (--allow).
+ * @peer: a TCP peer's address, NULL for a local one (@name; @key has its
+ * uid); @key: whom it counts against; @admitted: the operator admitted it
+ * (--allow).
  */
 void conn_open(struct relay *r, int sock, const struct sockaddr *peer,
-	       const char *name, uid_t uid, bool admitted);
+	       const char *name, const struct peer_key *key, bool admitted);
 void conn_close(struct conn *c);
 void conn_unpark(struct relay *r);
 void conn_park_timeout(struct relay *r);
