@@ -13,9 +13,13 @@
  * stdout, then enters NETNS_PATH; each connection accepted is a child
  * that connects to the guest and moves bytes by splice(2), a process and
  * a pipe a direction, until both directions end. A connection to a guest
- * port nobody listens on is closed at once. Host CPU only: nothing here
- * runs in the guest. Ends on SIGTERM or with its parent; its children end
- * with it.
+ * port nobody listens on is closed at once. At most MAX_CONNS connections
+ * are forwarded at once: one more is accepted and closed at once (the host
+ * sees the close), with a line on stderr when the limit is reached. Host
+ * CPU only: nothing here runs in the guest. Ends on SIGTERM or with its
+ * parent; its children end with it, each process with the one that forked
+ * it (PR_SET_PDEATHSIG, which fork() clears, is set again in each), so none
+ * outlives the forwarder and holds the VM's network namespace.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -27,14 +31,24 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define MAX_FWD	16
+/*
+ * Connections at once, over all forwards: each is two processes, two
+ * pipes and three sockets. A session of the test VM takes one connection
+ * per vCPU and three more (tools/vm/run --smp), and a reconnecting host
+ * a few more while its last ones end: 64 is a session of 32 vCPUs twice
+ * over, and a bound on what a runaway test may fork.
+ */
+#define MAX_CONNS	64
 
 struct fwd {
 	int lfd;
@@ -49,9 +63,9 @@ static void die(const char *what)
 
 /*
  * One direction, @from to @to through a pipe of its own, until @from ends
- * or either end fails; then @to gets no more (SHUT_WR) and the process
- * ends. Blocking: each direction is a process of its own, so that one
- * waiting for its reader never holds up the other.
+ * or either end fails; then @to gets no more (SHUT_WR). Blocking: each
+ * direction is a process of its own, so that one waiting for its reader
+ * never holds up the other.
  */
 static void pump(int from, int to)
 {
@@ -77,40 +91,67 @@ static void pump(int from, int to)
 		}
 	}
 out:
+	close(p[0]);
+	close(p[1]);
 	shutdown(to, SHUT_WR);
-	_exit(0);
 }
 
-/* A connection accepted: to the guest, then a process a direction. */
-static void serve(int cfd, const struct sockaddr_in *guest, pid_t parent)
+/*
+ * Gone with @parent, even if it went before this ran: the death signal is
+ * set after fork(), which clears it, then the parent checked.
+ */
+static void die_with(pid_t parent)
 {
-	int gfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-
-	/* Gone with the forwarder, even if it went before this ran. */
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (getppid() != parent)
 		_exit(0);
+}
+
+/*
+ * A connection accepted: to the guest, then a process a direction. The
+ * host's direction is this process, which ends after the guest's: a host
+ * that closed its side may still be reading the guest's replies.
+ */
+static void serve(int cfd, const struct sockaddr_in *guest, pid_t parent)
+{
+	pid_t self = getpid(), down;
+	int gfd;
+
+	die_with(parent);
 	/* A peer that went away is an end, not a signal. */
 	signal(SIGPIPE, SIG_IGN);
+	gfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (gfd < 0 || connect(gfd, (const struct sockaddr *)guest, sizeof(*guest)))
 		_exit(0);	/* nobody listens there: the host sees the close */
-	switch (fork()) {
-	case 0:
-		pump(gfd, cfd);
-		break;
-	case -1:
+	down = fork();
+	if (down < 0)
 		die("vm-fwd: fork");
-		break;
+	if (!down) {
+		die_with(self);
+		pump(gfd, cfd);
+		_exit(0);
 	}
 	pump(cfd, gfd);
+	while (waitpid(down, NULL, 0) < 0 && errno == EINTR)
+		;
+	_exit(0);
+}
+
+/* SIGCHLD: only to end ppoll(), so that the children are counted again. */
+static void on_child(int sig)
+{
+	(void)sig;
 }
 
 int main(int argc, char **argv)
 {
 	struct fwd fwd[MAX_FWD];
 	struct pollfd p[MAX_FWD];
-	int n = argc - 2, one = 1, ns;
-	pid_t self = getpid();
+	int n = argc - 2, one = 1, ns, live = 0;
+	struct sigaction sa = { .sa_handler = on_child };
+	sigset_t chld, unblocked;
+	bool full = false;
+	pid_t self = getpid(), pid;
 
 	if (argc < 3 || n > MAX_FWD) {
 		fprintf(stderr, "usage: vm-fwd NETNS_PATH HOSTPORT:GUESTADDR:GUESTPORT... (%d at most)\n",
@@ -151,11 +192,28 @@ int main(int argc, char **argv)
 	if (ns < 0 || setns(ns, CLONE_NEWNET))
 		die("vm-fwd: setns");
 	close(ns);
-	signal(SIGCHLD, SIG_IGN);	/* no zombies */
+	/*
+	 * The connections are counted as their processes end: SIGCHLD is
+	 * blocked but in ppoll(), so that none ends unseen between the count
+	 * and the wait; the children get the defaults back.
+	 */
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	if (sigprocmask(SIG_BLOCK, &chld, &unblocked) ||
+	    sigaction(SIGCHLD, &sa, NULL))
+		die("vm-fwd: SIGCHLD");
+	sigdelset(&unblocked, SIGCHLD);
 	printf("listening\n");
 	fflush(stdout);
 	for (;;) {
-		if (poll(p, n, -1) < 0) {
+		while ((pid = waitpid(-1, NULL, WNOHANG)) > 0)
+			live--;
+		if (full && live < MAX_CONNS) {
+			fprintf(stderr, "vm-fwd: %d connections forwarded: accepting again\n",
+				live);
+			full = false;
+		}
+		if (ppoll(p, n, NULL, &unblocked) < 0) {
 			if (errno == EINTR)
 				continue;
 			die("poll");
@@ -168,16 +226,26 @@ int main(int argc, char **argv)
 			cfd = accept4(fwd[i].lfd, NULL, NULL, SOCK_CLOEXEC);
 			if (cfd < 0)
 				continue;
-			switch (fork()) {
-			case 0:
+			if (live >= MAX_CONNS) {
+				if (!full)
+					fprintf(stderr, "vm-fwd: %d connections forwarded at once: closing new ones until one ends (a test that needs more: raise MAX_CONNS in tools/vm/fwd.c)\n",
+						live);
+				full = true;
+				close(cfd);
+				continue;
+			}
+			pid = fork();
+			if (!pid) {
+				sigprocmask(SIG_UNBLOCK, &chld, NULL);
+				signal(SIGCHLD, SIG_DFL);
 				for (int j = 0; j < n; j++)
 					close(fwd[j].lfd);
 				serve(cfd, &fwd[i].guest, self);
-				break;
-			case -1:
-				perror("vm-fwd: fork");
-				break;
 			}
+			if (pid < 0)
+				perror("vm-fwd: fork");
+			else
+				live++;
 			close(cfd);
 		}
 	}
