@@ -1,12 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Untrusted input: truncated, malformed and random streams and ELF files.
+ * Untrusted input: truncated, malformed and random streams and ELF files;
+ * a hostile target (mock_target.c): a system configuration that points
+ * outside itself, escape sequences in its words, bytes trickled to hold
+ * the host; files it names outside --sysroot, or FIFOs.
  * Its own program, build/tests/host_malformed_test.
  */
 #include <elf.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 
 #include "host_fixture.h"
+#include "../../tools/aca-host/clock.h"
 #include "../../tools/aca-host/records.h"
+#include "../../tools/aca-host/session.h"
 #include "../../tools/aca-host/symbols.h"
 
 static void two_good_records(FIXTURE_DATA(dir) *self)
@@ -314,6 +324,422 @@ TEST_F(dir, symbol_reader_survives_truncation_and_corruption)
 	EXPECT_EQ(NULL, sym_open(path, NULL, err, sizeof(err)));
 	free(copy);
 	free(img);
+}
+
+/* C1 controls in a path, as UTF-8 (U+009B, CSI) and as a lone byte. */
+TEST_F(dir, c1_controls_in_paths_become_question_marks)
+{
+	synth_module(&self->d.modules, 9, 0x400000, 0x1000, 0, 0, LOADED, SEP_MR_EXE,
+		     "/x/\xc2\x9b" "2J\x9b" "evil");
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0x400001, 9, 9, 1, 0);
+	ASSERT_EQ(0, synth_txt(self->d.path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, run_report(&self->d, NULL));
+	EXPECT_EQ(1, tally_get(&self->d.r.modules, "/x/?2J?evil"));
+	EXPECT_EQ(1, tally_get(&self->d.r.processes, "9 /x/?2J?evil"));
+}
+
+/*
+ * A symbol's name as the file has it (here a kallsyms copy) reaches the
+ * function table as text: ESC and C1 as '?'.
+ */
+TEST_F(dir, symbol_names_from_files_become_text)
+{
+	static const char ks[] = "ffffffff81000000 T _stext\n"
+				 "ffffffff81000010 T \033[2Jevil\xc2\x9b\n";
+	struct report_opts o = { 0 };
+	char path[4200];
+
+	synth_module(&self->d.modules, 0, 0xffffffff81000000ull, 0x1000000, 0, 0, LOADED,
+		     SEP_MR_EXE, "vmlinux");
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0xffffffff81000014ull, 9, 9, 1, 0);
+	ASSERT_EQ(0, synth_txt(self->d.path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, synth_write(self->d.path, "ks", ks, sizeof(ks) - 1));
+	snprintf(path, sizeof(path), "%s/ks", self->d.path);
+	o.kallsyms = path;
+	ASSERT_EQ(0, run_report_opts(&self->d, &o));
+	EXPECT_EQ(1, self->d.r.with_function);
+	EXPECT_EQ(1, tally_get(&self->d.r.functions, "?[2Jevil? (vmlinux)"));
+}
+
+/* The directory below the fixture's that --sysroot names, into @root. */
+static int make_root(FIXTURE_DATA(dir) *self, char *root, size_t len)
+{
+	snprintf(root, len, "%s/root", self->d.path);
+	return mkdir(root, 0755);
+}
+
+/* A module path that climbs out of --sysroot is not looked up. */
+TEST_F(dir, module_path_out_of_the_sysroot_is_refused)
+{
+	char root[4200];
+
+	ASSERT_EQ(0, make_root(self, root, sizeof(root)));
+	ASSERT_EQ(0, synth_write(self->d.path, "secret", "no ELF file\n", 12));
+	synth_module(&self->d.modules, 9, 0x400000, 0x1000, 0, 0, LOADED, SEP_MR_EXE,
+		     "/usr/../../secret");
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0x400001, 9, 9, 1, 0);
+	ASSERT_EQ(0, synth_txt(self->d.path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, run_report(&self->d, root));
+	TH_LOG("report said: %s", self->d.warn ? self->d.warn : "");
+	EXPECT_EQ(1, self->d.ret);
+	EXPECT_TRUE(said(&self->d, "module path /usr/../../secret has a \"..\" component: "
+			 "not looked up"));
+	EXPECT_FALSE(said(&self->d, "no symbols for"));
+	EXPECT_EQ(1, self->d.r.with_module);
+}
+
+/* A module file that is a FIFO: said, never opened to wait for a writer. */
+TEST_F_TIMEOUT(dir, module_file_that_is_a_fifo_is_not_waited_on, 10)
+{
+	char root[4200], fifo[4300];
+
+	ASSERT_EQ(0, make_root(self, root, sizeof(root)));
+	snprintf(fifo, sizeof(fifo), "%s/app", root);
+	ASSERT_EQ(0, mkfifo(fifo, 0644));
+	synth_module(&self->d.modules, 9, 0x400000, 0x1000, 0, 0, LOADED, SEP_MR_EXE, "/app");
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0x400001, 9, 9, 1, 0);
+	ASSERT_EQ(0, synth_txt(self->d.path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, run_report(&self->d, root));
+	EXPECT_TRUE(said(&self->d, "/app: not a regular file"));
+	EXPECT_EQ(1, self->d.r.with_module);
+	EXPECT_EQ(0, self->d.r.with_function);
+}
+
+/* A collection's own files are read only when regular: a FIFO is said. */
+TEST_F_TIMEOUT(dir, collection_txt_that_is_a_fifo_is_not_waited_on, 10)
+{
+	char fifo[4200];
+
+	two_good_records(self);
+	snprintf(fifo, sizeof(fifo), "%s/collection.txt", self->d.path);
+	ASSERT_EQ(0, mkfifo(fifo, 0644));
+	ASSERT_EQ(0, run_report(&self->d, NULL));
+	EXPECT_EQ(1, self->d.ret);
+	EXPECT_TRUE(said(&self->d, "collection.txt: "));
+	EXPECT_EQ(2, self->d.r.samples);
+}
+
+/* And so are the kernel symbols' sizes beside DIR/kallsyms. */
+TEST_F_TIMEOUT(dir, kallsyms_sizes_that_are_a_fifo_are_not_waited_on, 10)
+{
+	static const char ks[] = "ffffffff81000000 T _stext\n"
+				 "ffffffff81000010 T hot\n";
+	char fifo[4200];
+
+	synth_module(&self->d.modules, 0, 0xffffffff81000000ull, 0x1000000, 0, 0, LOADED,
+		     SEP_MR_EXE, "vmlinux");
+	synth_sample(&self->d.cpu0, SAMPLE_SIZE, 0xffffffff81000014ull, 9, 9, 1, 0);
+	ASSERT_EQ(0, synth_txt(self->d.path, 1, SAMPLE_SIZE));
+	ASSERT_EQ(0, synth_write(self->d.path, "kallsyms", ks, sizeof(ks) - 1));
+	snprintf(fifo, sizeof(fifo), "%s/kallsyms.size", self->d.path);
+	ASSERT_EQ(0, mkfifo(fifo, 0644));
+	ASSERT_EQ(0, run_report(&self->d, NULL));
+	EXPECT_EQ(1, tally_get(&self->d.r.functions, "hot (vmlinux)"));
+}
+
+/*
+ * A system configuration as aca builds it (spec 9.3): VTSA_SYS_INFO, the
+ * node's array header and NODE_INFO at CFG_NODE, the per-CPU array's
+ * header at CFG_PERCPU and CFG_CPUS GEN_PER_CPUs, then each CPU's CPUID
+ * array of CFG_LEAVES leaves.
+ */
+#define CFG_CPUS	2
+#define CFG_LEAVES	3
+#define CFG_NODE	136
+#define CFG_PERCPU	184
+#define CFG_CPU(i)	(248 + (i) * sizeof(struct sep_gen_per_cpu))
+#define CFG_CPUID(i)	(CFG_CPU(CFG_CPUS) + (i) * (sizeof(struct sep_gen_array_hdr) + \
+			 CFG_LEAVES * sizeof(struct sep_cpuid_x86)))
+#define CFG_SIZE	CFG_CPUID(CFG_CPUS)
+
+static void sys_config(uint8_t *b)
+{
+	struct sep_vtsa_sys_info sys = { .node_array.offset = 72 };
+	struct sep_gen_array_hdr nodes = {
+		.hdr_size = 64, .array_num_entries = 1, .array_entry_size = 48,
+		.array_type = 4,
+	};
+	struct sep_node_info node = {
+		.node_num_available = CFG_CPUS, .node_physical_memory = 4ull << 30,
+		.node_percpu_array.offset = CFG_PERCPU,
+	};
+	struct sep_gen_array_hdr cpus = {
+		.hdr_size = 64, .array_num_entries = CFG_CPUS, .array_entry_size = 104,
+		.array_type = 1, .array_subtype = 5,
+	};
+
+	memset(b, 0, CFG_SIZE);
+	memcpy(b, &sys, sizeof(sys));
+	memcpy(b + 72, &nodes, sizeof(nodes));
+	memcpy(b + CFG_NODE, &node, sizeof(node));
+	memcpy(b + CFG_PERCPU, &cpus, sizeof(cpus));
+	for (uint32_t i = 0; i < CFG_CPUS; i++) {
+		struct sep_gen_per_cpu p = {
+			.cpu_number = i, .cpu_cpuid_array.offset = CFG_CPUID(i),
+			.cpu_core_num = i, .arch_perfmon_ver = 4, .num_gp_counters = 4,
+			.num_fixed_counters = 3,
+		};
+		struct sep_gen_array_hdr leaves = {
+			.hdr_size = 64, .array_num_entries = CFG_LEAVES, .array_entry_size = 20,
+			.array_type = 3, .array_subtype = 5,
+		};
+
+		memcpy(b + CFG_CPU(i), &p, sizeof(p));
+		memcpy(b + CFG_CPUID(i), &leaves, sizeof(leaves));
+	}
+}
+
+static void put_u64(uint8_t *b, size_t at, uint64_t v)
+{
+	memcpy(b + at, &v, sizeof(v));
+}
+
+static void put_u32(uint8_t *b, size_t at, uint32_t v)
+{
+	memcpy(b + at, &v, sizeof(v));
+}
+
+/*
+ * aca-host @cmd against @m, what it said in self->d.run: its exit status,
+ * -1 when it did not exit (a crash).
+ */
+static int host_against(FIXTURE_DATA(dir) *self, struct mock_target *m, const char *cmd)
+{
+	char target[32];
+	const char *args[] = { cmd, target, NULL };
+
+	if (mock_start(m))
+		return -2;
+	snprintf(target, sizeof(target), "127.0.0.1:%d", m->port);
+	synth_run_host(self->d.path, args, &self->d.run);
+	mock_join(m);
+	if (self->d.run.status)
+		fprintf(stderr, "# %s said: %s", cmd, self->d.run.err ? self->d.run.err : "");
+	return self->d.run.status;
+}
+
+static bool host_err_has(FIXTURE_DATA(dir) *self, const char *what)
+{
+	return self->d.run.err && strstr(self->d.run.err, what);
+}
+
+static bool host_out_has(FIXTURE_DATA(dir) *self, const char *what)
+{
+	return self->d.run.out && strstr(self->d.run.out, what);
+}
+
+static bool asked(const struct mock_target *m, uint32_t id)
+{
+	for (int i = 0; i < m->ncommands; i++)
+		if (m->commands[i] == id)
+			return true;
+	return false;
+}
+
+TEST_F(dir, info_prints_a_well_formed_system_config)
+{
+	uint8_t blob[CFG_SIZE];
+	struct mock_target m = { .sys_config = blob, .sys_config_len = sizeof(blob) };
+	char row[128];
+
+	sys_config(blob);
+	EXPECT_EQ(0, host_against(self, &m, "info"));
+	EXPECT_EQ(0, m.failed) TH_LOG("target: %s", m.why);
+	EXPECT_TRUE(host_out_has(self, " 704 bytes\n"));
+	EXPECT_TRUE(host_out_has(self, " 4.0 GiB\n"));
+	/* CPU 1: core 1, perfmon v4 with 4 + 3 counters, 3 CPUID leaves. */
+	snprintf(row, sizeof(row), "\n%-20u %7u %4u %6u  %6u  %6u  v%-7u %2u  %5u  %u\n",
+		 1, 0, 1, 0, 0, 0, 4, 4, 3, CFG_LEAVES);
+	EXPECT_TRUE(host_out_has(self, row));
+}
+
+/* The offset of a GET_SYS_CONFIG that killed aca-host info with SIGSEGV. */
+TEST_F(dir, info_refuses_a_per_cpu_array_outside_the_blob)
+{
+	uint8_t blob[CFG_SIZE];
+	struct mock_target m = { .sys_config = blob, .sys_config_len = sizeof(blob) };
+
+	sys_config(blob);
+	put_u64(blob, CFG_NODE + offsetof(struct sep_node_info, node_percpu_array.offset),
+		0x7fffffff00000000ull);
+	EXPECT_EQ(1, host_against(self, &m, "info"));
+	EXPECT_TRUE(host_err_has(self, "aca-host: GET_SYS_CONFIG: the per-CPU array at offset "
+				 "0x7fffffff00000000 is not inside the 704-byte system "
+				 "configuration"));
+	EXPECT_FALSE(host_out_has(self, "memory"));
+	EXPECT_TRUE(m.terminate_seen);
+}
+
+TEST_F(dir, info_refuses_more_cpus_than_the_blob_holds)
+{
+	uint8_t blob[CFG_SIZE];
+	struct mock_target m = { .sys_config = blob, .sys_config_len = sizeof(blob) };
+
+	sys_config(blob);
+	put_u32(blob, CFG_PERCPU + offsetof(struct sep_gen_array_hdr, array_num_entries),
+		0xffffffffu);
+	EXPECT_EQ(1, host_against(self, &m, "info"));
+	EXPECT_TRUE(host_err_has(self, "a per-CPU array of 4294967295 CPUs at offset 0xb8 is "
+				 "not inside"));
+}
+
+/* An offset that wraps around when added to: it pointed before the blob. */
+TEST_F(dir, info_refuses_a_cpuid_array_outside_the_blob)
+{
+	uint8_t blob[CFG_SIZE];
+	struct mock_target m = { .sys_config = blob, .sys_config_len = sizeof(blob) };
+
+	sys_config(blob);
+	put_u64(blob, CFG_CPU(1) + offsetof(struct sep_gen_per_cpu, cpu_cpuid_array.offset),
+		(uint64_t)-32);
+	EXPECT_EQ(1, host_against(self, &m, "info"));
+	EXPECT_TRUE(host_err_has(self, "the CPUID array of CPU 1 at offset 0xffffffffffffffe0 "
+				 "is not inside"));
+}
+
+TEST_F(dir, info_refuses_more_cpuid_leaves_than_the_blob_holds)
+{
+	uint8_t blob[CFG_SIZE];
+	struct mock_target m = { .sys_config = blob, .sys_config_len = sizeof(blob) };
+
+	sys_config(blob);
+	put_u32(blob, CFG_CPUID(0) + offsetof(struct sep_gen_array_hdr, array_num_entries),
+		1000000);
+	EXPECT_EQ(1, host_against(self, &m, "info"));
+	EXPECT_TRUE(host_err_has(self, "CPU 0's CPUID array of 1000000 leaves at offset 0x1c8 "
+				 "is not inside"));
+}
+
+TEST_F(dir, info_refuses_a_blob_shorter_than_its_fixed_part)
+{
+	uint8_t blob[CFG_SIZE];
+	struct mock_target m = { .sys_config = blob, .sys_config_len = 100 };
+
+	sys_config(blob);
+	EXPECT_EQ(1, host_against(self, &m, "info"));
+	EXPECT_TRUE(host_err_has(self, "GET_SYS_CONFIG: 100 bytes, shorter than the 248"));
+}
+
+/* A size no system configuration has is not asked for (4 GiB of memory). */
+TEST_F(dir, info_refuses_a_system_config_larger_than_any)
+{
+	uint8_t blob[CFG_SIZE];
+	struct mock_target m = { .sys_config = blob, .sys_config_len = sizeof(blob),
+				 .sys_config_size = 0xffffffffu };
+
+	sys_config(blob);
+	EXPECT_EQ(1, host_against(self, &m, "info"));
+	EXPECT_TRUE(host_err_has(self, "COLLECT_SYS_CONFIG: a system configuration of "
+				 "4294967295 bytes"));
+	EXPECT_FALSE(asked(&m, SEP_CMD_GET_SYS_CONFIG));
+	EXPECT_EQ(0, m.failed) TH_LOG("target: %s", m.why);
+}
+
+/*
+ * A hostile sysname: OSC (set the window title, ended by BEL), "clear the
+ * screen", CSI as U+009B and as the lone byte 0x9b; and as it must print.
+ */
+#define HOSTILE_NAME	"\033]0;owned\a\033[2J\xc2\x9b\x9bX"
+#define HOSTILE_SHOWN	"?]0;owned??[2J??X"
+
+/* No ESC, BEL or CSI in @text (the byte 0x9b, alone or in U+009B). */
+static bool plain(const char *text)
+{
+	return text && !strchr(text, '\033') && !strchr(text, '\a') && !strchr(text, '\x9b');
+}
+
+TEST_F(dir, info_prints_the_target_os_name_as_text)
+{
+	struct mock_target m = { .sysname = HOSTILE_NAME };
+
+	EXPECT_EQ(0, host_against(self, &m, "info"));
+	EXPECT_TRUE(plain(self->d.run.out));
+	EXPECT_TRUE(host_out_has(self, " " HOSTILE_SHOWN " 1.0\n"));
+}
+
+TEST_F(dir, hello_prints_the_target_os_name_as_text)
+{
+	struct mock_target m = { .hello = MOCK_HELLO_ONLY, .sysname = HOSTILE_NAME };
+
+	EXPECT_EQ(0, host_against(self, &m, "hello"));
+	EXPECT_TRUE(plain(self->d.run.out));
+	EXPECT_TRUE(host_out_has(self, " " HOSTILE_SHOWN " 1.0\n"));
+}
+
+TEST_F(dir, collection_txt_holds_the_target_os_name_as_text)
+{
+	struct mock_target m = { .sysname = HOSTILE_NAME, .samples_per_cpu = 10 };
+	char *txt;
+
+	EXPECT_EQ(0, run_collect(&self->d, &m, NULL));
+	txt = collection_txt(&self->d);
+	ASSERT_NE(NULL, txt);
+	EXPECT_TRUE(plain(txt));
+	EXPECT_NE(NULL, strstr(txt, "\nuname=" HOSTILE_SHOWN " 1.0 #1 scripted\n"));
+	free(txt);
+}
+
+TEST_F(dir, collect_summary_prints_the_target_os_name_as_text)
+{
+	struct mock_target m = { .sysname = HOSTILE_NAME, .samples_per_cpu = 10 };
+
+	EXPECT_EQ(0, run_collect(&self->d, &m, NULL));
+	EXPECT_TRUE(plain(self->d.run.out));
+	EXPECT_TRUE(host_out_has(self, " (" HOSTILE_SHOWN " 1.0, 2 CPUs) for "));
+}
+
+/* A peer that sends a byte every 20 ms on @fd until @stop. */
+struct trickler {
+	int fd;
+	volatile int stop;
+};
+
+static void *trickle(void *arg)
+{
+	struct trickler *t = arg;
+
+	while (!t->stop && write(t->fd, "x", 1) == 1)
+		usleep(20000);
+	return NULL;
+}
+
+/* Each byte well within the receive timeout, but no end: the deadline ends it. */
+TEST_F_TIMEOUT(dir, drain_gives_up_on_a_trickling_target_at_its_deadline, 20)
+{
+	struct trickler t = { 0 };
+	double t0, took;
+	pthread_t th;
+	long long n;
+	int sv[2], err;
+
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv));
+	t.fd = sv[1];
+	ASSERT_EQ(0, pthread_create(&th, NULL, trickle, &t));
+	t0 = host_now_s();
+	n = host_drain_until(sv[0], t0 + 0.5);
+	err = errno;
+	took = host_now_s() - t0;
+	t.stop = 1;
+	pthread_join(th, NULL);
+	close(sv[0]);
+	close(sv[1]);
+	EXPECT_EQ(-1, n);
+	EXPECT_EQ(ETIMEDOUT, err);
+	EXPECT_LE(0.5, took);
+	EXPECT_GT(5.0, took);
+}
+
+/* Past its deadline, an end already there still counts. */
+TEST(drain_past_its_deadline_takes_an_end_already_there)
+{
+	int sv[2];
+
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv));
+	ASSERT_EQ(5, write(sv[1], "bytes", 5));
+	ASSERT_EQ(0, shutdown(sv[1], SHUT_WR));
+	EXPECT_EQ(5, host_drain_until(sv[0], host_now_s() - 1));
+	close(sv[0]);
+	close(sv[1]);
 }
 
 TEST_HARNESS_MAIN

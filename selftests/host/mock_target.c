@@ -46,7 +46,8 @@ static void hello(struct session *s, int32_t status, uint32_t msg_size)
 	};
 	struct sep_control_first_msg h;
 
-	strcpy(st.os_info.sysname, "Mock");
+	snprintf(st.os_info.sysname, sizeof(st.os_info.sysname), "%s",
+		 s->m->sysname ? s->m->sysname : "Mock");
 	strcpy(st.os_info.release, "1.0");
 	strcpy(st.os_info.version, "#1 scripted");
 	if (host_recv(s->ctl, &h, sizeof(h)) || h.msg_size != sizeof(h))
@@ -54,7 +55,10 @@ static void hello(struct session *s, int32_t status, uint32_t msg_size)
 	host_send(s->ctl, &st, sizeof(st));
 }
 
-/* The hello of enum mock_hello's failures; the connection is closed after. */
+/*
+ * The hello of enum mock_hello's failures, or of a hello alone; the
+ * connection is closed after.
+ */
 static void bad_hello(struct session *s)
 {
 	struct sep_control_first_msg h;
@@ -70,6 +74,10 @@ static void bad_hello(struct session *s)
 	case MOCK_HELLO_GARBAGE:
 		host_recv(s->ctl, &h, sizeof(h));
 		host_send(s->ctl, MOCK_GARBAGE, strlen(MOCK_GARBAGE));
+		break;
+	case MOCK_HELLO_ONLY:
+		hello(s, VT_SUCCESS, sizeof(struct sep_target_status_msg));
+		host_drain(s->ctl);
 		break;
 	default:
 		break;
@@ -373,18 +381,37 @@ static void module_snapshot(struct session *s, const struct sep_control_msg_head
 		user_module(s);
 }
 
+/* COLLECT_SYS_CONFIG and GET_SYS_CONFIG (struct mock_target's sys_config). */
+static void sys_config(struct session *s, const struct sep_control_msg_header *h)
+{
+	struct mock_target *m = s->m;
+	uint32_t size = m->sys_config_size ? m->sys_config_size :
+			m->sys_config ? m->sys_config_len : 0;
+
+	if (h->command_id == SEP_CMD_COLLECT_SYS_CONFIG) {
+		if (h->from_target_data_size != sizeof(size))
+			fail(m, "COLLECT_SYS_CONFIG: not 4 bytes asked");
+		respond(s, h->command_id, 0, &size, sizeof(size));
+		return;
+	}
+	if (!m->sys_config || h->from_target_data_size > m->sys_config_len) {
+		fail(m, "GET_SYS_CONFIG: more asked than the blob holds");
+		respond(s, h->command_id, VT_DRIVER_COMM_FAILED, NULL, 0);
+		return;
+	}
+	respond(s, h->command_id, 0, m->sys_config, h->from_target_data_size);
+}
+
 /* One command; returns 0 to go on, 1 after TERMINATE. */
 static int command(struct session *s, const struct sep_control_msg_header *h,
 		   const uint8_t *in)
 {
 	struct mock_target *m = s->m;
 	uint64_t out_len = h->from_target_data_size;
-	uint8_t *out = calloc(1, out_len + 8);
+	uint8_t *out;
 	uint64_t u64;
 	uint32_t u32;
 
-	if (!out)
-		abort();
 	if (m->ncommands < 64)
 		m->commands[m->ncommands++] = h->command_id;
 	if (h->command_id == SEP_CMD_START)
@@ -393,9 +420,17 @@ static int command(struct session *s, const struct sep_control_msg_header *h,
 		interrupt_host(m);
 	if (m->fail_status && h->command_id == m->fail_command) {
 		respond(s, h->command_id, m->fail_status, NULL, 0);
-		free(out);
 		return 0;
 	}
+	/* Before any buffer of the size asked: that size may be absurd. */
+	if (h->command_id == SEP_CMD_COLLECT_SYS_CONFIG ||
+	    h->command_id == SEP_CMD_GET_SYS_CONFIG) {
+		sys_config(s, h);
+		return 0;
+	}
+	out = calloc(1, out_len + 8);
+	if (!out)
+		abort();
 	switch (h->command_id) {
 	case SEP_CMD_NUM_CORES:
 		u32 = MOCK_CPUS;

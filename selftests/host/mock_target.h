@@ -38,6 +38,7 @@ enum mock_hello {
 	MOCK_HELLO_BUSY,		/* status 219: another host's session */
 	MOCK_HELLO_GARBAGE,		/* a line of text, then close: no SEP target */
 	MOCK_HELLO_WRONG_SIZE,		/* a status message with a wrong msg_size */
+	MOCK_HELLO_ONLY,		/* status message, then the host's end: hello */
 };
 
 #define MOCK_GARBAGE		"HTTP/1.0 400 Bad Request\r\n\r\n"
@@ -69,6 +70,20 @@ enum mock_hello {
 struct mock_target {
 	enum mock_stop mode;
 	enum mock_hello hello;
+	/*
+	 * A hostile target's words: the status message's os_info.sysname
+	 * (at most 63 bytes) when not NULL, else "Mock".
+	 */
+	const char *sysname;
+	/*
+	 * COLLECT_SYS_CONFIG answers sys_config_size, or when that is 0 the
+	 * sys_config_len bytes of sys_config (0 without it); GET_SYS_CONFIG
+	 * answers those bytes. Asked for more than sys_config holds, it
+	 * fails (the host asked a size it should not have: m->failed).
+	 */
+	const void *sys_config;
+	uint32_t sys_config_len;
+	uint32_t sys_config_size;
 	uint32_t fail_command;		/* answered with fail_status, if non-zero */
 	int fail_status;
 	/* When this command comes, SIGINT to *sigint_pid, then the answer. */

@@ -633,6 +633,62 @@ TEST(xml_text_escapes_markup_and_bad_utf8)
 	free(out);
 }
 
+/* A spreadsheet takes a cell that starts with = + - @ for a formula. */
+TEST(csv_field_makes_formulas_text)
+{
+	static const char *const in[] = { "=1+2", "+1", "-1", "@SUM(A1)", "=A1,B1", "a=b", "" };
+	static const char *const out[] = {
+		"'=1+2", "'+1", "'-1", "'@SUM(A1)", "\"'=A1,B1\"", "a=b", "",
+	};
+
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		char *got = escaped(csv_field, in[i]);
+
+		EXPECT_STREQ(out[i], got);
+		free(got);
+	}
+}
+
+/* text_put() of the whole of @s. */
+static void text_all(FILE *f, const char *s)
+{
+	text_put(f, s, SIZE_MAX);
+}
+
+/*
+ * C0 (ESC, BEL), DEL, C1 as UTF-8 (U+009B, CSI) and as a lone byte: '?';
+ * U+00A0 and other text as it is.
+ */
+TEST(text_put_shows_every_control_as_a_question_mark)
+{
+	char *out = escaped(text_all, "a\033[2J\a\x7f\xc2\x9b\x9b\xc2\xa0\xc3\xa9z");
+
+	EXPECT_STREQ("a?[2J????\xc2\xa0\xc3\xa9z", out);
+	free(out);
+}
+
+/* Bounded by its room and by @max: a character is never cut in two. */
+TEST(text_copy_never_cuts_a_character)
+{
+	char buf[4];
+
+	EXPECT_EQ(2, text_copy(buf, sizeof(buf), "ab\xc3\xa9", SIZE_MAX));
+	EXPECT_STREQ("ab", buf);
+	EXPECT_EQ(3, text_copy(buf, sizeof(buf), "a\xc3\xa9", SIZE_MAX));
+	EXPECT_STREQ("a\xc3\xa9", buf);
+	/* Its second byte past @max: not a character, a '?'. */
+	EXPECT_EQ(2, text_copy(buf, sizeof(buf), "a\xc3\xa9", 2));
+	EXPECT_STREQ("a?", buf);
+}
+
+TEST(json_string_escapes_c1_controls)
+{
+	char *out = escaped(json_string, "\xc2\x9b" "2J");
+
+	EXPECT_STREQ("\"\\u009b2J\"", out);
+	free(out);
+}
+
 TEST_F(dir, callers_table_lists_the_immediate_callers_of_the_hottest)
 {
 	struct report_opts o = { .top = REPORT_DEFAULT_TOP };

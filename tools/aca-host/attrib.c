@@ -203,6 +203,23 @@ static const struct host_module *find(const struct attrib *a, uint32_t pid,
 	return best;
 }
 
+/*
+ * Whether @path has a ".." component. The target names its files as
+ * d_path() does, without one; a path with one could name a file outside
+ * --sysroot, and is never looked up.
+ */
+static int climbs(const char *path)
+{
+	for (const char *p = path; (p = strstr(p, "..")); p += 2)
+		if ((p == path || p[-1] == '/') && (!p[2] || p[2] == '/'))
+			return 1;
+	return 0;
+}
+
+/*
+ * The file of module path @path (the target's), opened once: below the
+ * sysroot, and only if no ".." in it can take it out (climbs()).
+ */
 static int file_index(struct attrib *a, const char *path)
 {
 	char full[PATH_MAX], debug[PATH_MAX], err[256];
@@ -231,11 +248,17 @@ static int file_index(struct attrib *a, const char *path)
 		return NO_FILE;
 	/* The target's debug files are below the sysroot too. */
 	snprintf(debug, sizeof(debug), "%s/usr/lib/debug", a->o.sysroot ? a->o.sysroot : "");
-	f->syms = sym_open(full, debug, err, sizeof(err));
-	if (!f->syms)
-		say(a, "no symbols for %s: %s", full, err);
-	else
-		a->files_opened++;
+	if (climbs(path)) {
+		a->problems++;
+		say(a, "module path %s has a \"..\" component: not looked up (it could name "
+		    "a file outside --sysroot)", path);
+	} else {
+		f->syms = sym_open(full, debug, err, sizeof(err));
+		if (!f->syms)
+			say(a, "no symbols for %s: %s", full, err);
+		else
+			a->files_opened++;
+	}
 	a->nfiles++;
 	return f->syms ? (int)(a->nfiles - 1) : NO_FILE;
 }

@@ -342,6 +342,9 @@ int collect_terminate(struct host_session *s)
 
 	if (st)
 		fprintf(stderr, "aca-host: TERMINATE failed (status %d)\n", st);
+	else if (rest < 0 && errno == ETIMEDOUT)
+		fprintf(stderr, "aca-host: the control channel did not end within %d s of "
+			"TERMINATE\n", HOST_DRAIN_TIMEOUT_S);
 	else if (rest)
 		fprintf(stderr, "aca-host: the control channel did not end after TERMINATE\n");
 	close(s->ctl);

@@ -22,6 +22,7 @@
 #include "ksym_collect.h"
 #include "payload.h"
 #include "records.h"
+#include "textesc.h"
 
 #define MAX_MODULE_FILE		(1ull << 30)
 
@@ -308,12 +309,14 @@ static long long count_modules(const char *dir, char *err, size_t errlen)
 	return n;
 }
 
-/* Values go on one line each: no newlines from the target get through. */
+/*
+ * Values go on one line each, as text (text_put()): no newline, escape
+ * sequence or other control character from the target gets through.
+ */
 static void kv_str(FILE *f, const char *key, const char *v, size_t max)
 {
 	fprintf(f, "%s=", key);
-	for (size_t i = 0; i < max && v[i]; i++)
-		fputc(v[i] == '\n' || v[i] == '\r' ? ' ' : v[i], f);
+	text_put(f, v, max);
 	fputc('\n', f);
 }
 
@@ -477,12 +480,15 @@ static void print_summary(const struct host_session *s, const struct collect_opt
 			  const struct collect_result *r, const struct accounting *a,
 			  long long nmod, const char *moderr)
 {
-	char ev[HOST_MAX_GROUPS * 256];
+	const struct sep_remote_os_info *os = &s->status.os_info;
+	char ev[HOST_MAX_GROUPS * 256], sysname[sizeof(os->sysname) + 1];
+	char release[sizeof(os->release) + 1];
 
 	event_names(o, ev, sizeof(ev));
-	printf("collected %s on %s (%.64s %.64s, %u CPUs) for %.1f s\n",
-	       o->ecb_file ? o->ecb_file : ev, o->target,
-	       s->status.os_info.sysname, s->status.os_info.release, r->ncpus,
+	text_copy(sysname, sizeof(sysname), os->sysname, sizeof(os->sysname));
+	text_copy(release, sizeof(release), os->release, sizeof(os->release));
+	printf("collected %s on %s (%s %s, %u CPUs) for %.1f s\n",
+	       o->ecb_file ? o->ecb_file : ev, o->target, sysname, release, r->ncpus,
 	       r->elapsed);
 	if (r->sw_clock)
 		printf("  note: the target has no usable PMU counter; it sampled with cpu-clock at the requested rate\n");

@@ -13,9 +13,32 @@
 
 #include "files.h"
 
+int open_regular(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), err;
+	struct stat st;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st))
+		goto fail;
+	if (!S_ISREG(st.st_mode)) {
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		goto fail;
+	}
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK))
+		goto fail;
+	return fd;
+fail:
+	err = errno;
+	close(fd);
+	errno = err;
+	return -1;
+}
+
 uint8_t *read_whole_file(const char *path, size_t max, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_regular(path);
 	uint8_t *buf = NULL;
 	size_t have = 0;
 	struct stat st;
@@ -24,10 +47,6 @@ uint8_t *read_whole_file(const char *path, size_t max, size_t *len)
 		return NULL;
 	if (fstat(fd, &st))
 		goto fail;
-	if (!S_ISREG(st.st_mode)) {
-		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-		goto fail;
-	}
 	if ((uint64_t)st.st_size > max) {
 		errno = EFBIG;
 		goto fail;

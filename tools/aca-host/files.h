@@ -7,9 +7,18 @@
 #include <stdint.h>
 
 /*
+ * Open @path to read it only if it is a regular file: opened O_NONBLOCK,
+ * so that a FIFO or a device never blocks the open, then checked with
+ * fstat() before any read. Returns the descriptor (blocking again), or -1
+ * with errno set (EISDIR, or EINVAL for any other kind of file).
+ */
+int open_regular(const char *path);
+
+/*
  * Read @path into a malloc()ed buffer (NUL-terminated beyond *@len, so
- * text can be parsed in place). Files over @max bytes are refused: every
- * input is untrusted. Returns NULL with errno set (EFBIG when too big).
+ * text can be parsed in place). Only a regular file is read
+ * (open_regular()), and files over @max bytes are refused: every input is
+ * untrusted. Returns NULL with errno set (EFBIG when too big).
  */
 uint8_t *read_whole_file(const char *path, size_t max, size_t *len);
 

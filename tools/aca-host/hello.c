@@ -6,6 +6,7 @@
 
 #include "host.h"
 #include "session.h"
+#include "textesc.h"
 
 static void print_status(const struct sep_target_status_msg *s)
 {
@@ -13,8 +14,14 @@ static void print_status(const struct sep_target_status_msg *s)
 
 	printf("%-18s %d (%s)\n", "status", s->status, host_status_name(s->status));
 	printf("%-18s %u\n", "protocol", s->proto_version);
-	printf("%-18s %.64s %.64s\n", "os", s->os_info.sysname, s->os_info.release);
-	printf("%-18s %.64s\n", "os version", s->os_info.version);
+	/* The target's words, as text a terminal only shows (textesc.h). */
+	printf("%-18s ", "os");
+	text_put(stdout, s->os_info.sysname, sizeof(s->os_info.sysname));
+	putchar(' ');
+	text_put(stdout, s->os_info.release, sizeof(s->os_info.release));
+	printf("\n%-18s ", "os version");
+	text_put(stdout, s->os_info.version, sizeof(s->os_info.version));
+	putchar('\n');
 	printf("%-18s %u\n", "cpus", hw->num_cpus);
 	printf("%-18s family %u model 0x%x stepping %u\n", "cpu", hw->family,
 	       hw->model, hw->stepping);

@@ -14,6 +14,13 @@
 #define HOST_CONNECT_TIMEOUT_S	10	/* --timeout: connecting, by default */
 #define HOST_MAX_TIMEOUT_S	3600	/* --timeout: at most */
 #define HOST_RECV_TIMEOUT_S	30	/* each answer of the target */
+/*
+ * Draining what a target still sends before it closes a connection
+ * (host_drain(); after TERMINATE every channel of a session), overall: a
+ * target that trickles a byte now and then, each within the receive
+ * timeout, ends there too.
+ */
+#define HOST_DRAIN_TIMEOUT_S	60
 
 /* Why a target could not be talked to: host_explain() says each its way. */
 enum host_fail {

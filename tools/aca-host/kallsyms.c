@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "files.h"
 #include "kallsyms.h"
 
 #define MAX_LINE	1024		/* KSYM_NAME_LEN is 512 */
@@ -63,6 +65,26 @@ static int parse_line(struct ksyms *k, const char *line, struct ksym *s, int *ze
 }
 
 /*
+ * A regular file (open_regular()) to read by lines, or NULL with errno set:
+ * never a FIFO, whose open or read would wait for a writer.
+ */
+static FILE *open_lines(const char *path)
+{
+	int fd = open_regular(path), err;
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "r");
+	if (!f) {
+		err = errno;
+		close(fd);
+		errno = err;
+	}
+	return f;
+}
+
+/*
  * PATH.size, if there is one: "ADDRESS SIZE" lines (hex) give the symbols
  * at ADDRESS their size. Malformed lines are counted and skipped.
  */
@@ -75,7 +97,7 @@ static void load_sizes(const char *path, struct ksyms *k)
 
 	if (snprintf(spath, sizeof(spath), "%s.size", path) >= (int)sizeof(spath))
 		return;
-	f = fopen(spath, "r");
+	f = open_lines(spath);
 	if (!f)
 		return;
 	while ((got = getline(&line, &len, f)) >= 0) {
@@ -106,7 +128,7 @@ static void load_sizes(const char *path, struct ksyms *k)
 
 int ksyms_load(const char *path, struct ksyms *k, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = open_lines(path);
 	size_t cap = 0, len = 0;
 	char *line = NULL;
 	ssize_t got;

@@ -4,18 +4,13 @@
 #include <string.h>
 
 #include "perfnames.h"
+#include "textesc.h"
 
 #define KERNEL_IMAGE	"vmlinux"	/* the record of the kernel image */
 
 void perf_printable(char *dst, size_t len, const char *src)
 {
-	size_t i;
-
-	if (!len)
-		return;
-	for (i = 0; i + 1 < len && src[i]; i++)
-		dst[i] = (unsigned char)src[i] < 0x20 || src[i] == 0x7f ? '?' : src[i];
-	dst[i] = 0;
+	text_copy(dst, len, src, SIZE_MAX);
 }
 
 const char *perf_base_name(const char *path)

@@ -8,7 +8,8 @@
  *  - dso: a user file by its path (perf's long name) or base name (its
  *    short name), the kernel image "[kernel.kallsyms]", a kernel module
  *    "[NAME]", an address no record covers "[unknown]".
- * Every name is printable: control bytes of untrusted input become '?'.
+ * Every name is printable: control characters of untrusted input and
+ * bytes that are no UTF-8 become '?' (text_copy(), textesc.h).
  */
 #ifndef ACA_HOST_PERFNAMES_H
 #define ACA_HOST_PERFNAMES_H
@@ -31,7 +32,7 @@ void perf_comm(const struct attrib *a, uint32_t pid, char *comm, size_t len,
 /* The dso of @at: its long name (@long_name) or its short one. */
 void perf_dso(const struct attribution *at, int long_name, char *buf, size_t len);
 
-/* @src, bounded and with control bytes as '?'. */
+/* @src, bounded and printable: text_copy() of it. */
 void perf_printable(char *dst, size_t len, const char *src);
 
 /* The part of @path after its last '/' (all of it without one). */

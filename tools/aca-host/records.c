@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "records.h"
+#include "textesc.h"
 
 static int grow(void **v, size_t *cap, size_t n, size_t size)
 {
@@ -130,7 +131,11 @@ int records_parse_samples(const uint8_t *buf, size_t len,
 	return 0;
 }
 
-/* Path bytes as a printable string: stops at NUL, control bytes become '?'. */
+/*
+ * Path bytes as a printable string (text_copy()): it stops at NUL, and
+ * control characters and bytes that are no UTF-8 become '?'. Every later
+ * use, lookups and messages, sees only this.
+ */
 static char *printable(const uint8_t *p, size_t max)
 {
 	size_t n = strnlen((const char *)p, max);
@@ -142,9 +147,7 @@ static char *printable(const uint8_t *p, size_t max)
 	s = malloc(n + 1);
 	if (!s)
 		return NULL;
-	for (size_t i = 0; i < n; i++)
-		s[i] = p[i] < 0x20 || p[i] == 0x7f ? '?' : p[i];
-	s[n] = 0;
+	text_copy(s, n + 1, (const char *)p, n);
 	return s;
 }
 

@@ -16,6 +16,7 @@
 #include "report.h"
 #include "session.h"
 #include "stack.h"
+#include "textesc.h"
 
 #define MAX_TXT_FILE		(1u << 20)
 #define MAX_STREAM_FILE		(4ull << 30)
@@ -47,16 +48,6 @@ static int number(const char *s, uint64_t lo, uint64_t hi, uint64_t *v)
 	errno = 0;
 	*v = strtoull(s, &end, 10);
 	return errno || *end || *v < lo || *v > hi ? -1 : 0;
-}
-
-/* A value to print: control bytes and the like become '?'. */
-static void printable_copy(char *dst, size_t len, const char *src)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < len && src[i]; i++)
-		dst[i] = src[i] >= ' ' && src[i] <= '~' ? src[i] : '?';
-	dst[i] = 0;
 }
 
 /* The facts of collection.txt this report uses; unknown keys are skipped. */
@@ -120,9 +111,9 @@ static void read_txt(const char *dir, const struct report_opts *o, struct report
 				r->have_drops = 1;
 			}
 		} else if (!strcmp(line, "event")) {
-			printable_copy(r->event, sizeof(r->event), val);
+			text_copy(r->event, sizeof(r->event), val, SIZE_MAX);
 		} else if (!strcmp(line, "written_by")) {
-			printable_copy(r->written_by, sizeof(r->written_by), val);
+			text_copy(r->written_by, sizeof(r->written_by), val, SIZE_MAX);
 		}
 	}
 	free(txt);
@@ -250,20 +241,27 @@ static const char *base_name(const char *path)
 	return s && s[1] ? s + 1 : path;
 }
 
-/* The function table's name of @at: "FUNCTION (MODULE)". */
+/*
+ * The function table's name of @at: "FUNCTION (MODULE)". Module paths are
+ * printable already (records.c); a symbol's name is as the file the target
+ * named has it, printable only as text_copy() makes it.
+ */
 static void function_key(const struct attribution *at, char *key, size_t len)
 {
 	const char *mod = at->mod ? at->mod->path : at->kernel ?
 			  "[kernel: no module record]" : "[no module record]";
+	size_t n;
 
 	/* Unnamed code as MODULE+0xOFFSET: resolvable later, by hand. */
-	if (at->func)
-		snprintf(key, len, "%s (%s)", at->func, base_name(mod));
-	else if (at->mod)
+	if (at->func) {
+		n = text_copy(key, len, at->func, SIZE_MAX);
+		snprintf(key + n, len - n, " (%s)", base_name(mod));
+	} else if (at->mod) {
 		snprintf(key, len, "%s+0x%llx (%s)", base_name(mod),
 			 (unsigned long long)at->offset, base_name(mod));
-	else
+	} else {
 		snprintf(key, len, "[unknown] (%s)", mod);
+	}
 }
 
 /* What the views of one sample need to know of it, each worked out once. */

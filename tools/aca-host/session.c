@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "host.h"
 #include "session.h"
 
@@ -290,39 +291,79 @@ int host_answer_take(struct host_session *s, uint32_t id, void *out, uint64_t ou
 	return s->last_status;
 }
 
-long long host_drain(int fd)
+/*
+ * Reads past the deadline, of what is there already: a socket's buffers
+ * (4 MiB at most), so that a target that still sends is cut off.
+ */
+#define DRAIN_LATE_READS	64
+
+long long host_drain_until(int fd, double deadline)
 {
+	struct pollfd p = { .fd = fd, .events = POLLIN };
 	char buf[65536];
 	long long total = 0;
+	int late = 0;
 
 	for (;;) {
-		ssize_t n = recv(fd, buf, sizeof(buf), 0);
+		double left = deadline - host_now_s();
+		/* Each wait up to the deadline; the receive timeout plays no part. */
+		int ready = poll(&p, 1, left > 0 ? (int)(left * 1000) + 1 : 0);
 
-		if (n < 0 && errno == EINTR)
+		if (ready < 0 && errno == EINTR)
 			continue;
-		if (n < 0)
+		if (ready < 0)
 			return -1;
-		if (!n)
-			return total;
-		total += n;
+		if (ready) {
+			ssize_t n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+
+			if (!n)
+				return total;
+			if (n > 0)
+				total += n;
+			else if (errno != EINTR && errno != EAGAIN)
+				return -1;
+		}
+		if (left <= 0 && (!ready || ++late == DRAIN_LATE_READS)) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
 	}
+}
+
+long long host_drain(int fd)
+{
+	return host_drain_until(fd, host_now_s() + HOST_DRAIN_TIMEOUT_S);
 }
 
 int host_session_close(struct host_session *s)
 {
 	int status = host_command(s, SEP_CMD_TERMINATE, NULL, 0, NULL, 0);
+	double end = host_now_s() + HOST_DRAIN_TIMEOUT_S;
 	int ret = status == VT_SUCCESS ? 0 : -1;
 
+	/* One deadline for them all: a session ends within it, or is cut off. */
 	for (uint32_t i = 0; i < s->ndata; i++) {
-		if (host_drain(s->data[i]) < 0) {
-			fprintf(stderr, "aca-host: data channel %u did not end\n", i);
+		if (host_drain_until(s->data[i], end) < 0) {
+			if (errno == ETIMEDOUT)
+				fprintf(stderr, "aca-host: data channel %u did not end within "
+					"%d s of TERMINATE\n", i, HOST_DRAIN_TIMEOUT_S);
+			else
+				fprintf(stderr, "aca-host: data channel %u did not end: %s\n",
+					i, strerror(errno));
 			ret = -1;
 		}
 		close(s->data[i]);
 	}
 	/* After TERMINATE the target closes the control channel too. */
-	if (ret == 0 && host_drain(s->ctl) != 0)
-		ret = -1;
+	if (ret == 0) {
+		long long rest = host_drain_until(s->ctl, end);
+
+		if (rest < 0 && errno == ETIMEDOUT)
+			fprintf(stderr, "aca-host: the control channel did not end within "
+				"%d s of TERMINATE\n", HOST_DRAIN_TIMEOUT_S);
+		if (rest)
+			ret = -1;
+	}
 	close(s->ctl);
 	return ret;
 }

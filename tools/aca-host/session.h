@@ -74,10 +74,21 @@ int host_answer_ready(struct host_session *s);
 int host_answer_drop(struct host_session *s);
 int host_answer_take(struct host_session *s, uint32_t id, void *out, uint64_t out_len);
 
-/* Read a data channel to EOF; returns bytes seen (discarded) or -1. */
+/*
+ * Read @fd to EOF, what comes discarded, until @deadline (host_now_s(),
+ * clock.h) at most: a target that stalls, or trickles bytes, is not waited
+ * for past it. Past it, what is there already is still read (a few MiB at
+ * most): an end behind it counts. Returns the bytes seen, or -1 (errno;
+ * ETIMEDOUT: the deadline passed first).
+ */
+long long host_drain_until(int fd, double deadline);
+/* The same within HOST_DRAIN_TIMEOUT_S (host.h) from now. */
 long long host_drain(int fd);
 
-/* TERMINATE, wait for every data channel to end, close everything. */
+/*
+ * TERMINATE, wait for every data channel and then the control channel to
+ * end, all within HOST_DRAIN_TIMEOUT_S, close everything.
+ */
 int host_session_close(struct host_session *s);
 
 #endif /* ACA_HOST_SESSION_H */

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "files.h"
 #include "symbols.h"
 
 #define DEFAULT_DEBUG_DIR	"/usr/lib/debug"
@@ -70,13 +71,17 @@ struct symfile *sym_open(const char *path, const char *debug_dir, char *err,
 			 size_t errlen)
 {
 	struct symfile *f;
+	/* A FIFO or a device is never opened to wait, nor read: files only. */
+	int fd = open_regular(path);
 
-	if (access(path, R_OK)) {
-		snprintf(err, errlen, "%s", strerror(errno));
+	if (fd < 0) {
+		snprintf(err, errlen, "%s", errno == EINVAL ? "not a regular file" :
+			 strerror(errno));
 		return NULL;
 	}
 	f = calloc(1, sizeof(*f));
 	if (!f) {
+		close(fd);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
@@ -89,7 +94,7 @@ struct symfile *sym_open(const char *path, const char *debug_dir, char *err,
 		     debug_dir ? debug_dir : DEFAULT_DEBUG_DIR) < 0) {
 		f->debuginfo_path = NULL;
 		snprintf(err, errlen, "out of memory");
-		goto fail;
+		goto fail_fd;
 	}
 	f->cb = (Dwfl_Callbacks){
 		.find_elf = dwfl_build_id_find_elf,
@@ -100,15 +105,24 @@ struct symfile *sym_open(const char *path, const char *debug_dir, char *err,
 	f->dwfl = dwfl_begin(&f->cb);
 	if (!f->dwfl) {
 		snprintf(err, errlen, "%s", dwfl_errmsg(-1));
-		goto fail;
+		goto fail_fd;
 	}
 	dwfl_report_begin(f->dwfl);
 	/*
 	 * add_p_vaddr: a shared object linked above 0 keeps its link-time
 	 * addresses too (without it libdwfl moves its first segment to 0).
 	 */
-	f->mod = dwfl_report_elf(f->dwfl, "file", path, -1, 0, true);
-	if (!f->mod || dwfl_report_end(f->dwfl, NULL, NULL)) {
+	f->mod = dwfl_report_elf(f->dwfl, "file", path, fd, 0, true);
+	if (!f->mod) {
+		/*
+		 * Not taken: ours to close (a compressed image libdwfl
+		 * unpacked has had it closed already: EBADF, no harm).
+		 */
+		snprintf(err, errlen, "%s", dwfl_errmsg(-1));
+		goto fail_fd;
+	}
+	/* From here on libdwfl holds @fd, and dwfl_end() closes it. */
+	if (dwfl_report_end(f->dwfl, NULL, NULL)) {
 		snprintf(err, errlen, "%s", dwfl_errmsg(-1));
 		goto fail;
 	}
@@ -119,6 +133,8 @@ struct symfile *sym_open(const char *path, const char *debug_dir, char *err,
 	if (f->nsyms < 0)
 		f->nsyms = 0;
 	return f;
+fail_fd:
+	close(fd);
 fail:
 	sym_close(f);
 	return NULL;

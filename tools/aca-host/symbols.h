@@ -25,8 +25,9 @@ struct sym_hit {
 
 /*
  * Open @path, with separate debug files looked up below @debug_dir (NULL:
- * /usr/lib/debug). NULL with a reason in @err if it is not an ELF file
- * libdwfl can use.
+ * /usr/lib/debug). NULL with a reason in @err if it is not a regular file
+ * (a FIFO is neither waited on nor read: open_regular(), files.h) or not
+ * an ELF file libdwfl can use.
  */
 struct symfile *sym_open(const char *path, const char *debug_dir, char *err,
 			 size_t errlen);
