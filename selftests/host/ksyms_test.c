@@ -153,6 +153,30 @@ TEST_F_TIMEOUT(dir, refusing_target_still_gives_a_good_collection, 60)
 }
 
 /*
+ * aca hides kernel addresses from a person its /proc/kallsyms would (every
+ * slot empty, status 0): said once, with why, and an empty kallsyms.
+ */
+TEST_F_TIMEOUT(dir, hidden_kernel_addresses_are_said_with_why, 60)
+{
+	struct mock_target m = { .samples_per_cpu = 10, .kernel_samples = 10,
+				 .ksym_hidden = 1 };
+	char *ks;
+
+	EXPECT_EQ(0, run_collect(&self->d, &m, NULL)) TH_LOG("%s", self->d.run.err);
+	EXPECT_EQ(0, m.failed) TH_LOG("target: %s", m.why);
+	EXPECT_LT(0, m.ksym_requests);
+	ASSERT_NE(NULL, self->d.run.err);
+	EXPECT_NE(NULL, strstr(self->d.run.err, "the target named none of the "))
+		TH_LOG("%s", self->d.run.err);
+	EXPECT_NE(NULL, strstr(self->d.run.err, "kptr_restrict, CAP_SYSLOG"));
+	EXPECT_EQ(1, count_of(self->d.run.err, "named none")) TH_LOG("%s", self->d.run.err);
+	ks = dir_file(self, "c", "kallsyms");
+	ASSERT_NE(NULL, ks);
+	EXPECT_STREQ("", ks);
+	free(ks);
+}
+
+/*
  * report DIR names kernel samples from DIR/kallsyms by default, and says
  * so; an address past its symbol's size (MOCK_KGAP) stays unnamed rather
  * than taking the nearest name below. --kallsyms overrides it.

@@ -248,7 +248,8 @@ static void kernel_symbols(struct mock_target *m, const struct sep_control_msg_h
 		if (addr <= m->ksym_last)
 			fail(m, "KERNEL_SYMBOLS: an address asked again, or out of order");
 		m->ksym_last = addr;
-		m->ksym_named += ksym_slot(addr, (char *)out + i * ACA_KSYM_SLOT_SIZE);
+		if (!m->ksym_hidden)
+			m->ksym_named += ksym_slot(addr, (char *)out + i * ACA_KSYM_SLOT_SIZE);
 	}
 }
 

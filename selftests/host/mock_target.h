@@ -135,6 +135,7 @@ struct mock_target {
 	uint64_t ksym_named;		/* addresses asked that a symbol holds */
 	uint32_t ksym_max_live_batch;	/* the most in one request before STOP */
 	unsigned int ksym_delay_ms;	/* before each answer to KERNEL_SYMBOLS */
+	int ksym_hidden;		/* every slot empty: kallsyms hides them */
 	/* EM_GROUPS: groups and switching asked; NUM_DESCRIPTOR, DESC_NEXTs. */
 	uint32_t num_groups;
 	int32_t em_mode, em_factor, em_event_num;

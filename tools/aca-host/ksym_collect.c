@@ -410,14 +410,23 @@ static int hottest_unnamed(struct ksym_addrs *a, const struct ksym_known *k, siz
 }
 
 /*
- * After the answers: @bad said, @syms sorted, the files written from it.
+ * After the answers to @asked addresses: @bad said, @syms sorted, the
+ * files written from it. None named of many is aca hiding them (its
+ * /proc/kallsyms shows the session's user zeros), said with what to do.
  * How many symbols, or -1 (said).
  */
-static long long finish_answers(const char *dir, struct ksym_known *syms, size_t bad)
+static long long finish_answers(const char *dir, struct ksym_known *syms, size_t bad,
+				size_t asked)
 {
 	if (bad)
 		fprintf(stderr, "aca-host: KERNEL_SYMBOLS: %zu answers were not a symbol of "
 			"their address, left out\n", bad);
+	if (asked && !syms->n && !bad)
+		fprintf(stderr, "aca-host: the target named none of the %zu kernel addresses "
+			"asked: its /proc/kallsyms shows the session's user no kernel address "
+			"(kptr_restrict, CAP_SYSLOG on the target: aca(4) SECURITY); `aca-host "
+			"report` names kernel functions only with --kallsyms or --vmlinux\n",
+			asked);
 	known_sort(syms);
 	/*
 	 * Empty too: perf report --kallsyms DIR/kallsyms (aca-host(1)) of a
@@ -446,7 +455,7 @@ long long ksym_collect(struct host_session *s, const char *dir, uint32_t ncpus,
 		return -1;
 	}
 	if (!a.n) {
-		ret = finish_answers(dir, syms, 0);
+		ret = finish_answers(dir, syms, 0, 0);
 		goto out;
 	}
 	slots = malloc((size_t)ACA_KSYM_MAX_ADDRS * ACA_KSYM_SLOT_SIZE);
@@ -481,7 +490,7 @@ long long ksym_collect(struct host_session *s, const char *dir, uint32_t ncpus,
 			goto out;
 		}
 	}
-	ret = finish_answers(dir, syms, bad);
+	ret = finish_answers(dir, syms, bad, a.n);
 out:
 	free(slots);
 	ksym_addrs_free(&a);
@@ -541,5 +550,6 @@ long long ksym_ask_take(struct host_session *s, const char *dir, struct ksym_kno
 		*refused = 1;
 		return 0;
 	}
-	return finish_answers(dir, known, bad);
+	/* top asks again at each refresh: its screen, not stderr, says more. */
+	return finish_answers(dir, known, bad, 0);
 }
