@@ -264,18 +264,22 @@ uapi-check:
 	[ $$rc = 0 ] && echo "uapi-check: $(UAPI_HDR): C90 -pedantic, <linux/...> includes only, no CONFIG_, __u types"; \
 	exit $$rc
 
-# One kernel's VM selftests: make vm-test KVER=6.1 (default 6.12)
+# One kernel's VM selftests: make vm-test KVER=6.1 (default 6.12), with a
+# test build of aca.ko (the tests' hooks: tools/build-module --test-hooks)
+# in build/kernel-KVER-test.
 vm-test: relay host tests $(B)/spin $(B)/burst
-	@$(MAKE) --no-print-directory module KVER=$(or $(KVER),6.12)
+	@tools/build-module --test-hooks "$$(tools/kernel-headers $(or $(KVER),6.12))" \
+		$(B)/kernel-$(or $(KVER),6.12)-test
 	@tools/vm-selftests $(or $(KVER),6.12)
 
 # The long fault runs (tools/soak): make soak [KVER=6.1|6.12|6.12-rt|debug]
 # [ACA_SOAK_SECONDS=3600]. Never part of make check.
 soak: relay host tests $(B)/spin
 	@if [ "$(or $(KVER),6.12)" = debug ]; then \
-		tools/build-module "$$(tools/debug-kernel/build)" $(B)/kernel-6.12-debug; \
+		tools/build-module --test-hooks "$$(tools/debug-kernel/build)" $(B)/kernel-6.12-debug; \
 	else \
-		tools/build-module "$$(tools/kernel-headers $(or $(KVER),6.12))" $(B)/kernel-$(or $(KVER),6.12); \
+		tools/build-module --test-hooks "$$(tools/kernel-headers $(or $(KVER),6.12))" \
+			$(B)/kernel-$(or $(KVER),6.12)-test; \
 	fi
 	@ACA_SOAK_KERNEL=$(or $(KVER),6.12) tools/soak
 
@@ -391,8 +395,9 @@ fuzz-replay: $(FUZZ_REPLAY) $(FUZZ)/seeds.stamp
 #   make man-check      man -l, mandoc -T lint and groff -ww: no warnings
 #   make version        print ACA_VERSION (driver/aca.h); dkms.conf uses it
 # KRELEASE (default: uname -r) picks the kernel. Its aca.ko is
-# build/kernel-<major.minor>/aca.ko if that was built for KRELEASE and is
-# newer than every source, else it is built first against
+# build/kernel-<major.minor>/aca.ko if that was built for KRELEASE, is
+# newer than every source and is no test build (modinfo's test_hooks: the
+# tests' hooks are never installed), else it is built first against
 # /lib/modules/KRELEASE/build. DESTDIR and PREFIX (default /usr/local) are
 # honoured; with a DESTDIR, depmod and the udev/systemd reloads are left to
 # whoever installs that tree.
@@ -448,7 +453,8 @@ endef
 install-module:
 	@test -n "$(KRELEASE)" || { echo "install: KRELEASE is empty" >&2; exit 1; }
 	@vm=$$(modinfo -F vermagic $(IKO) 2>/dev/null | cut -d' ' -f1); \
-	if [ "$$vm" != "$(KRELEASE)" ] || [ -n "$$(find $(MODULE_SRC) -newer $(IKO))" ]; then \
+	if [ "$$vm" != "$(KRELEASE)" ] || [ -n "$$(find $(MODULE_SRC) -newer $(IKO))" ] || \
+			[ -n "$$(modinfo -F test_hooks $(IKO) 2>/dev/null)" ]; then \
 		if [ ! -d $(IKDIR) ]; then \
 			echo "install: $(IKO) is not for $(KRELEASE) and there are no" \
 			     "headers in $(IKDIR) to build it (KRELEASE=...?)" >&2; \

@@ -18,6 +18,7 @@
 
 #include "aca.h"
 #include "collection.h"
+#include "inject.h"
 
 /*
  * Readers read in batches (see ring.c): when their ring's producer has a
@@ -188,7 +189,7 @@ int aca_collection_start(void *ctx, const struct acp_config *cfg, bool paused)
 		aca_sampler_stop(coll);
 		return ret;
 	}
-	atomic_inc(&coll->started);
+	aca_inject_started(coll);
 	return 0;
 }
 

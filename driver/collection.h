@@ -40,8 +40,10 @@ struct aca_collection {
 	struct irq_work mux_kick;	/* multiplexing: the handler's kick, */
 	struct delayed_work mux;	/* and the switch work */
 	struct delayed_work emon;	/* counting mode's EMON timer */
-	struct dentry *debugfs;		/* the fault injector (inject.c) */
+	struct dentry *debugfs;		/* /sys/kernel/debug/aca (collection_file.c) */
+#ifdef ACA_TEST_HOOKS
 	atomic_t started;		/* STARTs that succeeded since load (inject.c) */
+#endif
 	struct aca_modrecs mr;		/* the module records (modrec.c) */
 	struct aca_uncore *unc;		/* uncore counting (uncore.c), under @lock */
 	u32 cpu_chans;			/* N of the configured session (0: none), under @lock */

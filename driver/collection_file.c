@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The collection file: what a collection's sampling (sampler.h) counted. */
-#include <linux/kobject.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
-#include <linux/sysfs.h>
+#include <linux/seq_file.h>
 
 #include "aca.h"
 #include "collection.h"
@@ -11,7 +13,7 @@
 #include "sampler.h"
 
 /*
- * /sys/module/aca/collection (0400): the current (or last stopped)
+ * /sys/kernel/debug/aca/collection (0400): the current (or last stopped)
  * collection of this session, for tests and operators: the event kind,
  * then per CPU with a ring the samples the handler generated, wrote to the
  * ring and dropped because the ring was full, and of those how many
@@ -25,30 +27,28 @@
  * (an upper bound: ring.c), which the flush period bounds in immediate
  * transfer (selftests/vm/latency); the drain after STOP is not counted.
  *
- * A line per CPU does not fit one page on a large machine, so this is a
- * binary attribute: each read() formats only the lines it covers, at the
- * offset asked for, with no limit on the file's size. A CPU line's length
- * depends on nothing that changes (the CPU column is as wide as the
- * largest possible CPU id, each count 20 digits, as wide as any u64), so
- * where a line starts follows from the lines before it, and a read() ends
- * at the end of a line unless its buffer is smaller than one: every line
- * is read whole from one moment, even while the counts grow between two
- * reads. (sysfs_emit() is for one-page show() buffers, not these.)
+ * A table, so in debugfs, not sysfs (one value a file): a seq_file, a
+ * record a line, each formatted whole at one moment (even when a read()
+ * ends inside it, the rest comes from the same moment), with no limit on
+ * the file's size however many CPUs. Every CPU line is as long as any
+ * other (the CPU column as wide as the largest possible CPU id, each count
+ * 20 digits, as wide as any u64), so a table is easy to read.
  *
- * The attribute's private data is its collection, from the file's
- * creation to its removal, which waits for its readers.
+ * Its positions: 0 the header, 1 + N CPU N's line, for each CPU with a
+ * ring. A read holds the sampling lock from start() to stop(), so each
+ * read() sees one sampling; the file's data is its collection, which
+ * outlives it (debugfs_remove_recursive() waits for its readers).
  */
 #define ACA_COLL_LINE_FMT \
 	"cpu %*u generated %20llu written %20llu dropped %20llu held %20llu errors %20u " \
 	"wakeups %20llu reads %20llu read_bytes %20llu max_wait_us %20llu\n"
-/* Room for the longest line: the format's text, a 10-digit CPU, 9 counts. */
-#define ACA_COLL_LINE_MAX	(sizeof(ACA_COLL_LINE_FMT) + 10 + 9 * 20)
 
-static int aca_coll_line(char *line, int width, u32 cpu, struct aca_ring *r,
-			 u32 errors)
+static void aca_coll_line(struct seq_file *m, u32 cpu, struct aca_ring *r,
+			  u32 errors)
 {
 	u64 written = 0, lost = 0, generated = 0, held = 0;
 	u64 wakeups = 0, reads = 0, bytes = 0, wait = 0;
+	int width = snprintf(NULL, 0, "%u", nr_cpu_ids - 1);
 
 	if (r) {
 		aca_ring_counts(r, &written, &lost);
@@ -56,9 +56,9 @@ static int aca_coll_line(char *line, int width, u32 cpu, struct aca_ring *r,
 		generated = local64_read(&r->generated);
 		held = local64_read(&r->held);
 	}
-	return scnprintf(line, ACA_COLL_LINE_MAX, ACA_COLL_LINE_FMT, width,
-			 cpu, generated, written, lost, held, errors, wakeups,
-			 reads, bytes, div_u64(wait, NSEC_PER_USEC));
+	seq_printf(m, ACA_COLL_LINE_FMT, width, cpu, generated, written, lost,
+		   held, errors, wakeups, reads, bytes,
+		   div_u64(wait, NSEC_PER_USEC));
 }
 
 /* The first CPU from @cpu on with a ring, or nr_cpu_ids. */
@@ -69,60 +69,85 @@ static u32 aca_next_ring(const struct aca_sampling *c, u32 cpu)
 	return c ? cpu : nr_cpu_ids;
 }
 
-static ssize_t collection_read(struct file *file, struct kobject *kobj,
-			       struct bin_attribute *attr, char *buf,
-			       loff_t off, size_t count)
+/* The line at CPU @cpu's or the next CPU's with a ring, its position in @pos. */
+static void *aca_coll_at(struct aca_collection *coll, u32 cpu, loff_t *pos)
 {
-	struct aca_collection *coll = attr->private;
-	char line[ACA_COLL_LINE_MAX];
-	struct aca_sampling *c;
-	size_t n, line_len, len = 0, skip, part;
-	int width;
-	u32 cpu = 0;
-	loff_t pos;
+	struct aca_sampling *c = coll->smp;
 
-	width = snprintf(NULL, 0, "%u", nr_cpu_ids - 1);
-	line_len = aca_coll_line(line, width, 0, NULL, 0);
+	cpu = aca_next_ring(c, cpu);
+	*pos = (loff_t)cpu + 1;
+	return cpu < nr_cpu_ids ? &c->rings[cpu] : NULL;
+}
+
+static void *aca_coll_start(struct seq_file *m, loff_t *pos)
+{
+	struct aca_collection *coll = m->private;
 
 	mutex_lock(&coll->sampling_lock);
-	c = coll->smp;
-	n = scnprintf(line, sizeof(line), "event %s\n",
-		      !c ? "none" : c->sw ? "cpu-clock" : "pmu");
-	/* line[] holds the n bytes at pos when the reader wants them. */
-	for (pos = 0; len < count; cpu++) {
-		if (pos + n > off) {
-			skip = off > pos ? off - pos : 0;
-			part = min(n - skip, count - len);
-			if (part < n - skip && len)
-				break;	/* end at the end of a line */
-			memcpy(buf + len, line + skip, part);
-			len += part;
-		}
-		cpu = aca_next_ring(c, cpu);
-		if (cpu >= nr_cpu_ids)
-			break;
-		pos += n;
-		n = line_len;
-		if (pos + n > off) {
-			n = aca_coll_line(line, width, cpu, c->rings[cpu],
-					  READ_ONCE(c->errors[cpu]));
-			WARN_ON_ONCE(n != line_len);
-		}
-	}
-	mutex_unlock(&coll->sampling_lock);
-	return len;
+	if (!*pos)
+		return SEQ_START_TOKEN;
+	if (*pos > nr_cpu_ids)
+		return NULL;
+	return aca_coll_at(coll, *pos - 1, pos);
 }
 
-static BIN_ATTR_ADMIN_RO(collection, 0);
-
-int aca_collection_file_init(struct aca_collection *coll)
+static void *aca_coll_next(struct seq_file *m, void *v, loff_t *pos)
 {
-	bin_attr_collection.private = coll;
-	return sysfs_create_bin_file(&THIS_MODULE->mkobj.kobj,
-				     &bin_attr_collection);
+	struct aca_collection *coll = m->private;
+	struct aca_ring **r = v;
+
+	return aca_coll_at(coll, v == SEQ_START_TOKEN ? 0 :
+			   r - coll->smp->rings + 1, pos);
 }
 
+static void aca_coll_stop(struct seq_file *m, void *v)
+{
+	struct aca_collection *coll = m->private;
+
+	mutex_unlock(&coll->sampling_lock);
+}
+
+static int aca_coll_show(struct seq_file *m, void *v)
+{
+	struct aca_collection *coll = m->private;
+	struct aca_sampling *c = coll->smp;
+	struct aca_ring **r = v;
+	u32 cpu;
+
+	if (v == SEQ_START_TOKEN) {
+		seq_printf(m, "event %s\n",
+			   !c ? "none" : c->sw ? "cpu-clock" : "pmu");
+		return 0;
+	}
+	cpu = r - c->rings;
+	aca_coll_line(m, cpu, *r, READ_ONCE(c->errors[cpu]));
+	return 0;
+}
+
+static const struct seq_operations aca_collection_sops = {
+	.start = aca_coll_start,
+	.next = aca_coll_next,
+	.stop = aca_coll_stop,
+	.show = aca_coll_show,
+};
+
+DEFINE_SEQ_ATTRIBUTE(aca_collection);
+
+/*
+ * The module's debugfs directory, /sys/kernel/debug/aca, and its
+ * collection file; a test build adds its hooks beside it (inject.c).
+ * Without debugfs (not built in, or debugfs=off) neither is there, and
+ * aca works all the same.
+ */
+void aca_collection_file_init(struct aca_collection *coll)
+{
+	coll->debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	debugfs_create_file("collection", 0400, coll->debugfs, coll,
+			    &aca_collection_fops);
+}
+
+/* The directory with every file in it, once no reader is inside one. */
 void aca_collection_file_exit(struct aca_collection *coll)
 {
-	sysfs_remove_bin_file(&THIS_MODULE->mkobj.kobj, &bin_attr_collection);
+	debugfs_remove_recursive(coll->debugfs);
 }

@@ -56,15 +56,21 @@ static const struct file_operations aca_event_off_fops = {
  * sampler.c): the tests' tally of the collections they start
  * (tools/vm/guest-init).
  */
+void aca_inject_started(struct aca_collection *coll)
+{
+	atomic_inc(&coll->started);
+}
+
+/*
+ * Both files beside the collection file, in the module's debugfs
+ * directory (collection_file.c), which takes them with it at unload.
+ */
 void aca_inject_init(struct aca_collection *coll)
 {
-	coll->debugfs = debugfs_create_dir("aca", NULL);
 	debugfs_create_file("event_off", 0200, coll->debugfs, coll,
 			    &aca_event_off_fops);
 	debugfs_create_atomic_t("started", 0400, coll->debugfs, &coll->started);
 }
 
-void aca_inject_exit(struct aca_collection *coll)
-{
-	debugfs_remove_recursive(coll->debugfs);
-}
+/* What tells a test build from the product: modinfo -F test_hooks aca.ko. */
+MODULE_INFO(test_hooks, "y");

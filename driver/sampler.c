@@ -35,7 +35,7 @@
  * Locking: the acp_ops entry points run under aca_lock (target.c, the
  * collection's lock), which they assert. The collection's sampling
  * changes only there, and additionally under its sampling_lock, so the
- * sysfs file reads it without aca_lock.
+ * collection file reads it without aca_lock.
  */
 #include <linux/bitmap.h>
 #include <linux/cpu.h>
@@ -525,7 +525,7 @@ int aca_sampler_start_local(struct aca_collection *coll,
 		coll->smp->sw = cpu_clock;
 	ret = aca_sampler_start(coll, cfg, false);
 	if (!ret)
-		atomic_inc(&coll->started);
+		aca_inject_started(coll);
 	return ret;
 }
 
@@ -612,7 +612,8 @@ bool aca_cpu_clock_fallback(void *ctx)
 
 /*
  * A collection's sampling, before any session: its works, the hotplug
- * callbacks, the collection file and the fault injector.
+ * callbacks, the collection file and, in a test build, the fault injector
+ * beside it in debugfs.
  */
 int aca_sampler_init(struct aca_collection *coll)
 {
@@ -625,22 +626,15 @@ int aca_sampler_init(struct aca_collection *coll)
 	ret = aca_hotplug_init(coll);
 	if (ret)
 		return ret;
-	ret = aca_collection_file_init(coll);
-	if (ret)
-		goto err_hotplug;
-	/* Optional: without debugfs, only the tests' stand-in is missing. */
+	/* Optional, as debugfs is: without it only these files are missing. */
+	aca_collection_file_init(coll);
 	aca_inject_init(coll);
 	return 0;
-
-err_hotplug:
-	aca_hotplug_exit(coll);
-	return ret;
 }
 
 /* After the device is gone: no session exists, no handler can run. */
 void aca_sampler_exit(struct aca_collection *coll)
 {
-	aca_inject_exit(coll);
 	aca_collection_file_exit(coll);
 	aca_hotplug_exit(coll);
 	aca_emon_exit(coll);

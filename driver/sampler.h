@@ -5,8 +5,8 @@
  * frees. The files that sample for it share it: events.c (perf events and
  * the overflow handler), multiplex.c (the groups' windows and the switch
  * timer), emon.c (counting mode's reads and EMON timer), hotplug.c (CPU
- * hotplug, the watch), inject.c (the debugfs fault injector) and
- * collection_file.c (/sys/module/aca/collection).
+ * hotplug, the watch), inject.c (the debugfs fault injector, in a test
+ * build only) and collection_file.c (/sys/kernel/debug/aca/collection).
  */
 #ifndef ACA_SAMPLER_H
 #define ACA_SAMPLER_H

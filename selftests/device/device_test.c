@@ -708,12 +708,14 @@ struct cpu_counts {
 	uint64_t generated, written, dropped, held, errors;
 };
 
-/* /sys/module/aca/collection; returns its event kind or NULL. */
+/* The collection file (in debugfs); returns its event kind or NULL. */
+#define COLLECTION_PATH	"/sys/kernel/debug/aca/collection"
+
 static const char *collection_counts(struct cpu_counts *cc, int n)
 {
 	static char kind[32];
 	char line[256];
-	FILE *f = fopen("/sys/module/aca/collection", "r");
+	FILE *f = fopen(COLLECTION_PATH, "r");
 
 	if (!f)
 		return NULL;
@@ -803,7 +805,7 @@ FIXTURE(sampled) {
 	int n;				/* CPU channels */
 	size_t len[MAX_CPUS + 2];	/* what each channel gave, in bytes */
 	int err[MAX_CPUS + 2];		/* its read error, or 0 */
-	struct cpu_counts cc[MAX_CPUS];	/* /sys/module/aca/collection after STOP */
+	struct cpu_counts cc[MAX_CPUS];	/* the collection file after STOP */
 	pid_t spinners[MAX_CPUS];
 	uint64_t tsc0, tsc1;		/* before START, after STOP */
 	int num_samples_status;		/* GET_NUM_SAMPLES after STOP */
@@ -1117,6 +1119,8 @@ TEST(cpu_back_online_mid_collection_is_sampled_again)
  * CPU 1 is sampled again, and the collection file counts one error for
  * it, none for any other CPU.
  */
+#define EVENT_OFF_PATH	"/sys/kernel/debug/aca/event_off"	/* a test build's */
+
 TEST(event_not_sampling_is_made_anew)
 {
 	static struct channel ch[MAX_CPUS + 2];
@@ -1127,9 +1131,12 @@ TEST(event_not_sampling_is_made_anew)
 	struct coll c;
 
 	ASSERT_LE(2, ncpus()) TH_LOG("needs a second CPU");
+	ASSERT_EQ(0, access(COLLECTION_PATH, F_OK)) TH_LOG("debugfs is not mounted");
+	ASSERT_EQ(0, access(EVENT_OFF_PATH, W_OK))
+		TH_LOG("no %s: aca.ko was built without the test hooks "
+		       "(tools/build-module --test-hooks)", EVENT_OFF_PATH);
 	coll_sampling(_metadata, &c, ch, spinners);
-	ASSERT_EQ(0, write_sysfs("/sys/kernel/debug/aca/event_off", "1"))
-		TH_LOG("the module's debugfs stand-in (debugfs mounted?)");
+	ASSERT_EQ(0, write_sysfs(EVENT_OFF_PATH, "1"));
 	tsc_off = coll_tsc(&c);
 	ASSERT_NE(0, tsc_off);
 	/* Two watch periods, however slow the VM. */
@@ -1502,11 +1509,10 @@ TEST(splice_gives_ring_pages_by_reference)
 }
 
 /*
- * /sys/module/aca/collection while a configured session has its rings:
- * root's only, one line per CPU with a ring (every online one), and never
- * cut short, however many CPUs (it is a binary attribute, not a page).
+ * The collection file while a configured session has its rings: root's
+ * only, one line per CPU with a ring (every online one), and never cut
+ * short, however many CPUs (a seq_file, not a sysfs page).
  */
-#define COLLECTION_PATH	"/sys/module/aca/collection"
 
 FIXTURE(collection_file) {
 	struct coll c;
@@ -1589,6 +1595,10 @@ TEST_F(collection_file, is_root_only_0400)
 	EXPECT_EQ(0, st.st_uid);
 }
 
+/*
+ * Twice root's: debugfs's top directory is 0700 (the kernel's default,
+ * which tools/vm/guest-init keeps), and the file within it 0400.
+ */
 TEST_F(collection_file, unprivileged_reader_gets_eacces)
 {
 	int status;
@@ -1662,22 +1672,30 @@ TEST_F(collection_file, ends_with_the_last_cpus_whole_line)
 	EXPECT_EQ(highest, cpu_line(last + 1)) TH_LOG("last line '%s'", last + 1);
 }
 
-/* Each read() ends at the end of a line when its buffer can take one. */
-TEST_F(collection_file, reads_return_whole_lines)
+/*
+ * A read() of a page or more ends at the end of a line (seq_file: the line
+ * that does not fit waits for the next read), and the lines of all the
+ * reads are the whole file's.
+ */
+TEST_F(collection_file, page_reads_return_whole_lines)
 {
+	static char whole[1 << 20], buf[1 << 20];
+	ssize_t len = read_collection(whole, sizeof(whole), sizeof(whole));
 	int fd = open(COLLECTION_PATH, O_RDONLY | O_CLOEXEC);
-	char buf[400];		/* more than a line, less than two */
+	size_t page = getpagesize(), got = 0;
 	int reads = 0;
 	ssize_t n;
 
+	ASSERT_LT(0, len);
 	ASSERT_LE(0, fd);
-	while ((n = read(fd, buf, sizeof(buf))) > 0) {
-		EXPECT_EQ('\n', buf[n - 1]) TH_LOG("read %d: %zd bytes", reads, n);
+	while (got < sizeof(buf) && (n = read(fd, buf + got, page)) > 0) {
+		EXPECT_EQ('\n', buf[got + n - 1]) TH_LOG("read %d: %zd bytes", reads, n);
+		got += n;
 		reads++;
 	}
 	EXPECT_EQ(0, n);
-	/* The header goes with the first CPU line, then one line a read. */
-	EXPECT_EQ(sysconf(_SC_NPROCESSORS_ONLN), reads);
+	EXPECT_EQ(len, got);
+	EXPECT_EQ(0, memcmp(whole, buf, len));
 	close(fd);
 }
 
