@@ -23,16 +23,17 @@
  * static_key_slow_inc()/dec(), the first branch-stack event through
  * static_branch_enable()), and a percpu-rwsem reader that takes it again
  * waits behind a pending writer: a deadlock with the hotplug of any CPU.
- * Instead, aca keeps its own view, struct aca_hotplug of the collection,
- * under its lock:
- *  - aca_up_cpus (@up): the CPUs between aca's online callback (at
+ * Instead, aca keeps its own view, struct aca_hotplug of the collection
+ * (coll->hp), under its lock:
+ *  - @up: the CPUs between aca's online callback (at
  *    CPUHP_AP_ONLINE_DYN, after perf's own at CPUHP_AP_PERF_ONLINE) and
- *    its teardown (before perf's). Where perf refuses a CPU's event for
- *    being offline (perf_event_create_kernel_counter(): -ENODEV, decided
- *    under the CPU context's mutex that its hotplug callbacks take), aca's
- *    teardown has run before, so the CPU is out of aca_up_cpus, or its
- *    online callback has run since, and the CPU is in aca_replug_cpus.
- *  - aca_replug_cpus (@replug): online again and waiting for its
+ *    its teardown (before perf's); aca_cpu_up() asks it. Where perf
+ *    refuses a CPU's event for being offline
+ *    (perf_event_create_kernel_counter(): -ENODEV, decided under the CPU
+ *    context's mutex that its hotplug callbacks take), aca's teardown has
+ *    run before, so the CPU is out of @up, or its online callback has run
+ *    since, and the CPU is in @replug.
+ *  - @replug: online again and waiting for its
  *    events: the replug work (below) makes them under aca_lock, after
  *    whatever held aca_lock when the CPU came back (START, the watch) is
  *    done.
@@ -67,9 +68,9 @@ bool aca_cpu_raced(struct aca_hotplug *hp, u32 cpu)
 }
 
 /*
- * Under aca_lock (no cpus_read_lock(): see aca_up_cpus): @cpu's events
- * made anew. -EAGAIN: the CPU is offline, or went down meanwhile; it gets
- * them when it is back (the replug work).
+ * Under aca_lock (no cpus_read_lock(): see "without cpus_read_lock()"
+ * above): @cpu's events made anew. -EAGAIN: the CPU is offline, or went
+ * down meanwhile; it gets them when it is back (the replug work).
  */
 static int aca_recreate_cpu(struct aca_collection *coll, u32 cpu)
 {
@@ -108,8 +109,9 @@ static int aca_recreate_cpu(struct aca_collection *coll, u32 cpu)
  * goes offline and never puts them back, so a CPU that comes back online
  * gets new ones (a CPU offline at START gets its first ones). The hotplug
  * callbacks run under the hotplug lock, which perf takes inside aca_lock
- * (in event creation and release, aca_up_cpus): they only mark the CPU
- * and leave the work to a work item, which takes aca_lock as START does.
+ * (in event creation and release: see "without cpus_read_lock()"
+ * above): they only mark the CPU (@up, @replug) and leave the work to a
+ * work item, which takes aca_lock as START does.
  *
  * The callbacks' state and their view: the module's one entry point from
  * CPU hotplug. aca_hp is set before the callbacks are registered, at the
@@ -133,7 +135,7 @@ static int aca_cpu_online(unsigned int cpu)
 	return 0;
 }
 
-/* Before perf's own teardown: see aca_up_cpus. */
+/* Before perf's own teardown: see @up, "without cpus_read_lock()" above. */
 static int aca_cpu_offline(unsigned int cpu)
 {
 	struct aca_hotplug *hp = aca_hp;
@@ -286,7 +288,8 @@ void aca_watch_events(struct aca_collection *coll)
 			continue;
 		/*
 		 * A CPU offline, or back and not yet replugged, is not failed
-		 * (no cpus_read_lock(): see aca_up_cpus).
+		 * (no cpus_read_lock(): see "without cpus_read_lock()"
+		 * above).
 		 */
 		bad = !aca_cpu_raced(&coll->hp, cpu) ? aca_cpu_failed(c, first) : NULL;
 		if (bad)
@@ -327,7 +330,7 @@ int aca_hotplug_init(struct aca_collection *coll)
 	aca_hp = hp;
 	/*
 	 * No CPU is half-way up or down while the hotplug lock is held:
-	 * every online one is up as perf knows it (aca_up_cpus).
+	 * every online one is up as perf knows it (@up).
 	 */
 	cpus_read_lock();
 	cpumask_copy(&hp->up, cpu_online_mask);

@@ -13,7 +13,7 @@ struct aca_collection;
 /* The watch's period: see "Events that stop sampling" in hotplug.c. */
 #define ACA_WATCH_MS		1000
 
-/* A collection's view of CPU hotplug: see aca_up_cpus in hotplug.c. */
+/* A collection's view of CPU hotplug (hotplug.c: "without cpus_read_lock()"). */
 struct aca_hotplug {
 	spinlock_t lock;		/* @up and @replug */
 	struct cpumask up;		/* online as perf knows it */

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * A data channel's ring (ring.c): one producer (a CPU's overflow handler;
+ * A data channel's ring (ring.c): one producer (a CPU's overflow handler,
+ * or in counting mode the EMON timer's reads and then STOP's last;
  * INIT_DRIVER and then the module-record worker; the uncore worker and
- * then STOP), one consumer (the
- * reader of the data channel bound to it, or a local trace's mapping).
+ * then STOP), one consumer (the reader of the data channel bound to it,
+ * or a local trace's mapping).
  * The ring owns its reader's wait queue and wake-up, and its header page
  * is struct aca_mmap_header of uapi/aca.h, mappable as is: a local trace's
  * owner maps it read-write, so the kernel keeps what it believes (head and

@@ -399,7 +399,7 @@ static int aca_create_events(struct aca_collection *coll, bool sw,
 	u32 offline = 0, first = 0;
 	int ret = 0;
 
-	/* No cpus_read_lock(): see aca_up_cpus (hotplug.c). */
+	/* No cpus_read_lock(): see "without cpus_read_lock()" in hotplug.c. */
 	for (u32 cpu = 0; cpu < nr_cpu_ids && !ret; cpu++) {
 		if (!c->rings[cpu])
 			continue;

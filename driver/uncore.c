@@ -293,10 +293,11 @@ int aca_uncore_start(struct aca_uncore *u, const struct acp_config *cfg, bool pa
 	set->rec = kzalloc(rec_max, GFP_KERNEL);
 	/*
 	 * No cpus_read_lock() around perf's calls, which may take it again
-	 * (hotplug.c, aca_up_cpus): a die's CPU that goes down before its
-	 * counter is made gets it refused, as any die perf refuses (logged,
-	 * its records not valid); one that goes down after has its events
-	 * moved to another CPU of the die by the uncore PMU itself.
+	 * (see "without cpus_read_lock()" in hotplug.c): a die's CPU that
+	 * goes down before its counter is made gets it refused, as any die
+	 * perf refuses (logged, its records not valid); one that goes down
+	 * after has its events moved to another CPU of the die by the uncore
+	 * PMU itself.
 	 */
 	ret = set->evs && set->rec_size && set->rec ? aca_unc_units(set) : -ENOMEM;
 	if (!ret) {

@@ -10,10 +10,11 @@
  * perf_event_paranoid keeps from an unprivileged user; energy leaks what
  * other code does (kernels keep their powercap files for root since
  * CVE-2020-8694; perf's power events need CAP_PERFMON). Each READ_MSR
- * costs an IPI per CPU, so every connection may ask at most
- * ACP_MSR_RATE a second, in bursts of ACP_MSR_BURST; beyond that it is
- * answered 196 at once, as every refusal is. Refusals log why; the
- * kernel's log function is rate-limited.
+ * costs an IPI per CPU, so the target answers at most ACP_MSR_RATE a
+ * second, in bursts of ACP_MSR_BURST, whichever connection asks (one
+ * bucket per target: a peer that reconnects gets no fresh burst); beyond
+ * that a READ_MSR is answered 196 at once, as every refusal is. Refusals
+ * log why; the kernel's log function is rate-limited.
  */
 #include "internal.h"
 
