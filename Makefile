@@ -110,25 +110,22 @@ $(RELAY_TESTS): $(B)/tests/relay_%: selftests/relay/%.c $(filter-out relay/main.
 
 host: $(B)/aca-host
 
-# aca-host is main.c and the command-line front-ends only it needs, linked
-# with build/libaca-host.a: the host side of the protocol (connections,
-# sessions, payloads, ECBs), the collection (channels, progress, output
-# files), the counting session of stat and the report (records, symbols through libdwfl, kallsyms,
-# attribution, tables). The tests link that library and include its
-# headers; no test compiles a source of tools/aca-host. Both lists name every file (HOST_LIST_STAMP
-# notices when they change). Each source is one object, rebuilt when it,
-# a header it includes (-MMD) or the flags (UFLAGS_STAMP) change. -Werror
-# changes no output, so it is not in UFLAGS_STAMP: make check (tools/check)
-# removes the objects to compile every source under it, and a later plain
-# make (make install in the install test, on a read-only tree) finds them
-# up to date.
-HOST_CLI_SRC := $(addprefix tools/aca-host/,main.c args.c hello.c info.c ping.c \
-	collect_cli.c report_cli.c script_cli.c stat_cli.c perfdata_cli.c pprof_cli.c top.c)
-HOST_LIB_SRC := $(addprefix tools/aca-host/,net.c session.c payload.c ecb.c channels.c \
-	collect.c collect_out.c groups.c progress.c files.c records.c symbols.c kallsyms.c attrib.c tally.c \
-	report_load.c report.c ksym_collect.c perfnames.c stack.c filter.c sortkey.c \
-	textesc.c folded.c flamegraph.c report_views.c script.c perfdata.c pprof.c stat_events.c \
-	stat_out.c stat.c)
+# aca-host is aca-host.c (main() and the table of commands) and the
+# commands, one tools/aca-host/builtin-NAME.c each, linked with
+# build/libaca-host.a: every other source of tools/aca-host, the host side
+# of the protocol (connections, sessions, payloads, ECBs), the command
+# lines (args.c), the collection (channels, progress, output files), the
+# counting session of stat and the report (records, symbols through
+# libdwfl, kallsyms, attribution, tables). The tests link that library and
+# include its headers; no test compiles a source of tools/aca-host. The
+# lists follow the files (HOST_LIST_STAMP notices when they change). Each
+# source is one object, rebuilt when it, a header it includes (-MMD) or
+# the flags (UFLAGS_STAMP) change. -Werror changes no output, so it is not
+# in UFLAGS_STAMP: make check (tools/check) removes the objects to compile
+# every source under it, and a later plain make (make install in the
+# install test, on a read-only tree) finds them up to date.
+HOST_CLI_SRC := tools/aca-host/aca-host.c $(sort $(wildcard tools/aca-host/builtin-*.c))
+HOST_LIB_SRC := $(filter-out $(HOST_CLI_SRC),$(sort $(wildcard tools/aca-host/*.c)))
 HOST_OBJ := $(B)/obj/aca-host
 HOST_CLI_OBJ := $(HOST_CLI_SRC:tools/aca-host/%.c=$(HOST_OBJ)/%.o)
 # pprof.c writes profile.proto through C that protoc-c generates at build

@@ -73,6 +73,35 @@ TEST_F(dir, unknown_option_exits_2_with_usage_on_stderr)
 				"'--frobnicate'\nusage: aca-host hello "));
 }
 
+/*
+ * The usage and the dispatch are one table (tools/aca-host/aca-host.c):
+ * every command the usage lists ("  NAME ARGS" lines) answers its own
+ * --help, and there are all ten.
+ */
+TEST_F(dir, every_command_the_usage_lists_runs)
+{
+	const char *args[] = { "--help", NULL };
+	char *usage, *line, *save = NULL, name[32], want[64];
+	int n = 0;
+
+	ASSERT_EQ(0, host(self, args));
+	usage = strdup(self->d.run.out);
+	ASSERT_NE(NULL, usage);
+	for (line = strtok_r(usage, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *help[] = { name, "--help", NULL };
+
+		if (strncmp(line, "  ", 2) || line[2] == ' ' ||
+		    sscanf(line + 2, "%31s", name) != 1)
+			continue;
+		n++;
+		EXPECT_EQ(0, host(self, help)) TH_LOG("aca-host %s --help", name);
+		snprintf(want, sizeof(want), "usage: aca-host %s ", name);
+		EXPECT_TRUE(starts_with(self->d.run.out, want)) TH_LOG("%s", self->d.run.out);
+	}
+	free(usage);
+	EXPECT_EQ(10, n);
+}
+
 /* perf-data and pprof write a file: without --out it is a usage error. */
 TEST_F(dir, writers_without_out_exit_2_with_usage_on_stderr)
 {
@@ -103,6 +132,8 @@ FIXTURE_VARIANT_ADD(help, hello) { "hello", "--help" };
 FIXTURE_VARIANT_ADD(help, hello_h) { "hello", "-h" };
 FIXTURE_VARIANT_ADD(help, info) { "info", "--help" };
 FIXTURE_VARIANT_ADD(help, info_h) { "info", "-h" };
+FIXTURE_VARIANT_ADD(help, ping) { "ping", "--help" };
+FIXTURE_VARIANT_ADD(help, ping_h) { "ping", "-h" };
 FIXTURE_VARIANT_ADD(help, collect) { "collect", "--help" };
 FIXTURE_VARIANT_ADD(help, collect_h) { "collect", "-h" };
 FIXTURE_VARIANT_ADD(help, report) { "report", "--help" };
@@ -113,6 +144,10 @@ FIXTURE_VARIANT_ADD(help, perf_data) { "perf-data", "--help" };
 FIXTURE_VARIANT_ADD(help, perf_data_h) { "perf-data", "-h" };
 FIXTURE_VARIANT_ADD(help, pprof) { "pprof", "--help" };
 FIXTURE_VARIANT_ADD(help, pprof_h) { "pprof", "-h" };
+FIXTURE_VARIANT_ADD(help, stat) { "stat", "--help" };
+FIXTURE_VARIANT_ADD(help, stat_h) { "stat", "-h" };
+FIXTURE_VARIANT_ADD(help, top) { "top", "--help" };
+FIXTURE_VARIANT_ADD(help, top_h) { "top", "-h" };
 
 FIXTURE_SETUP(help)
 {

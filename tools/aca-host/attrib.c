@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "attrib.h"
+#include "util.h"
 
 /* mod_file[] besides an index into files[]: */
 #define NOT_TRIED	(-2)	/* not looked at yet */
@@ -232,15 +233,10 @@ static int file_index(struct attrib *a, const char *path)
 	for (size_t i = 0; i < a->nfiles; i++)
 		if (!strcmp(a->files[i].path, full))
 			return a->files[i].syms ? (int)i : NO_FILE;
-	if (a->nfiles == a->files_cap) {
-		size_t cap = a->files_cap ? 2 * a->files_cap : 16;
-		struct attrib_file *v = realloc(a->files, cap * sizeof(*v));
-
-		if (!v)
-			return NO_FILE;
-		a->files = v;
-		a->files_cap = cap;
-	}
+	f = grow(a->files, &a->files_cap, a->nfiles + 1, sizeof(*f));
+	if (!f)
+		return NO_FILE;
+	a->files = f;
 	f = &a->files[a->nfiles];
 	memset(f, 0, sizeof(*f));
 	f->path = strdup(full);

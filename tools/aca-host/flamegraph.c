@@ -5,6 +5,7 @@
 
 #include "flamegraph.h"
 #include "textesc.h"
+#include "util.h"
 
 #define FONT_SIZE	12
 #define FONT_WIDTH	0.59	/* of an average glyph, in font sizes */
@@ -26,21 +27,6 @@ struct flow {
 	size_t nopen, open_cap;
 	int nomem;
 };
-
-static void *grow(void *v, size_t *cap, size_t need, size_t size)
-{
-	size_t c = *cap ? *cap : 64;
-	void *p;
-
-	if (need <= *cap)
-		return v;
-	while (c < need)
-		c *= 2;
-	p = realloc(v, c * size);
-	if (p)
-		*cap = c;
-	return p;
-}
 
 static void close_to(struct flow *f, size_t depth, uint64_t t)
 {
@@ -133,7 +119,7 @@ static void draw(const struct node *n, uint64_t total, double per_sample,
 	fputs("<g><title>", out);
 	xml_text(out, name);
 	fprintf(out, " (%llu samples, %.2f%%)</title>", (unsigned long long)(n->end - n->start),
-		100.0 * (n->end - n->start) / total);
+		pct(n->end - n->start, total));
 	fprintf(out, "<rect x=\"%.1f\" y=\"%zu\" width=\"%.1f\" height=\"%d\" "
 		"fill=\"rgb(%u,%u,%u)\" rx=\"2\" ry=\"2\"/>", x1, y1, w,
 		FLAME_FRAME_HEIGHT - 1, c >> 16, c >> 8 & 0xff, c & 0xff);

@@ -5,25 +5,20 @@
 
 #include "folded.h"
 #include "perfnames.h"
+#include "util.h"
 
 static void add(struct fold *f, const char *s, size_t n)
 {
+	char *p;
+
 	if (f->nomem)
 		return;
-	if (f->len + n + 1 > f->cap) {
-		size_t cap = f->cap ? f->cap : 256;
-		char *p;
-
-		while (cap < f->len + n + 1)
-			cap *= 2;
-		p = realloc(f->p, cap);
-		if (!p) {
-			f->nomem = 1;
-			return;
-		}
-		f->p = p;
-		f->cap = cap;
+	p = grow(f->p, &f->cap, f->len + n + 1, 1);
+	if (!p) {
+		f->nomem = 1;
+		return;
 	}
+	f->p = p;
 	memcpy(f->p + f->len, s, n);
 	f->len += n;
 	f->p[f->len] = 0;

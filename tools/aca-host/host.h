@@ -72,19 +72,4 @@ const char *host_status_name(int status);
 void host_recv_failed(int fd, int err, const char *what);
 void close_quietly(int fd);
 
-/*
- * The commands of main.c: the program's own, not in build/libaca-host.a
- * (the rest of this directory, which the tests link too).
- */
-int cmd_hello(const char *target, int timeout_s);	/* hello.c */
-int cmd_info(const char *target, int timeout_s);	/* info.c */
-int cmd_ping(const char *target, int timeout_s);	/* ping.c */
-int cmd_collect(int argc, char **argv);		/* collect_cli.c */
-int cmd_report(int argc, char **argv);		/* report_cli.c */
-int cmd_script(int argc, char **argv);		/* script_cli.c */
-int cmd_stat(int argc, char **argv);		/* stat_cli.c */
-int cmd_perf_data(int argc, char **argv);	/* perfdata_cli.c */
-int cmd_pprof(int argc, char **argv);		/* pprof_cli.c */
-int cmd_top(int argc, char **argv);		/* top.c */
-
 #endif /* ACA_HOST_H */

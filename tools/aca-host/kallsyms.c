@@ -8,6 +8,7 @@
 
 #include "files.h"
 #include "kallsyms.h"
+#include "util.h"
 
 #define MAX_LINE	1024		/* KSYM_NAME_LEN is 512 */
 #define MAX_SYMS	(16u << 20)
@@ -140,7 +141,7 @@ int ksyms_load(const char *path, struct ksyms *k, char *err, size_t errlen)
 		return -1;
 	}
 	while ((got = getline(&line, &len, f)) >= 0) {
-		struct ksym s;
+		struct ksym s, *v;
 		int r;
 
 		if (got > MAX_LINE || memchr(line, 0, got)) {
@@ -158,17 +159,13 @@ int ksyms_load(const char *path, struct ksyms *k, char *err, size_t errlen)
 		}
 		if (r != 1)
 			continue;
-		if (k->n == cap) {
-			struct ksym *v = realloc(k->v, (cap ? 2 * cap : 4096) * sizeof(*v));
-
-			if (!v) {
-				free(s.name);
-				snprintf(err, errlen, "out of memory");
-				goto fail;
-			}
-			k->v = v;
-			cap = cap ? 2 * cap : 4096;
+		v = grow(k->v, &cap, k->n + 1, sizeof(*v));
+		if (!v) {
+			free(s.name);
+			snprintf(err, errlen, "out of memory");
+			goto fail;
 		}
+		k->v = v;
 		k->v[k->n++] = s;
 	}
 	if (!k->n) {

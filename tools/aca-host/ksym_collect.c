@@ -8,23 +8,23 @@
 #include "attrib.h"
 #include "files.h"
 #include "ksym_collect.h"
+#include "util.h"
 
 #define MAX_STREAM_FILE		(4ull << 30)
 
 static int add_addr(struct ksym_addrs *a, uint64_t addr)
 {
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? 2 * a->cap : 4096;
-		uint64_t *v = realloc(a->v, cap * sizeof(*v));
-		uint64_t *hits = v ? realloc(a->hits, cap * sizeof(*hits)) : NULL;
+	/* v and hits share a->cap: from it, grow() gives both the same room. */
+	size_t cap = a->cap;
+	uint64_t *v = grow(a->v, &cap, a->n + 1, sizeof(*v)), *hits;
 
-		if (v)
-			a->v = v;
-		if (!hits)
-			return -1;
-		a->hits = hits;
-		a->cap = cap;
-	}
+	if (!v)
+		return -1;
+	a->v = v;
+	hits = grow(a->hits, &a->cap, a->n + 1, sizeof(*hits));
+	if (!hits)
+		return -1;
+	a->hits = hits;
 	a->v[a->n] = addr;
 	a->hits[a->n++] = 1;
 	return 0;
@@ -248,15 +248,11 @@ static int known_none(const struct ksym_known *k, uint64_t addr)
  */
 static void add_none(struct ksym_known *k, uint64_t addr)
 {
-	if (k->nnone == k->capnone) {
-		size_t cap = k->capnone ? 2 * k->capnone : 256;
-		uint64_t *v = realloc(k->none, cap * sizeof(*v));
+	uint64_t *v = grow(k->none, &k->capnone, k->nnone + 1, sizeof(*v));
 
-		if (!v)
-			return;
-		k->none = v;
-		k->capnone = cap;
-	}
+	if (!v)
+		return;
+	k->none = v;
 	k->none[k->nnone++] = addr;
 }
 
@@ -311,7 +307,7 @@ static int take_answer(int st, const uint64_t *addrs, size_t n, const uint8_t *s
 		return 1;
 	}
 	for (size_t i = 0; i < n; i++) {
-		struct ksym_answer a;
+		struct ksym_answer a, *v;
 		int got = ksym_parse_slot(slots + i * ACA_KSYM_SLOT_SIZE, addrs[i], &a);
 
 		if (got < 0)
@@ -320,17 +316,12 @@ static int take_answer(int st, const uint64_t *addrs, size_t n, const uint8_t *s
 			add_none(syms, addrs[i]);
 			continue;
 		}
-		if (syms->n == syms->cap) {
-			size_t cap = syms->cap ? 2 * syms->cap : 256;
-			struct ksym_answer *v = realloc(syms->v, cap * sizeof(*v));
-
-			if (!v) {
-				fprintf(stderr, "aca-host: out of memory for kernel symbols\n");
-				return -2;
-			}
-			syms->v = v;
-			syms->cap = cap;
+		v = grow(syms->v, &syms->cap, syms->n + 1, sizeof(*v));
+		if (!v) {
+			fprintf(stderr, "aca-host: out of memory for kernel symbols\n");
+			return -2;
 		}
+		syms->v = v;
 		syms->v[syms->n++] = a;
 	}
 	return 0;

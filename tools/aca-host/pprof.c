@@ -12,6 +12,7 @@
 #include "pprof.pb-c.h"
 #include "perfnames.h"
 #include "stack.h"
+#include "util.h"
 
 #define PP_CMD		"aca-host pprof"
 #define PP_GZ_BUFFER	(128u << 10)
@@ -82,24 +83,6 @@ static void failed(struct pp *w, int err)
 		w->err = err ? err : EIO;
 }
 
-/*
- * @p (capacity *@cap elements of @size) with room for @n + 1: @p itself,
- * or moved (*@cap updated); NULL when out of memory, @p left as it is.
- */
-static void *grow(void *p, size_t *cap, size_t n, size_t size)
-{
-	size_t c = *cap ? *cap : 64;
-
-	if (n + 1 <= *cap)
-		return p;
-	while (c < n + 1)
-		c *= 2;
-	p = realloc(p, c * size);
-	if (p)
-		*cap = c;
-	return p;
-}
-
 static uint64_t hash_str(const char *s)
 {
 	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a */
@@ -167,7 +150,7 @@ static int64_t str_index(struct pp *w, const char *s)
 	if (!s[0])
 		return 0;
 	id = table_find(w, &w->str_ids, hash_str(s), 0, s);
-	v = id && !*id ? grow(w->strs, &w->strs_cap, w->nstrs, sizeof(*v)) : w->strs;
+	v = id && !*id ? grow(w->strs, &w->strs_cap, w->nstrs + 1, sizeof(*v)) : w->strs;
 	if (!id || !v) {
 		failed(w, ENOMEM);
 		return 0;
@@ -204,7 +187,7 @@ static uint32_t function_of(struct pp *w, const char *name, const char *file)
 {
 	int64_t n = str_index(w, name), f = str_index(w, file);
 	uint32_t *id = table_find(w, &w->func_ids, n, f, NULL);
-	struct func *v = id && !*id ? grow(w->funcs, &w->funcs_cap, w->nfuncs, sizeof(*v)) :
+	struct func *v = id && !*id ? grow(w->funcs, &w->funcs_cap, w->nfuncs + 1, sizeof(*v)) :
 			 w->funcs;
 
 	if (!id || !v) {
@@ -224,7 +207,7 @@ static uint32_t location_of(struct pp *w, const struct stack_frame *f)
 {
 	uint64_t mod = f->at.mod ? (uint64_t)(f->at.mod - w->c->mods.v) + 1 : 0;
 	uint32_t *id = table_find(w, &w->loc_ids, f->addr, mod << 1 | f->ret, NULL);
-	struct loc *v = id && !*id ? grow(w->locs, &w->locs_cap, w->nlocs, sizeof(*v)) :
+	struct loc *v = id && !*id ? grow(w->locs, &w->locs_cap, w->nlocs + 1, sizeof(*v)) :
 			w->locs;
 	char name[PERF_NAME_MAX];
 
@@ -491,7 +474,7 @@ static int pp_init(struct pp *w)
 
 	w->mod_mapping = calloc(n, sizeof(*w->mod_mapping));
 	w->mappings = calloc(n, sizeof(*w->mappings));
-	w->strs = grow(NULL, &w->strs_cap, 0, sizeof(*w->strs));
+	w->strs = grow(NULL, &w->strs_cap, 1, sizeof(*w->strs));
 	if (!w->mod_mapping || !w->mappings || !w->strs || !(w->strs[0] = strdup("")))
 		return -1;
 	w->nstrs = 1;

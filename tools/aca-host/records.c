@@ -6,24 +6,7 @@
 
 #include "records.h"
 #include "textesc.h"
-
-static int grow(void **v, size_t *cap, size_t n, size_t size)
-{
-	size_t ncap;
-	void *p;
-
-	if (n < *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 1024;
-	if (ncap > SIZE_MAX / size)
-		return -1;
-	p = realloc(*v, ncap * size);
-	if (!p)
-		return -1;
-	*v = p;
-	*cap = ncap;
-	return 0;
-}
+#include "util.h"
 
 int records_layout_check(const struct record_layout *l, char *err, size_t errlen)
 {
@@ -64,22 +47,16 @@ static int parse_callstack(const uint8_t *rec, const struct record_layout *l,
 		snprintf(err, errlen, "a callstack of %zu addresses in an area for %zu", n, room);
 		return -1;
 	}
-	if (n && out->nchain + n > out->chain_cap) {
-		size_t cap = out->chain_cap ? out->chain_cap : 4096;
-		uint64_t *p;
+	if (n) {
+		uint64_t *p = grow(out->chain, &out->chain_cap, out->nchain + n, sizeof(*p));
 
-		while (cap < out->nchain + n)
-			cap *= 2;
-		p = realloc(out->chain, cap * sizeof(*p));
 		if (!p) {
 			snprintf(err, errlen, "out of memory for callstacks");
 			return -1;
 		}
 		out->chain = p;
-		out->chain_cap = cap;
-	}
-	if (n)
 		memcpy(out->chain + out->nchain, area + sizeof(h), n * sizeof(uint64_t));
+	}
 	s->chain = out->nchain;
 	s->nkernel = h.nkernel;
 	s->nuser = h.nuser;
@@ -104,10 +81,12 @@ int records_parse_samples(const uint8_t *buf, size_t len,
 
 		/* Streams are byte-exact copies: no alignment to rely on. */
 		memcpy(&r, rec, sizeof(r));
-		if (grow((void **)&out->v, &out->cap, out->n, sizeof(*out->v))) {
+		s = grow(out->v, &out->cap, out->n + 1, sizeof(*s));
+		if (!s) {
 			snprintf(err, errlen, "out of memory after %zu samples", i);
 			return -1;
 		}
+		out->v = s;
 		s = &out->v[out->n];
 		memset(s, 0, sizeof(*s));
 		/* Compat code keeps a 32-bit EIP where iip would be. */
@@ -242,10 +221,12 @@ int records_parse_modules(const uint8_t *buf, size_t len,
 				 r.rec_length);
 			return -1;
 		}
-		if (grow((void **)&out->v, &out->cap, out->n, sizeof(*out->v))) {
+		m = grow(out->v, &out->cap, out->n + 1, sizeof(*m));
+		if (!m) {
 			snprintf(err, errlen, "out of memory after %zu module records", i);
 			return -1;
 		}
+		out->v = m;
 		m = &out->v[out->n];
 		memset(m, 0, sizeof(*m));
 		if (parse_build_id(buf + off, &r, m, i, off, err, errlen))

@@ -1,15 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* aca-host report: the hotspot tables (report.h); its command line: report_cli.c. */
+/* aca-host report: the hotspot tables (report.h); its command line: builtin-report.c. */
 #include <stdlib.h>
 
 #include "folded.h"
 #include "report.h"
 #include "report_views.h"
-
-static double pct(uint64_t n, uint64_t of)
-{
-	return of ? 100.0 * n / of : 0.0;
-}
+#include "util.h"
 
 static void table(const struct tally *t, const char *what, const struct report *r,
 		  unsigned int top, FILE *out)

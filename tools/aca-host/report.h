@@ -128,6 +128,10 @@ double report_group_estimate(const struct report *r, uint32_t i, double *share);
 void report_print(const struct report *r, const struct report_opts *o,
 		  const char *dir, FILE *out);
 void report_free(struct report *r);
+/* The lists @o holds (--comms, --dsos). */
+void report_opts_free(struct report_opts *o);
+/* Raise the open file limit: libdwfl keeps every file it reads open. */
+void report_raise_nofile(void);
 
 /*
  * The samples and module records of @dir, their facts in @r, attribution

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "attrib.h"
@@ -651,4 +652,21 @@ void report_free(struct report *r)
 	free(r->frame_keys);
 	tally_free(&r->stacks);
 	memset(r, 0, sizeof(*r));
+}
+
+void report_opts_free(struct report_opts *o)
+{
+	name_list_free(&o->comms);
+	name_list_free(&o->dsos);
+}
+
+void report_raise_nofile(void)
+{
+	struct rlimit nofile;
+
+	/* A system-wide collection needs more than the usual 1024. */
+	if (!getrlimit(RLIMIT_NOFILE, &nofile) && nofile.rlim_cur < nofile.rlim_max) {
+		nofile.rlim_cur = nofile.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &nofile);
+	}
 }

@@ -5,13 +5,9 @@
 
 #include "report_views.h"
 #include "textesc.h"
+#include "util.h"
 
 #define MAX_COLUMN	80	/* text: wider values overflow their column */
-
-static double pct(uint64_t n, uint64_t of)
-{
-	return of ? 100.0 * n / of : 0.0;
-}
 
 /* Field @i of a key of values joined by SORT_SEP: its start and length. */
 static const char *field(const char *key, size_t i, size_t *len)

@@ -23,7 +23,8 @@ static struct tally_entry *slot(struct tally_entry *slots, size_t cap, const cha
 	return &slots[i];
 }
 
-static int grow(struct tally *t)
+/* Twice the slots (64 at first), every key placed anew. */
+static int rehash(struct tally *t)
 {
 	size_t cap = t->cap ? t->cap * 2 : 64;
 	struct tally_entry *slots = calloc(cap, sizeof(*slots));
@@ -44,7 +45,7 @@ int tally_add(struct tally *t, const char *key, uint64_t n)
 	struct tally_entry *e;
 
 	/* At most half full: probe sequences stay short. */
-	if (2 * (t->n + 1) > t->cap && grow(t))
+	if (2 * (t->n + 1) > t->cap && rehash(t))
 		return -1;
 	e = slot(t->slots, t->cap, key);
 	if (!e->key) {

@@ -2,9 +2,9 @@
 /* aca-host perf-data: its command line (the writer: perfdata.c). */
 #include <stdio.h>
 
-#include "host.h"
+#include "args.h"
+#include "builtin.h"
 #include "perfdata.h"
-#include "report_cli.h"
 
 static void usage(FILE *f)
 {
@@ -23,10 +23,10 @@ static void usage(FILE *f)
 		"                  (default: DIR/kallsyms)\n"
 		"  --sysroot, --pid, --tid, --comms, --dsos  only those samples, as\n"
 		"                  for aca-host report\n"
-		REPORT_OUT_STATUS);
+		ARG_WRITE_STATUS);
 }
 
 int cmd_perf_data(int argc, char **argv)
 {
-	return report_out_command("aca-host perf-data", usage, perfdata_write, argc, argv);
+	return arg_write_command("aca-host perf-data", usage, perfdata_write, argc, argv);
 }

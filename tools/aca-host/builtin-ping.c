@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "args.h"
+#include "builtin.h"
 #include "host.h"
 #include "session.h"
 
@@ -29,7 +31,7 @@ static int by_value(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int cmd_ping(const char *target, int timeout_s)
+static int ping(const char *target, int timeout_s)
 {
 	static double rtt[PING_COUNT];
 	struct host_session s;
@@ -64,4 +66,17 @@ int cmd_ping(const char *target, int timeout_s)
 	       PING_COUNT, rtt[0], rtt[PING_COUNT / 2], rtt[PING_COUNT * 99 / 100],
 	       rtt[PING_COUNT - 1]);
 	return 0;
+}
+
+static void usage(FILE *f)
+{
+	arg_target_usage(f, "aca-host ping",
+			 "Hand-shake, then time 1000 GET_NORMALIZED_TSC round trips on the\n"
+			 "  control channel, one at a time; print the smallest, median, 99th\n"
+			 "  percentile and largest, in microseconds.");
+}
+
+int cmd_ping(int argc, char **argv)
+{
+	return arg_target_command("aca-host ping", usage, ping, argc, argv);
 }

@@ -15,7 +15,6 @@
  */
 #include <errno.h>
 #include <dirent.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -28,12 +27,13 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "builtin.h"
 #include "collect.h"
 #include "ecb.h"
 #include "host.h"
 #include "ksym_collect.h"
 #include "report.h"
-#include "report_cli.h"
+#include "util.h"
 
 #define REFRESH_S	1.0		/* between two reads of the samples */
 #define KSYM_TRIES	3		/* failed KERNEL_SYMBOLS asks in a row */
@@ -41,7 +41,7 @@
 #define SNAP_TRIES	3		/* failed MODULE_SNAPSHOT asks in a row */
 #define HEADER_ROWS	6		/* above the table */
 
-static char cmd[] = "aca-host top";
+static const char cmd[] = "aca-host top";
 
 struct top {
 	const char *target;
@@ -215,11 +215,6 @@ static void term_enter(struct top *tp)
 	/* the alternate screen, cursor hidden */
 	killed_screen = 1;
 	fputs("\033[?1049h\033[?25l", stdout);
-}
-
-static double pct(uint64_t n, uint64_t of)
-{
-	return of ? 100.0 * n / of : 0.0;
 }
 
 static void term_size(unsigned int *rows, unsigned int *cols)
@@ -543,124 +538,90 @@ static void remove_tree(const char *dir)
 	rmdir(dir);
 }
 
-/* One option; 0, or the exit status 2 after a message. */
-static int option(int c, struct collect_opts *o, struct top *tp)
-{
-	unsigned long v;
-	double t;
+enum {
+	OPT_EVENT = ARG_OWN,
+	OPT_TOP,
+};
 
-	switch (c) {
-	case 'd':
-		return arg_seconds(cmd, "--duration", optarg, 86400, &o->duration) ? 2 : 0;
-	case 'o':
-		o->out = optarg;
-		return 0;
-	case 's':
-		tp->ro.sysroot = optarg;
-		return 0;
-	case 'e':
+/* What top's own options set. */
+struct top_args {
+	struct collect_opts *o;
+	struct top *tp;
+};
+
+/* One of top's own options; 0, or the exit status 2 after a message. */
+static int option(int id, const char *arg, void *own)
+{
+	struct top_args *a = own;
+	struct collect_opts *o = a->o;
+	unsigned long v;
+
+	switch (id) {
+	case OPT_EVENT:
 		if (o->nevents) {
 			fprintf(stderr, "%s: one --event\n", cmd);
 			return 2;
 		}
-		o->events[o->nevents++] = optarg;
+		o->events[o->nevents++] = arg;
 		return 0;
-	case 'b':
-		o->ecb_file = optarg;
-		return 0;
-	case 'r':
-		if (arg_number(cmd, "--rate", optarg, 1, 100000, &v))
+	case OPT_TOP:
+		if (arg_number(cmd, "--top", arg, 1, 1000, &v))
 			return 2;
-		o->rate = v;
+		a->tp->rows = v;
 		return 0;
-	case 'g':
-		o->call_depth = HOST_DEFAULT_CALL_DEPTH;
-		return 0;
-	case 'G':
-		return arg_call_graph(cmd, optarg, &o->call_depth) ? 2 : 0;
-	case 'n':
-		if (arg_number(cmd, "--top", optarg, 1, 1000, &v))
-			return 2;
-		tp->rows = v;
-		return 0;
-	case 'T':
-		return arg_timeout(cmd, optarg, &o->timeout_s) ? 2 : 0;
-	case 't':
-		if (arg_seconds(cmd, "--eof-timeout", optarg, 86400, &t))
-			return 2;
-		o->eof_timeout_s = (int)ceil(t);
-		return 0;
-	case OPT_PID:
-	case OPT_TID:
-	case OPT_COMMS:
-		return report_shared_option(cmd, c, optarg, &tp->ro) ? 2 : 0;
 	}
 	usage(stderr);
 	return 2;
 }
 
-static int check(struct collect_opts *o, int argc, char **argv)
+static int check(struct collect_opts *o)
 {
-	if (optind + 1 != argc) {
-		fprintf(stderr, "%s: one TARGET expected\n", cmd);
-		usage(stderr);
-		return 2;
-	}
-	o->target = argv[optind];
 	if (host_check_target(cmd, o->target))
 		return 2;
-	if (o->nevents && o->ecb_file) {
-		fprintf(stderr, "%s: --event and --ecb exclude each other\n", cmd);
+	if (arg_check_events(cmd, o))
 		return 2;
-	}
-	if (!o->ecb_file && !o->nevents)
-		o->events[o->nevents++] = HOST_DEFAULT_EVENT;
-	if (o->nevents && !host_ecb_known(o->events[0])) {
-		fprintf(stderr, "%s: unknown event '%s'; known events:\n", cmd, o->events[0]);
-		host_ecb_list(stderr);
-		return 2;
-	}
 	return o->out && collect_check_out(o->out) ? 2 : 0;
 }
 
 int cmd_top(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "out", required_argument, NULL, 'o' },
-		{ "sysroot", required_argument, NULL, 's' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "ecb", required_argument, NULL, 'b' },
-		{ "rate", required_argument, NULL, 'r' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "top", required_argument, NULL, 'n' },
-		{ "call-graph", required_argument, NULL, 'G' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "eof-timeout", required_argument, NULL, 't' },
-		{ "pid", required_argument, NULL, OPT_PID },
-		{ "tid", required_argument, NULL, OPT_TID },
-		{ "comms", required_argument, NULL, OPT_COMMS },
-		{ "help", no_argument, NULL, 'h' },
+	static const struct arg_opt opts[] = {
+		{ "out", required_argument, 'o', ARG_OUT },
+		{ "sysroot", required_argument, 0, ARG_SYSROOT },
+		{ "event", required_argument, 'e', OPT_EVENT },
+		{ "ecb", required_argument, 'b', ARG_ECB },
+		{ "rate", required_argument, 'r', ARG_RATE },
+		{ "duration", required_argument, 'd', ARG_DURATION },
+		{ "top", required_argument, 'n', OPT_TOP },
+		{ "call-graph", required_argument, 0, ARG_CALL_GRAPH },
+		{ "timeout", required_argument, 0, ARG_TIMEOUT },
+		{ "eof-timeout", required_argument, 0, ARG_EOF_TIMEOUT },
+		{ "pid", required_argument, 0, ARG_PID },
+		{ "tid", required_argument, 0, ARG_TID },
+		{ "comms", required_argument, 0, ARG_COMMS },
+		{ NULL, no_argument, 'g', ARG_CALLERS },
+		ARG_HELP_OPT,
 		{ 0 }
 	};
 	struct collect_opts o = { .rate = 1000, .switch_ms = HOST_DEFAULT_SWITCH_MS,
 				  .eof_timeout_s = 30, .duration = INFINITY,
 				  .timeout_s = HOST_CONNECT_TIMEOUT_S };
 	struct top tp = { .last = -1, .saved_err = -1 };
+	struct top_args own = { &o, &tp };
+	const struct arg_cmd c = {
+		.cmd = cmd, .operand = "TARGET", .opts = opts, .usage = usage,
+		.option = option, .own = &own, .timeout_s = &o.timeout_s, .out = &o.out,
+		.duration = &o.duration, .max_duration = 86400, .collect = &o,
+		.report = &tp.ro,
+	};
 	char tmp[4096] = "", tmpout[4200];
 	const char *base = getenv("TMPDIR");
-	int c, ret;
+	int ret;
 
-	argv[0] = cmd;
-	while ((c = getopt_long(argc, argv, "o:e:b:r:d:n:gh", opts, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			return 0;
-		}
-		ret = option(c, &o, &tp);
-		if (ret)
-			return ret;
-	}
-	ret = check(&o, argc, argv);
+	o.target = arg_parse(&c, argc, argv, &ret);
+	if (!o.target)
+		return ret;
+	ret = check(&o);
 	if (ret)
 		return ret;
 	if (!o.out) {

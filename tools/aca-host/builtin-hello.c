@@ -4,6 +4,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "args.h"
+#include "builtin.h"
 #include "host.h"
 #include "session.h"
 #include "textesc.h"
@@ -31,7 +33,7 @@ static void print_status(const struct sep_target_status_msg *s)
 	       s->collect_switch.flags & SEP_SWITCH_DELAYED_TRANSFER ? " delayed" : "");
 }
 
-int cmd_hello(const char *target, int timeout_s)
+static int hello(const char *target, int timeout_s)
 {
 	struct sep_target_status_msg s;
 	int fd = host_connect(target, timeout_s);
@@ -55,4 +57,15 @@ int cmd_hello(const char *target, int timeout_s)
 		return 0;
 	host_explain_status(target, s.status);
 	return 1;
+}
+
+static void usage(FILE *f)
+{
+	arg_target_usage(f, "aca-host hello",
+			 "Hand-shake with the target and print its status message.");
+}
+
+int cmd_hello(int argc, char **argv)
+{
+	return arg_target_command("aca-host hello", usage, hello, argc, argv);
 }

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* aca-host stat: its command line (the session itself: stat.c). */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "args.h"
+#include "builtin.h"
 #include "host.h"
 #include "stat.h"
 
 /* Messages start with it; getopt's too, as argv[0]. */
-static char cmd[] = "aca-host stat";
+static const char cmd[] = "aca-host stat";
 
 static void usage(FILE *f)
 {
@@ -51,35 +51,38 @@ static int add_events(struct stat_opts *o, const char *list)
 	return 2;
 }
 
-/* One option; 0, or the exit status 2 after a message. */
-static int option(int c, struct stat_opts *o)
+enum {
+	OPT_EVENT = ARG_OWN,
+	OPT_INTERVAL,
+	OPT_NO_AGGR,
+	OPT_SEPARATOR,
+};
+
+/* One of stat's own options; 0, or the exit status 2 after a message. */
+static int option(int id, const char *arg, void *own)
 {
+	struct stat_opts *o = own;
 	unsigned long ms;
 
-	switch (c) {
-	case 'e':
-		return add_events(o, optarg);
-	case 'I':
-		if (arg_number(cmd, "--interval", optarg, STAT_MIN_INTERVAL_MS,
+	switch (id) {
+	case OPT_EVENT:
+		return add_events(o, arg);
+	case OPT_INTERVAL:
+		if (arg_number(cmd, "--interval", arg, STAT_MIN_INTERVAL_MS,
 			       STAT_MAX_INTERVAL_MS, &ms))
 			return 2;
 		o->interval_ms = ms;
 		return 0;
-	case 'd':
-		return arg_seconds(cmd, "--duration", optarg, STAT_MAX_DURATION_S,
-				   &o->duration) ? 2 : 0;
-	case 'A':
+	case OPT_NO_AGGR:
 		o->per_cpu = 1;
 		return 0;
-	case 'x':
-		if (!*optarg) {
+	case OPT_SEPARATOR:
+		if (!*arg) {
 			fprintf(stderr, "%s: -x: an empty separator\n", cmd);
 			return 2;
 		}
-		o->sep = optarg;
+		o->sep = arg;
 		return 0;
-	case 'T':
-		return arg_timeout(cmd, optarg, &o->timeout_s) ? 2 : 0;
 	}
 	usage(stderr);
 	return 2;
@@ -87,36 +90,28 @@ static int option(int c, struct stat_opts *o)
 
 int cmd_stat(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "event", required_argument, NULL, 'e' },
-		{ "interval", required_argument, NULL, 'I' },
-		{ "interval-print", required_argument, NULL, 'I' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "no-aggr", no_argument, NULL, 'A' },
-		{ "field-separator", required_argument, NULL, 'x' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "help", no_argument, NULL, 'h' },
+	static const struct arg_opt opts[] = {
+		{ "event", required_argument, 'e', OPT_EVENT },
+		{ "interval", required_argument, 'I', OPT_INTERVAL },
+		{ "interval-print", required_argument, 0, OPT_INTERVAL },
+		{ "duration", required_argument, 0, ARG_DURATION },
+		{ "no-aggr", no_argument, 'A', OPT_NO_AGGR },
+		{ "field-separator", required_argument, 'x', OPT_SEPARATOR },
+		{ "timeout", required_argument, 0, ARG_TIMEOUT },
+		ARG_HELP_OPT,
 		{ 0 }
 	};
 	struct stat_opts o = { .timeout_s = HOST_CONNECT_TIMEOUT_S };
-	int c, ret;
+	const struct arg_cmd c = {
+		.cmd = cmd, .operand = "TARGET", .opts = opts, .usage = usage,
+		.option = option, .own = &o, .timeout_s = &o.timeout_s,
+		.duration = &o.duration, .max_duration = STAT_MAX_DURATION_S,
+	};
+	int ret;
 
-	argv[0] = cmd;
-	while ((c = getopt_long(argc, argv, "e:I:Ax:h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			return 0;
-		}
-		ret = option(c, &o);
-		if (ret)
-			return ret;
-	}
-	if (optind + 1 != argc) {
-		fprintf(stderr, "%s: one TARGET expected\n", cmd);
-		usage(stderr);
-		return 2;
-	}
-	o.target = argv[optind];
+	o.target = arg_parse(&c, argc, argv, &ret);
+	if (!o.target)
+		return ret;
 	if (host_check_target(cmd, o.target))
 		return 2;
 	if (!o.ev.n && add_events(&o, STAT_DEFAULT_EVENTS))

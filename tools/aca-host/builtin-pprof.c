@@ -2,9 +2,9 @@
 /* aca-host pprof: its command line (the writer: pprof.c). */
 #include <stdio.h>
 
-#include "host.h"
+#include "args.h"
+#include "builtin.h"
 #include "pprof.h"
-#include "report_cli.h"
 
 static void usage(FILE *f)
 {
@@ -24,10 +24,10 @@ static void usage(FILE *f)
 		"                  aca-host report (default: DIR/kallsyms)\n"
 		"  --pid, --tid, --comms, --dsos  only those samples, as for aca-host\n"
 		"                  report\n"
-		REPORT_OUT_STATUS);
+		ARG_WRITE_STATUS);
 }
 
 int cmd_pprof(int argc, char **argv)
 {
-	return report_out_command("aca-host pprof", usage, pprof_write, argc, argv);
+	return arg_write_command("aca-host pprof", usage, pprof_write, argc, argv);
 }

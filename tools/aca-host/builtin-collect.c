@@ -1,17 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* aca-host collect: its command line (the collection itself: collect.c). */
-#include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "args.h"
+#include "builtin.h"
 #include "collect.h"
 #include "ecb.h"
 #include "host.h"
 
 /* Messages start with it; getopt's too, as argv[0]. */
-static char cmd[] = "aca-host collect";
+static const char cmd[] = "aca-host collect";
 
 static void usage(FILE *f)
 {
@@ -73,50 +72,31 @@ static int add_event(const char *name, struct collect_opts *o)
 	return 0;
 }
 
-/* One option; 0, or the exit status 2 after a message. */
-static int option(int c, struct collect_opts *o)
-{
-	unsigned long rate, ms, n;
-	double t;
+enum {
+	OPT_EVENT = ARG_OWN,
+	OPT_SWITCH_MS,
+	OPT_SWITCH_SAMPLES,
+};
 
-	switch (c) {
-	case 'd':
-		return arg_seconds(cmd, "--duration", optarg, 86400, &o->duration) ? 2 : 0;
-	case 'o':
-		o->out = optarg;
-		return 0;
-	case 'e':
-		return add_event(optarg, o);
-	case 'S':
-		if (arg_number(cmd, "--switch-ms", optarg, 1, HOST_MAX_SWITCH_MS, &ms))
+/* One of collect's own options; 0, or the exit status 2 after a message. */
+static int option(int id, const char *arg, void *own)
+{
+	struct collect_opts *o = own;
+	unsigned long v;
+
+	switch (id) {
+	case OPT_EVENT:
+		return add_event(arg, o);
+	case OPT_SWITCH_MS:
+		if (arg_number(cmd, "--switch-ms", arg, 1, HOST_MAX_SWITCH_MS, &v))
 			return 2;
-		o->switch_ms = ms;
+		o->switch_ms = v;
 		o->switch_ms_set = 1;
 		return 0;
-	case 'N':
-		if (arg_number(cmd, "--switch-samples", optarg, 1, HOST_MAX_SWITCH_SAMPLES, &n))
+	case OPT_SWITCH_SAMPLES:
+		if (arg_number(cmd, "--switch-samples", arg, 1, HOST_MAX_SWITCH_SAMPLES, &v))
 			return 2;
-		o->switch_samples = n;
-		return 0;
-	case 'b':
-		o->ecb_file = optarg;
-		return 0;
-	case 'r':
-		if (arg_number(cmd, "--rate", optarg, 1, 100000, &rate))
-			return 2;
-		o->rate = rate;
-		return 0;
-	case 'g':
-		o->call_depth = HOST_DEFAULT_CALL_DEPTH;
-		return 0;
-	case 'G':
-		return arg_call_graph(cmd, optarg, &o->call_depth) ? 2 : 0;
-	case 'T':
-		return arg_timeout(cmd, optarg, &o->timeout_s) ? 2 : 0;
-	case 't':
-		if (arg_seconds(cmd, "--eof-timeout", optarg, 86400, &t))
-			return 2;
-		o->eof_timeout_s = (int)ceil(t);
+		o->switch_samples = v;
 		return 0;
 	}
 	usage(stderr);
@@ -124,70 +104,53 @@ static int option(int c, struct collect_opts *o)
 }
 
 /* What the options leave to check: 0, or the exit status 2 after a message. */
-static int check(struct collect_opts *o, int argc, char **argv)
+static int check(struct collect_opts *o)
 {
-	if (optind + 1 != argc || !o->out || !o->duration) {
-		fprintf(stderr, "%s: %s\n", cmd, optind + 1 != argc ?
-			"one TARGET expected" : !o->out ? "--out DIR is required" :
+	if (!o->out || !o->duration) {
+		fprintf(stderr, "%s: %s\n", cmd, !o->out ? "--out DIR is required" :
 			"--duration S is required");
 		usage(stderr);
 		return 2;
 	}
-	o->target = argv[optind];
 	if (host_check_target(cmd, o->target))
 		return 2;
 	if (o->switch_ms_set && o->switch_samples) {
 		fprintf(stderr, "%s: --switch-ms and --switch-samples exclude each other\n", cmd);
 		return 2;
 	}
-	if (o->nevents && o->ecb_file) {
-		fprintf(stderr, "%s: --event and --ecb exclude each other\n", cmd);
-		return 2;
-	}
-	if (!o->ecb_file && !o->nevents)
-		o->events[o->nevents++] = HOST_DEFAULT_EVENT;
-	for (uint32_t i = 0; i < o->nevents; i++) {
-		if (host_ecb_known(o->events[i]))
-			continue;
-		fprintf(stderr, "%s: unknown event '%s'; known events:\n", cmd,
-			o->events[i]);
-		host_ecb_list(stderr);
-		return 2;
-	}
-	return collect_check_out(o->out) ? 2 : 0;
+	return arg_check_events(cmd, o) || collect_check_out(o->out) ? 2 : 0;
 }
 
 int cmd_collect(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "duration", required_argument, NULL, 'd' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "ecb", required_argument, NULL, 'b' },
-		{ "rate", required_argument, NULL, 'r' },
-		{ "switch-ms", required_argument, NULL, 'S' },
-		{ "switch-samples", required_argument, NULL, 'N' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "eof-timeout", required_argument, NULL, 't' },
-		{ "call-graph", required_argument, NULL, 'G' },
-		{ "help", no_argument, NULL, 'h' },
+	static const struct arg_opt opts[] = {
+		{ "duration", required_argument, 'd', ARG_DURATION },
+		{ "out", required_argument, 'o', ARG_OUT },
+		{ "event", required_argument, 'e', OPT_EVENT },
+		{ "ecb", required_argument, 'b', ARG_ECB },
+		{ "rate", required_argument, 'r', ARG_RATE },
+		{ "switch-ms", required_argument, 0, OPT_SWITCH_MS },
+		{ "switch-samples", required_argument, 0, OPT_SWITCH_SAMPLES },
+		{ "timeout", required_argument, 0, ARG_TIMEOUT },
+		{ "eof-timeout", required_argument, 't', ARG_EOF_TIMEOUT },
+		{ "call-graph", required_argument, 0, ARG_CALL_GRAPH },
+		{ NULL, no_argument, 'g', ARG_CALLERS },
+		ARG_HELP_OPT,
 		{ 0 }
 	};
 	struct collect_opts o = { .rate = 1000, .switch_ms = HOST_DEFAULT_SWITCH_MS,
 				  .eof_timeout_s = 30,
 				  .timeout_s = HOST_CONNECT_TIMEOUT_S };
-	int c, ret;
+	const struct arg_cmd c = {
+		.cmd = cmd, .operand = "TARGET", .opts = opts, .usage = usage,
+		.option = option, .own = &o, .timeout_s = &o.timeout_s, .out = &o.out,
+		.duration = &o.duration, .max_duration = 86400, .collect = &o,
+	};
+	int ret;
 
-	argv[0] = cmd;
-	while ((c = getopt_long(argc, argv, "d:o:e:b:r:t:gh", opts, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			return 0;
-		}
-		ret = option(c, &o);
-		if (ret)
-			return ret;
-	}
-	ret = check(&o, argc, argv);
+	o.target = arg_parse(&c, argc, argv, &ret);
+	if (!o.target)
+		return ret;
+	ret = check(&o);
 	return ret ? ret : collect_run(&o);
 }

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* aca-host script: its command line (the output: script.c). */
-#include <getopt.h>
 #include <stdio.h>
 
-#include "host.h"
-#include "report_cli.h"
+#include "args.h"
+#include "builtin.h"
 #include "script.h"
 
 static void usage(FILE *f)
@@ -29,39 +28,24 @@ static void usage(FILE *f)
 
 int cmd_script(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		REPORT_SHARED_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
+	static const struct arg_opt opts[] = {
+		ARG_REPORT_OPTS,
+		ARG_HELP_OPT,
 		{ 0 }
 	};
-	static char cmd[] = "aca-host script";
 	struct report_opts o = { .warn = stderr };
-	int c, ret = 2;
+	const struct arg_cmd c = {
+		.cmd = "aca-host script", .operand = "DIR", .opts = opts, .usage = usage,
+		.report = &o,
+	};
+	const char *dir;
+	int ret;
 
-	argv[0] = cmd;		/* getopt's messages name the command */
-	while ((c = getopt_long(argc, argv, "s:p:h", opts, NULL)) != -1) {
-		int err = report_shared_option(cmd, c, optarg, &o);
-
-		if (err < 0)
-			goto out;
-		if (!err)
-			continue;
-		if (c == 'h') {
-			usage(stdout);
-			ret = 0;
-		} else {
-			usage(stderr);
-		}
-		goto out;
+	dir = arg_parse(&c, argc, argv, &ret);
+	if (dir) {
+		report_raise_nofile();
+		ret = script_print(dir, &o, stdout);
 	}
-	if (optind + 1 != argc) {
-		fprintf(stderr, "%s: one DIR expected\n", cmd);
-		usage(stderr);
-		goto out;
-	}
-	report_raise_nofile();
-	ret = script_print(argv[optind], &o, stdout);
-out:
 	report_opts_free(&o);
 	return ret;
 }

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
+#include "builtin.h"
 #include "host.h"
 #include "session.h"
 #include "textesc.h"
@@ -186,7 +188,7 @@ static int print_info(struct host_session *s)
 	return err ? -1 : 0;
 }
 
-int cmd_info(const char *target, int timeout_s)
+static int info(const char *target, int timeout_s)
 {
 	struct host_session *s = calloc(1, sizeof(*s));
 	int ret = 1;
@@ -208,4 +210,16 @@ int cmd_info(const char *target, int timeout_s)
 out:
 	free(s);
 	return ret;
+}
+
+static void usage(FILE *f)
+{
+	arg_target_usage(f, "aca-host info",
+			 "Open a whole session (every channel), print what the target\n"
+			 "  reports (CPUs, TSC, topology, platform), and end it cleanly.");
+}
+
+int cmd_info(int argc, char **argv)
+{
+	return arg_target_command("aca-host info", usage, info, argc, argv);
 }
