@@ -37,6 +37,7 @@
 #include <linux/time64.h>
 
 #include "buildid.h"
+#include "core/sep_cmd.h"
 
 #define ACA_BID_MAX_PHDRS	128	/* program headers looked at */
 #define ACA_BID_MAX_NOTES	SZ_4K	/* bytes read of one PT_NOTE */

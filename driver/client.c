@@ -19,8 +19,9 @@
 #include <net/route.h>
 #include <net/sock.h>
 
-#include "aca.h"
 #include "client.h"
+#include "params.h"
+#include "target.h"
 #include "../uapi/aca.h"
 
 /*

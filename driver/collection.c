@@ -7,18 +7,25 @@
  * mode, and no uncore ring on a target without uncore PMUs). This is the
  * one place that maps channels to rings.
  * The session's calls (acp_ops configure, start, stop, finalize,
- * module_snapshot, finish) arrive under the device's lock, the
+ * module_snapshot, finish) arrive under aca_lock (target.h), the
  * collection's; a data channel's file binds its ring once it streams and
  * then reads it without that lock (device.c).
  */
 #include <linux/compiler.h>
+#include <linux/lockdep.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
-#include "aca.h"
 #include "collection.h"
+#include "core/core.h"
 #include "inject.h"
+#include "modrec.h"
+#include "params.h"
+#include "ring.h"
+#include "sampler.h"
+#include "target.h"
+#include "uncore.h"
 
 /*
  * Readers read in batches (see ring.c): when their ring's producer has a
@@ -94,7 +101,7 @@ struct aca_ring *aca_channel_ring(struct aca_collection *coll, u32 chan)
 {
 	u32 n = coll->cpu_chans;
 
-	lockdep_assert_held(coll->lock);
+	lockdep_assert_held(&aca_lock);
 	if (chan < n)
 		return aca_sampler_ring(coll, chan);
 	if (n && chan == n)
@@ -148,7 +155,7 @@ int aca_collection_configure(void *ctx, const struct acp_config *cfg)
 	struct aca_collection *coll = ctx;
 	int ret;
 
-	lockdep_assert_held(coll->lock);
+	lockdep_assert_held(&aca_lock);
 	ret = aca_sampler_configure(coll, cfg);
 	if (ret)
 		return ret;
@@ -180,7 +187,7 @@ int aca_collection_start(void *ctx, const struct acp_config *cfg, bool paused)
 	struct aca_collection *coll = ctx;
 	int ret;
 
-	lockdep_assert_held(coll->lock);
+	lockdep_assert_held(&aca_lock);
 	ret = aca_sampler_start(coll, cfg, paused);
 	if (ret)
 		return ret;
@@ -203,7 +210,7 @@ void aca_collection_pause(void *ctx, bool pause)
 {
 	struct aca_collection *coll = ctx;
 
-	lockdep_assert_held(coll->lock);
+	lockdep_assert_held(&aca_lock);
 	aca_sampler_pause(coll, pause);
 	aca_uncore_pause(coll->unc, pause);
 }
@@ -221,7 +228,7 @@ void aca_collection_finalize(void *ctx)
 	struct aca_collection *coll = ctx;
 	struct aca_ring *r;
 
-	lockdep_assert_held(coll->lock);
+	lockdep_assert_held(&aca_lock);
 	aca_modrec_stop(&coll->mr);
 	aca_uncore_stop(coll->unc);
 	for (u32 chan = 0; chan < coll->cpu_chans; chan++) {
@@ -240,7 +247,7 @@ int aca_collection_module_snapshot(void *ctx)
 {
 	struct aca_collection *coll = ctx;
 
-	lockdep_assert_held(coll->lock);
+	lockdep_assert_held(&aca_lock);
 	return aca_modrec_snapshot(&coll->mr);
 }
 
@@ -248,7 +255,7 @@ void aca_collection_finish(void *ctx)
 {
 	struct aca_collection *coll = ctx;
 
-	lockdep_assert_held(coll->lock);
+	lockdep_assert_held(&aca_lock);
 	/* Before the rings go; the timer stops by itself. */
 	kfree(aca_flush_set(coll, NULL, 0));
 	coll->cpu_chans = 0;
@@ -271,7 +278,7 @@ bool aca_collection_delayed(void *ctx)
 
 /*
  * Module load: the collection, before /dev/aca exists (main.c). Its lock
- * is the target's, aca_lock.
+ * is the target's, aca_lock (target.h).
  */
 struct aca_collection *aca_collection_create(void)
 {
@@ -280,7 +287,6 @@ struct aca_collection *aca_collection_create(void)
 
 	if (!coll)
 		return ERR_PTR(-ENOMEM);
-	coll->lock = &aca_lock;
 	spin_lock_init(&coll->flush_lock);
 	INIT_DELAYED_WORK(&coll->flush, aca_flush_fn);
 	ret = aca_sampler_init(coll);

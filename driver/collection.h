@@ -16,26 +16,27 @@
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
-#include "aca.h"
 #include "hotplug.h"
+#include "modrec.h"
 
+struct acp_config;
+struct aca_ring;
 struct aca_sampling;
 struct aca_uncore;
 struct dentry;
 
+/*
+ * Its lock is aca_lock (target.h): every acp_ops call runs under it, and
+ * every worker below takes it; the session's parts change only under it.
+ */
 struct aca_collection {
 	/*
-	 * aca_lock (target.c): every acp_ops call runs under it, and every
-	 * worker below takes it; the session's parts change only under it.
-	 */
-	struct mutex *lock;
-	/*
-	 * The session's sampling (sampler.h): it changes under @lock and
+	 * The session's sampling (sampler.h): it changes under aca_lock and
 	 * additionally under @sampling_lock, so the collection file reads it
 	 * under @sampling_lock alone.
 	 */
 	struct mutex sampling_lock;
-	struct aca_sampling *smp;
+	struct aca_sampling *sampling;
 	struct aca_hotplug hp;		/* CPU hotplug and the watch */
 	struct irq_work mux_kick;	/* multiplexing: the handler's kick, */
 	struct delayed_work mux;	/* and the switch work */
@@ -45,11 +46,11 @@ struct aca_collection {
 	atomic_t started;		/* STARTs that succeeded since load (inject.c) */
 #endif
 	struct aca_modrecs mr;		/* the module records (modrec.c) */
-	struct aca_uncore *unc;		/* uncore counting (uncore.c), under @lock */
-	u32 cpu_chans;			/* N of the configured session (0: none), under @lock */
+	struct aca_uncore *unc;		/* uncore counting (uncore.c), under aca_lock */
+	u32 cpu_chans;			/* N of the configured session (0: none), under aca_lock */
 	/*
 	 * The flush timer's view of the channels' rings (NULL: no session),
-	 * under @flush_lock, not @lock (collection.c).
+	 * under @flush_lock, not aca_lock (collection.c).
 	 */
 	spinlock_t flush_lock;
 	struct aca_ring **flush_rings;
@@ -58,11 +59,31 @@ struct aca_collection {
 	/*
 	 * The session's flush period (flush_ms, set at INIT_DRIVER) and
 	 * whether its transfer is delayed (no timer: nothing streams before
-	 * STOP; set when the session begins), under @lock; the timer reads
+	 * STOP; set when the session begins), under aca_lock; the timer reads
 	 * them.
 	 */
 	unsigned long flush_period;	/* jiffies */
 	bool delayed;
 };
+
+/*
+ * Created at load, the ctx of every acp_ops call; the ring behind data
+ * channel @chan (spec 3.1 order), or NULL, under aca_lock; and the
+ * session's acp_ops entry points that are the collection's.
+ */
+struct aca_collection *aca_collection_create(void);
+void aca_collection_destroy(struct aca_collection *coll);
+struct aca_ring *aca_channel_ring(struct aca_collection *coll, u32 chan);
+size_t aca_collection_peek(void *ctx, u32 chan, const void **p);
+void aca_collection_consume(void *ctx, u32 chan, size_t n);
+bool aca_collection_final(void *ctx, u32 chan);
+int aca_collection_configure(void *ctx, const struct acp_config *cfg);
+int aca_collection_start(void *ctx, const struct acp_config *cfg, bool paused);
+void aca_collection_pause(void *ctx, bool pause);
+void aca_collection_stop(void *ctx);
+void aca_collection_finalize(void *ctx);
+int aca_collection_module_snapshot(void *ctx);
+void aca_collection_finish(void *ctx);
+bool aca_collection_delayed(void *ctx);
 
 #endif /* ACA_COLLECTION_H */

@@ -7,9 +7,9 @@
 #include <linux/mutex.h>
 #include <linux/seq_file.h>
 
-#include "aca.h"
 #include "collection.h"
 #include "collection_file.h"
+#include "ring.h"
 #include "sampler.h"
 
 /*
@@ -72,7 +72,7 @@ static u32 aca_next_ring(const struct aca_sampling *c, u32 cpu)
 /* The line at CPU @cpu's or the next CPU's with a ring, its position in @pos. */
 static void *aca_coll_at(struct aca_collection *coll, u32 cpu, loff_t *pos)
 {
-	struct aca_sampling *c = coll->smp;
+	struct aca_sampling *c = coll->sampling;
 
 	cpu = aca_next_ring(c, cpu);
 	*pos = (loff_t)cpu + 1;
@@ -97,7 +97,7 @@ static void *aca_coll_next(struct seq_file *m, void *v, loff_t *pos)
 	struct aca_ring **r = v;
 
 	return aca_coll_at(coll, v == SEQ_START_TOKEN ? 0 :
-			   r - coll->smp->rings + 1, pos);
+			   r - coll->sampling->rings + 1, pos);
 }
 
 static void aca_coll_stop(struct seq_file *m, void *v)
@@ -110,7 +110,7 @@ static void aca_coll_stop(struct seq_file *m, void *v)
 static int aca_coll_show(struct seq_file *m, void *v)
 {
 	struct aca_collection *coll = m->private;
-	struct aca_sampling *c = coll->smp;
+	struct aca_sampling *c = coll->sampling;
 	struct aca_ring **r = v;
 	u32 cpu;
 

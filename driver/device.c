@@ -39,7 +39,9 @@
 #include <linux/bvec.h>
 #include <linux/fs.h>
 #include <linux/in.h>
+#include <linux/lockdep.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/net.h>
 #include <linux/pid.h>
 #include <linux/pipe_fs_i.h>
@@ -54,8 +56,18 @@
 #include <linux/workqueue.h>
 #include <net/sock.h>
 
-#include "aca.h"
 #include "client.h"
+#include "collection.h"
+#include "core/core.h"
+#include "device.h"
+#include "local.h"
+#include "memory.h"
+#include "node.h"
+#include "ops.h"
+#include "pmus.h"
+#include "ring.h"
+#include "splice.h"
+#include "target.h"
 #include "../uapi/aca.h"
 
 struct aca_file {

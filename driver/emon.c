@@ -4,15 +4,20 @@
  * sampling: READ_AND_RESET and READ_SWITCH_GROUP read the active group's
  * counts, and the [ACA-EXT] EMON timer reads them into each CPU's ring.
  */
+#include <linux/lockdep.h>
 #include <linux/math64.h>
+#include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/workqueue.h>
 
-#include "aca.h"
 #include "collection.h"
+#include "core/core.h"
 #include "emon.h"
 #include "multiplex.h"
+#include "ring.h"
 #include "sampler.h"
+#include "target.h"
+#include "tsc.h"
 
 /*
  * Counting mode's READ_AND_RESET / READ_SWITCH_GROUP (sep_cmd.h): into @buf
@@ -25,12 +30,12 @@
 int aca_sampler_read_counts(void *ctx, bool next_group, void *buf, size_t len)
 {
 	struct aca_collection *coll = ctx;
-	struct aca_sampling *c = coll->smp;
+	struct aca_sampling *c = coll->sampling;
 	u64 *out = buf, now, enabled, running, total;
 	size_t n = len / sizeof(u64), at;
 	const struct aca_group *g;
 
-	lockdep_assert_held(coll->lock);
+	lockdep_assert_held(&aca_lock);
 	if (!c || !c->armed || !c->counting_mode)
 		return -EINVAL;
 	g = &c->groups[c->active];
@@ -113,8 +118,8 @@ static void aca_emon_fn(struct work_struct *work)
 	struct aca_sampling *c;
 	u64 t0, spent = 0;
 
-	mutex_lock(coll->lock);
-	c = coll->smp;
+	mutex_lock(&aca_lock);
+	c = coll->sampling;
 	if (c && c->armed && c->emon_ms) {
 		delay = msecs_to_jiffies(c->emon_ms);
 		if (!c->paused) {
@@ -130,7 +135,7 @@ static void aca_emon_fn(struct work_struct *work)
 		}
 		schedule_delayed_work(&coll->emon, delay);
 	}
-	mutex_unlock(coll->lock);
+	mutex_unlock(&aca_lock);
 }
 
 void aca_emon_init(struct aca_collection *coll)
@@ -141,7 +146,7 @@ void aca_emon_init(struct aca_collection *coll)
 /* At START, with the period the host asked for. */
 void aca_emon_start(struct aca_collection *coll)
 {
-	mod_delayed_work(system_wq, &coll->emon, msecs_to_jiffies(coll->smp->emon_ms));
+	mod_delayed_work(system_wq, &coll->emon, msecs_to_jiffies(coll->sampling->emon_ms));
 }
 
 void aca_emon_exit(struct aca_collection *coll)

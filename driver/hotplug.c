@@ -6,15 +6,19 @@
  */
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
+#include <linux/lockdep.h>
+#include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
-#include "aca.h"
 #include "collection.h"
+#include "core/core.h"
 #include "events.h"
 #include "hotplug.h"
+#include "params.h"
 #include "sampler.h"
+#include "target.h"
 
 /*
  * CPU hotplug, without cpus_read_lock() around perf calls: perf takes the
@@ -74,11 +78,11 @@ bool aca_cpu_raced(struct aca_hotplug *hp, u32 cpu)
  */
 static int aca_recreate_cpu(struct aca_collection *coll, u32 cpu)
 {
-	struct aca_sampling *c = coll->smp;
+	struct aca_sampling *c = coll->sampling;
 	struct aca_sev *s;
 	int ret = 0;
 
-	lockdep_assert_held(coll->lock);
+	lockdep_assert_held(&aca_lock);
 	for (s = c->sevs; s < c->sevs + c->nsev; s++)
 		if (s->cpu == cpu)
 			aca_release_sev(c, s);
@@ -162,10 +166,10 @@ static bool aca_replug_pending(struct aca_hotplug *hp, u32 cpu, bool take)
 /* Under aca_lock: new events for @cpu of the running collection. */
 static void aca_replug_cpu(struct aca_collection *coll, u32 cpu)
 {
-	struct aca_sampling *c = coll->smp;
+	struct aca_sampling *c = coll->sampling;
 	int ret;
 
-	lockdep_assert_held(coll->lock);
+	lockdep_assert_held(&aca_lock);
 	if (!c || !c->armed || !c->rings[cpu])
 		return;
 	ret = aca_recreate_cpu(coll, cpu);
@@ -183,11 +187,11 @@ static void aca_replug_fn(struct work_struct *work)
 	struct aca_collection *coll = container_of(work, struct aca_collection,
 						   hp.replug_work);
 
-	mutex_lock(coll->lock);
+	mutex_lock(&aca_lock);
 	for (u32 cpu = 0; cpu < nr_cpu_ids; cpu++)
 		if (aca_replug_pending(&coll->hp, cpu, true))
 			aca_replug_cpu(coll, cpu);
-	mutex_unlock(coll->lock);
+	mutex_unlock(&aca_lock);
 }
 
 /*
@@ -225,7 +229,7 @@ static struct aca_sev *aca_cpu_failed(struct aca_sampling *c,
 static void aca_mend_cpu(struct aca_collection *coll, struct aca_sev *first,
 			 struct aca_sev *bad)
 {
-	struct aca_sampling *c = coll->smp;
+	struct aca_sampling *c = coll->sampling;
 	u32 cpu = first->cpu, errors = c->errors[cpu] + 1;
 	int state = READ_ONCE(bad->pe->state);
 	const struct acp_event *e = &c->events[bad->event];
@@ -275,11 +279,11 @@ static void aca_mend_cpu(struct aca_collection *coll, struct aca_sev *first,
 
 void aca_watch_events(struct aca_collection *coll)
 {
-	struct aca_sampling *c = coll->smp;
+	struct aca_sampling *c = coll->sampling;
 	struct aca_sev *first, *bad;
 	u32 cpu;
 
-	lockdep_assert_held(coll->lock);
+	lockdep_assert_held(&aca_lock);
 	if (!c || !c->armed || c->paused || !c->nevents)
 		return;
 	for (first = c->sevs; first < c->sevs + c->nsev; first += c->nevents) {
@@ -303,10 +307,10 @@ static void aca_watch_fn(struct work_struct *work)
 						   struct aca_collection, hp.watch);
 	bool again;
 
-	mutex_lock(coll->lock);
+	mutex_lock(&aca_lock);
 	aca_watch_events(coll);
-	again = coll->smp && coll->smp->armed;
-	mutex_unlock(coll->lock);
+	again = coll->sampling && coll->sampling->armed;
+	mutex_unlock(&aca_lock);
 	if (again)
 		schedule_delayed_work(&coll->hp.watch, msecs_to_jiffies(ACA_WATCH_MS));
 }

@@ -4,12 +4,13 @@
 #include <linux/fs.h>
 #include <linux/kstrtox.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/perf_event.h>
 
-#include "aca.h"
 #include "collection.h"
 #include "inject.h"
 #include "sampler.h"
+#include "target.h"
 
 /*
  * /sys/kernel/debug/aca/event_off (0200): writing a CPU number turns that
@@ -29,8 +30,8 @@ static ssize_t event_off_write(struct file *file, const char __user *ubuf,
 
 	if (ret)
 		return ret;
-	mutex_lock(coll->lock);
-	c = coll->smp;
+	mutex_lock(&aca_lock);
+	c = coll->sampling;
 	ret = -ESRCH;
 	for (u32 i = 0; c && c->armed && !c->paused && i < c->nsev; i++) {
 		if (c->sevs[i].cpu == cpu && c->sevs[i].pe &&
@@ -39,7 +40,7 @@ static ssize_t event_off_write(struct file *file, const char __user *ubuf,
 			ret = 0;
 		}
 	}
-	mutex_unlock(coll->lock);
+	mutex_unlock(&aca_lock);
 	return ret ? ret : len;
 }
 

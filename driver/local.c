@@ -21,17 +21,19 @@
  * its file, so the owner's release always follows its last munmap() and
  * can flush that work before the module may go.
  */
+#include <linux/capability.h>
+#include <linux/cred.h>
+#include <linux/fs.h>
+#include <linux/lockdep.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/nospec.h>
 #include <linux/pid.h>
-#include <linux/capability.h>
-#include <linux/cred.h>
-#include <linux/sched/coredump.h>
-#include <linux/sched/task.h>
 #include <linux/refcount.h>
 #include <linux/sched.h>
+#include <linux/sched/coredump.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/stddef.h>
@@ -39,7 +41,16 @@
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
 
-#include "aca.h"
+#include "collection.h"
+#include "core/core.h"
+#include "device.h"
+#include "local.h"
+#include "machine.h"
+#include "params.h"
+#include "ring.h"
+#include "sampler.h"
+#include "target.h"
+#include "tsc.h"
 #include "../uapi/aca.h"
 
 /* Periods: 1 .. 2^48 counts, the counter width (as the core's ECBs). */
@@ -156,7 +167,7 @@ static long aca_get_properties(void __user *arg)
 		.tsc_hz = aca_tsc_hz(),
 	};
 
-	if (!aca_cpu_clock_fallback(NULL))
+	if (aca_machine_has_pmu())
 		p.flags |= ACA_PROP_PMU;
 	if (READ_ONCE(aca_sw_clock))
 		p.flags |= ACA_PROP_SW_CLOCK;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The machine's facts as the protocol core asks for them (struct acp_ops,
- * whose table is ops.c's), answered by the running kernel; a collection's
- * operations are collection.c's and the sampling's (sampler.c,
- * multiplex.c, emon.c).
+ * The machine's description: what aca found of it at load (struct
+ * aca_machine), and its facts as the protocol core asks for them (struct
+ * acp_ops, whose table is ops.c's), answered by the running kernel; a
+ * collection's operations are collection.c's and the sampling's
+ * (sampler.c, multiplex.c, emon.c).
  */
 #include <linux/cpumask.h>
 #include <linux/kallsyms.h>
@@ -21,8 +22,40 @@
 #include <asm/processor.h>
 #include <asm/tsc.h>
 
-#include "aca.h"
+#include "events.h"
 #include "machine.h"
+#include "params.h"
+#include "target.h"
+#include "tsc.h"
+
+/*
+ * What aca found of the machine at load (aca_machine_init()), read only
+ * after it: set before /dev/aca exists, so before any reader.
+ */
+struct aca_machine {
+	bool pmu;		/* a hardware PMU counter could be made */
+};
+
+static struct aca_machine aca_machine;
+
+/*
+ * The PMU probe (events.c): whether sampling will need the cpu-clock
+ * fallback is known, and said, before any host asks.
+ */
+void aca_machine_init(void)
+{
+	int ret = aca_probe_pmu();
+
+	aca_machine.pmu = !ret;
+	if (ret)
+		pr_info("no hardware PMU counter (%d): collections will sample with cpu-clock%s\n",
+			ret, aca_sw_clock ? "" : ", which sw_clock=N forbids");
+}
+
+bool aca_machine_has_pmu(void)
+{
+	return aca_machine.pmu;
+}
 
 /* The host's identity is the init namespace's, not the relay's container. */
 const char *aca_machine_sysname(void *ctx)
@@ -97,6 +130,12 @@ bool aca_machine_rdmsr(void *ctx, int cpu, u32 msr, u64 *val)
 bool aca_machine_pti(void *ctx)
 {
 	return boot_cpu_has(X86_FEATURE_PTI);
+}
+
+/* Sampling will fall back to cpu-clock (as far as the load-time probe knows). */
+bool aca_machine_sw_clock(void *ctx)
+{
+	return !aca_machine_has_pmu();
 }
 
 u64 aca_machine_total_ram(void *ctx)

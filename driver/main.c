@@ -7,6 +7,12 @@
 #include <linux/module.h>
 
 #include "aca.h"
+#include "collection.h"
+#include "device.h"
+#include "machine.h"
+#include "memory.h"
+#include "params.h"
+#include "pmus.h"
 
 /*
  * The module's one collection (collection.c): from aca_init(), before
@@ -25,6 +31,7 @@ static int __init aca_init(void)
 	ret = aca_memory_init();
 	if (ret)
 		return ret;
+	aca_machine_init();
 	aca_coll = aca_collection_create();
 	if (IS_ERR(aca_coll)) {
 		ret = PTR_ERR(aca_coll);

@@ -11,7 +11,7 @@
 #include <linux/module.h>
 #include <linux/sysfs.h>
 
-#include "aca.h"
+#include "memory.h"
 
 static atomic_long_t aca_memory[ACA_MEM_KINDS];
 

@@ -109,9 +109,11 @@
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/list.h>
+#include <linux/lockdep.h>
 #include <linux/mm.h>
 #include <linux/mmap_lock.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/rculist.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
@@ -124,10 +126,14 @@
 #include <asm/mmu_context.h>
 #include <asm/ptrace.h>
 
-#include "aca.h"
 #include "buildid.h"
+#include "core/sep_cmd.h"
 #include "modrec.h"
 #include "modrec_hooks.h"
+#include "params.h"
+#include "ring.h"
+#include "target.h"
+#include "tsc.h"
 
 static unsigned long aca_kernel_start, aca_kernel_end;
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Module records (modrec.c): a session's records, their hooks
- * (modrec_hooks.c) and the items the hooks queue for the worker.
+ * Module records (modrec.c): a collection's, then a session's records,
+ * their hooks (modrec_hooks.c) and the items the hooks queue for the
+ * worker.
  */
 #ifndef ACA_MODREC_H
 #define ACA_MODREC_H
@@ -10,13 +11,47 @@
 #include <linux/kprobes.h>
 #include <linux/limits.h>
 #include <linux/list.h>
+#include <linux/module.h>
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
-#include "aca.h"
 #include "buildid.h"
+#include "core/sep_cmd.h"
+
+struct aca_ring;
+
+/*
+ * Module records (spec 7.3): one ring, streamed by the module data
+ * channel. configure() at INIT_DRIVER writes the kernel image and modules
+ * and hooks process exits, execs and munmap(), whose records a worker
+ * writes; stop() at STOP asks the worker to write every live process's
+ * mappings, unhook and finalize the ring, and returns at once; finish()
+ * at session end cancels the worker and frees. All under aca_lock; the
+ * worker never takes it. A collection holds them in a struct aca_modrecs,
+ * with the last session's counts and the module_records file that shows
+ * them.
+ */
+struct aca_mr_counts {
+	u64 written, dropped, missed, nobid;
+};
+
+struct aca_modrecs {
+	struct aca_modrec *cur;		/* the session's, under aca_lock */
+	struct aca_mr_counts last;	/* the last session's, once it ended */
+	struct module_attribute attr;	/* /sys/module/aca/module_records */
+};
+
+int aca_modrec_configure(struct aca_modrecs *m, struct delayed_work *flush);
+int aca_modrec_snapshot(struct aca_modrecs *m);
+void aca_modrec_stop(struct aca_modrecs *m);
+void aca_modrec_finish(struct aca_modrecs *m);
+struct aca_ring *aca_modrec_ring(struct aca_modrecs *m);
+int aca_modrec_init(struct aca_modrecs *m);
+void aca_modrec_exit(struct aca_modrecs *m);
+
+/* ---- a session's records, shared with their hooks (modrec_hooks.c) ---- */
 
 #define ACA_MR_MIN_PAGES	(SZ_4M >> PAGE_SHIFT)
 #define ACA_MR_ITEMS		1024	/* hook events queued at once */

@@ -47,9 +47,9 @@
 #include <asm/mmu_context.h>
 #include <asm/ptrace.h>
 
-#include "aca.h"
 #include "modrec.h"
 #include "modrec_hooks.h"
+#include "tsc.h"
 
 /* ---- what a hook and the worker say of a process ---- */
 

@@ -6,16 +6,20 @@
  * GROUP_TIMES [ACA-EXT] answers the windows.
  */
 #include <linux/irq_work.h>
+#include <linux/lockdep.h>
 #include <linux/math64.h>
+#include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/percpu.h>
 #include <linux/workqueue.h>
 
-#include "aca.h"
 #include "collection.h"
+#include "core/core.h"
 #include "hotplug.h"
 #include "multiplex.h"
 #include "sampler.h"
+#include "target.h"
+#include "tsc.h"
 
 /*
  * How the groups switch (EVENT_CONFIG, spec 5.6), with more than one group
@@ -113,10 +117,10 @@ void aca_enable(struct aca_sampling *c, bool on)
  */
 void aca_switch_group(struct aca_collection *coll)
 {
-	struct aca_sampling *c = coll->smp;
+	struct aca_sampling *c = coll->sampling;
 	unsigned int cpu;
 
-	lockdep_assert_held(coll->lock);
+	lockdep_assert_held(&aca_lock);
 	c->groups[c->active].turns++;
 	if (!c->paused)
 		aca_enable(c, false);
@@ -185,8 +189,8 @@ static void aca_mux_fn(struct work_struct *work)
 						   struct aca_collection, mux);
 	struct aca_sampling *c;
 
-	mutex_lock(coll->lock);
-	c = coll->smp;
+	mutex_lock(&aca_lock);
+	c = coll->sampling;
 	if (c && c->armed && c->switch_ms) {
 		if (!c->paused)
 			aca_switch_group(coll);
@@ -195,7 +199,7 @@ static void aca_mux_fn(struct work_struct *work)
 		   aca_samples_reached(c)) {
 		aca_switch_group(coll);
 	}
-	mutex_unlock(coll->lock);
+	mutex_unlock(&aca_lock);
 }
 
 /* Hard IRQ (IRQ_WORK_HARD_IRQ, RT too), after the handler that queued it. */
@@ -229,9 +233,9 @@ void aca_mux_exit(struct aca_collection *coll)
 int aca_sampler_switch_group(void *ctx)
 {
 	struct aca_collection *coll = ctx;
-	struct aca_sampling *c = coll->smp;
+	struct aca_sampling *c = coll->sampling;
 
-	lockdep_assert_held(coll->lock);
+	lockdep_assert_held(&aca_lock);
 	if (!c || !c->armed || c->ngroups < 2)
 		return -EINVAL;
 	aca_switch_group(coll);
@@ -244,11 +248,11 @@ int aca_sampler_switch_group(void *ctx)
 void aca_sampler_group_times(void *ctx, void *buf, size_t len)
 {
 	struct aca_collection *coll = ctx;
-	struct aca_sampling *c = coll->smp;
+	struct aca_sampling *c = coll->sampling;
 	struct aca_group_times_head h = { 0 };
 	u8 *p = buf, *end = p + len;
 
-	lockdep_assert_held(coll->lock);
+	lockdep_assert_held(&aca_lock);
 	if (c && c->groups) {
 		h.ngroups = c->ngroups;
 		h.nwindows = c->nwindows;

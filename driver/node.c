@@ -15,7 +15,8 @@
 #include <linux/slab.h>
 #include <linux/uidgid.h>
 
-#include "aca.h"
+#include "node.h"
+#include "params.h"
 
 struct aca_node {
 	struct device dev;	/* owns the structure (release) */

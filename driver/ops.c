@@ -6,8 +6,14 @@
  * sampling's entry points in sampler.c, multiplex.c and emon.c). The core
  * calls each with the collection as ctx (device.c), under aca_lock.
  */
-#include "aca.h"
+#include "collection.h"
+#include "core/core.h"
+#include "emon.h"
 #include "machine.h"
+#include "multiplex.h"
+#include "ops.h"
+#include "pmus.h"
+#include "sampler.h"
 
 const struct acp_ops aca_kernel_ops = {
 	/* The machine's facts. */
@@ -25,7 +31,7 @@ const struct acp_ops aca_kernel_ops = {
 	.alloc = aca_machine_alloc,
 	.free = aca_machine_free,
 	.find_pmu = aca_find_pmu,
-	.sw_clock = aca_cpu_clock_fallback,
+	.sw_clock = aca_machine_sw_clock,
 	.kernel_symbol = aca_machine_kernel_symbol,
 	.wake = aca_machine_wake,
 	.log = aca_machine_log,

@@ -11,12 +11,13 @@
  * the others at each collection's START, so a value is the same for all
  * of one collection.
  */
+#include <linux/errno.h>
 #include <linux/log2.h>
 #include <linux/moduleparam.h>
 #include <linux/printk.h>
 #include <linux/uidgid.h>
 
-#include "aca.h"
+#include "params.h"
 
 #define ACA_MAX_SAMPLE_RATE_MAX		100000
 

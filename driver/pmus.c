@@ -18,10 +18,14 @@
  */
 #include <linux/dcache.h>
 #include <linux/fs.h>
+#include <linux/lockdep.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
-#include "aca.h"
+#include "core/core.h"
+#include "pmus.h"
+#include "target.h"
 
 #define ACA_PMU_DIR		"/sys/bus/event_source/devices"
 #define ACA_PMU_MAX		256

@@ -99,8 +99,9 @@
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 
-#include "aca.h"
+#include "memory.h"
 #include "ring.h"
+#include "../uapi/aca.h"
 
 /*
  * A record dropped: counted, and the count's copy published (a nested

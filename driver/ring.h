@@ -21,9 +21,7 @@
 #include <asm/local.h>
 #include <asm/local64.h>
 
-#include "../uapi/aca.h"
-
-struct pipe_inode_info;
+struct aca_mmap_header;
 
 struct aca_ring {
 	struct aca_mmap_header *hdr;	/* then the data pages */
@@ -105,9 +103,5 @@ void aca_ring_detach(struct aca_ring *r);
 bool aca_ring_final(struct aca_ring *r);
 /* Final, and the reader emptied it. */
 bool aca_ring_drained(struct aca_ring *r);
-
-/* Unread ring bytes to a pipe by page reference (splice.c). */
-ssize_t aca_ring_to_pipe(struct aca_ring *r, struct pipe_inode_info *pipe,
-			 size_t len);
 
 #endif /* ACA_RING_H */

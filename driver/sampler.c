@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Sampling through the in-kernel perf_events API (spec 6.8): at START one
- * pinned counter per event of every configured group on every online CPU,
- * whose overflow handler writes a SampleRecordPC (spec 7.1) into that CPU's
- * ring (ring.c). The CPU's data channel reads the ring.
+ * pinned counter per event of every configured group on every online CPU
+ * (events.c), whose overflow handler (overflow.c) writes a SampleRecordPC
+ * (spec 7.1) into that CPU's ring (ring.c). The CPU's data channel reads
+ * the ring.
  *
  * Multiplexing: one group samples at a time, its events enabled on every
  * CPU and every other group's disabled. The next one takes over every
@@ -40,20 +41,28 @@
 #include <linux/bitmap.h>
 #include <linux/cpu.h>
 #include <linux/irq_work.h>
+#include <linux/lockdep.h>
+#include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
-#include "aca.h"
 #include "collection.h"
 #include "collection_file.h"
+#include "core/core.h"
 #include "emon.h"
 #include "events.h"
 #include "hotplug.h"
 #include "inject.h"
+#include "machine.h"
+#include "memory.h"
 #include "multiplex.h"
+#include "params.h"
+#include "ring.h"
 #include "sampler.h"
+#include "target.h"
+#include "tsc.h"
 
 static void aca_sampling_free(struct aca_sampling *c)
 {
@@ -232,7 +241,7 @@ static u32 aca_record_size(const struct acp_config *cfg, u32 index)
 
 static int aca_setup_sevs(struct aca_collection *coll, const struct acp_config *cfg)
 {
-	struct aca_sampling *c = coll->smp;
+	struct aca_sampling *c = coll->sampling;
 	struct aca_sev *s = c->sevs;
 
 	if (c->switch_samples) {
@@ -277,15 +286,15 @@ static int aca_setup_sevs(struct aca_collection *coll, const struct acp_config *
 static void aca_publish(struct aca_collection *coll, struct aca_sampling *c)
 {
 	mutex_lock(&coll->sampling_lock);
-	coll->smp = c;
+	coll->sampling = c;
 	mutex_unlock(&coll->sampling_lock);
 }
 
 void aca_sampler_finish(struct aca_collection *coll)
 {
-	struct aca_sampling *c = coll->smp;
+	struct aca_sampling *c = coll->sampling;
 
-	lockdep_assert_held(coll->lock);
+	lockdep_assert_held(&aca_lock);
 	aca_publish(coll, NULL);
 	aca_sampling_free(c);
 }
@@ -300,7 +309,7 @@ int aca_sampler_alloc(struct aca_collection *coll, unsigned int data_pages,
 	struct aca_sampling *c;
 	int cpu;
 
-	lockdep_assert_held(coll->lock);
+	lockdep_assert_held(&aca_lock);
 	aca_sampler_finish(coll);	/* one collection per session */
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
@@ -394,7 +403,7 @@ static void aca_log_pebs(const struct aca_sampling *c)
 static int aca_create_events(struct aca_collection *coll, bool sw,
 			     const struct acp_event **refused)
 {
-	struct aca_sampling *c = coll->smp;
+	struct aca_sampling *c = coll->sampling;
 	struct aca_sev *s = c->sevs, *t;
 	u32 offline = 0, first = 0;
 	int ret = 0;
@@ -444,13 +453,13 @@ int aca_sampler_start(struct aca_collection *coll, const struct acp_config *cfg,
 	struct aca_sampling *c;
 	int ret;
 
-	lockdep_assert_held(coll->lock);
-	if (!coll->smp) {
+	lockdep_assert_held(&aca_lock);
+	if (!coll->sampling) {
 		ret = aca_sampler_configure(coll, cfg);
 		if (ret)
 			return ret;
 	}
-	c = coll->smp;
+	c = coll->sampling;
 	if (c->sevs || c->groups)
 		return -EBUSY;	/* one START per collection (spec 3.4) */
 	ret = aca_take_groups(c, cfg);
@@ -485,7 +494,7 @@ int aca_sampler_start(struct aca_collection *coll, const struct acp_config *cfg,
 	/* cpu-clock stands in for a refused core PMU event, not an IBS one. */
 	if (ret && !c->sw && aca_sw_clock && !refused->pmu_type) {
 		/* Without any PMU, the load-time probe has said it once. */
-		if (aca_pmu_ok)
+		if (aca_machine_has_pmu())
 			pr_notice_ratelimited("the PMU refused event 0x%llx (%d): sampling with cpu-clock at the requested rate instead\n",
 					      refused->config, ret);
 		c->sw = true;
@@ -521,8 +530,8 @@ int aca_sampler_start_local(struct aca_collection *coll,
 {
 	int ret;
 
-	if (coll->smp && !coll->smp->sevs)
-		coll->smp->sw = cpu_clock;
+	if (coll->sampling && !coll->sampling->sevs)
+		coll->sampling->sw = cpu_clock;
 	ret = aca_sampler_start(coll, cfg, false);
 	if (!ret)
 		aca_inject_started(coll);
@@ -537,9 +546,9 @@ int aca_sampler_start_local(struct aca_collection *coll,
  */
 void aca_sampler_stop(struct aca_collection *coll)
 {
-	struct aca_sampling *c = coll->smp;
+	struct aca_sampling *c = coll->sampling;
 
-	lockdep_assert_held(coll->lock);
+	lockdep_assert_held(&aca_lock);
 	if (c && c->armed) {
 		/*
 		 * The EMON timer's last record: what was counted since its
@@ -554,9 +563,9 @@ void aca_sampler_stop(struct aca_collection *coll)
 
 void aca_sampler_pause(struct aca_collection *coll, bool pause)
 {
-	struct aca_sampling *c = coll->smp;
+	struct aca_sampling *c = coll->sampling;
 
-	lockdep_assert_held(coll->lock);
+	lockdep_assert_held(&aca_lock);
 	if (c && c->armed) {
 		/*
 		 * A CPU got to switch_samples and the switch work found the
@@ -571,7 +580,7 @@ void aca_sampler_pause(struct aca_collection *coll, bool pause)
 
 struct aca_ring *aca_sampler_ring(struct aca_collection *coll, u32 cpu)
 {
-	struct aca_sampling *c = coll->smp;
+	struct aca_sampling *c = coll->sampling;
 
 	return c && cpu < nr_cpu_ids ? c->rings[cpu] : NULL;
 }
@@ -588,9 +597,9 @@ static bool aca_has_core_events(const struct aca_sampling *c)
 /* @cpu samples a core PMU event with cpu-clock (IBS and software events never do). */
 bool aca_cpu_clock_core(struct aca_collection *coll, u32 cpu)
 {
-	struct aca_sampling *c = coll->smp;
+	struct aca_sampling *c = coll->sampling;
 
-	lockdep_assert_held(coll->lock);
+	lockdep_assert_held(&aca_lock);
 	return c && cpu < nr_cpu_ids && aca_cpu_clock(c, cpu) && aca_has_core_events(c);
 }
 
@@ -602,12 +611,6 @@ void aca_sampler_counts(void *ctx, u32 cpu, u64 *written, u64 *dropped)
 	*dropped = 0;
 	if (r)
 		aca_ring_counts(r, written, dropped);
-}
-
-/* Sampling will fall back to cpu-clock (as far as the load-time probe knows). */
-bool aca_cpu_clock_fallback(void *ctx)
-{
-	return !aca_pmu_ok;
 }
 
 /*
@@ -622,7 +625,6 @@ int aca_sampler_init(struct aca_collection *coll)
 	mutex_init(&coll->sampling_lock);
 	aca_mux_init(coll);
 	aca_emon_init(coll);
-	aca_probe_pmu();
 	ret = aca_hotplug_init(coll);
 	if (ret)
 		return ret;

@@ -2,11 +2,12 @@
 /*
  * A session's sampling, part of its collection (collection.h): its rings,
  * its events on every CPU and its groups, which sampler.c makes and
- * frees. The files that sample for it share it: events.c (perf events and
- * the overflow handler), multiplex.c (the groups' windows and the switch
- * timer), emon.c (counting mode's reads and EMON timer), hotplug.c (CPU
- * hotplug, the watch), inject.c (the debugfs fault injector, in a test
- * build only) and collection_file.c (/sys/kernel/debug/aca/collection).
+ * frees. The files that sample for it share it: events.c (its perf
+ * events), overflow.c (their overflow handler), multiplex.c (the groups'
+ * windows and the switch timer), emon.c (counting mode's reads and EMON
+ * timer), hotplug.c (CPU hotplug, the watch), inject.c (the debugfs fault
+ * injector, in a test build only) and collection_file.c
+ * (/sys/kernel/debug/aca/collection).
  */
 #ifndef ACA_SAMPLER_H
 #define ACA_SAMPLER_H
@@ -18,7 +19,7 @@
 #include <linux/types.h>
 #include <asm/local.h>
 
-#include "aca.h"
+#include "core/core.h"
 
 /* Records larger than this are not a SampleRecordPC we can fill. */
 #define ACA_MAX_RECORD		PAGE_SIZE
@@ -119,5 +120,30 @@ static inline bool aca_cpu_clock(const struct aca_sampling *c, u32 cpu)
 {
 	return c->sw || test_bit(cpu, c->sw_cpus);
 }
+
+/*
+ * A collection's sampling (sampler.c), and its acp_ops entry points but
+ * SWITCH_GROUP's and GROUP_TIMES' (multiplex.h) and the counting reads
+ * (emon.h).
+ */
+struct aca_collection;
+struct cpumask;
+int aca_sampler_init(struct aca_collection *coll);
+void aca_sampler_exit(struct aca_collection *coll);
+int aca_sampler_configure(struct aca_collection *coll, const struct acp_config *cfg);
+int aca_sampler_start(struct aca_collection *coll, const struct acp_config *cfg,
+		      bool paused);
+void aca_sampler_stop(struct aca_collection *coll);
+void aca_sampler_pause(struct aca_collection *coll, bool pause);
+void aca_sampler_counts(void *ctx, u32 cpu, u64 *written, u64 *dropped);
+void aca_sampler_finish(struct aca_collection *coll);
+/* The ring of @cpu in the current collection, or NULL. */
+struct aca_ring *aca_sampler_ring(struct aca_collection *coll, u32 cpu);
+/* For the local API (local.c). */
+int aca_sampler_alloc(struct aca_collection *coll, unsigned int data_pages,
+		      const struct cpumask *cpus);
+int aca_sampler_start_local(struct aca_collection *coll,
+			    const struct acp_config *cfg, bool cpu_clock);
+bool aca_cpu_clock_core(struct aca_collection *coll, u32 cpu);
 
 #endif /* ACA_SAMPLER_H */

@@ -10,7 +10,8 @@
 #include <linux/pipe_fs_i.h>
 #include <linux/splice.h>
 
-#include "aca.h"
+#include "ring.h"
+#include "splice.h"
 
 /* One splice call hands out at most this many pages. */
 #define ACA_SPLICE_PAGES	16

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Call chains for events.c, the way perf's x86 callchains are taken:
- * kernel ones with the kernel's own unwinder (ORC on Debian's kernels)
- * started from the interrupted registers, user ones by following frame
- * pointers from the user registers, read with copy_from_user_nmi(), which
- * neither sleeps nor faults pages in. Compat (32-bit) user code is not
- * walked: its IP is recorded alone.
+ * Call chains for the overflow handler (overflow.c), the way perf's x86
+ * callchains are taken: kernel ones with the kernel's own unwinder (ORC on
+ * Debian's kernels) started from the interrupted registers, user ones by
+ * following frame pointers from the user registers, read with
+ * copy_from_user_nmi(), which neither sleeps nor faults pages in. Compat
+ * (32-bit) user code is not walked: its IP is recorded alone.
  */
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>

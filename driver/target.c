@@ -3,11 +3,14 @@
  * The one protocol target of the module and aca_lock, which serialises
  * every call into it: the files of /dev/aca (device.c), the local API
  * (local.c), and under it the core's calls back into the collection
- * (collection.c, sampler.c, modrec.c), which assert it.
+ * (collection.c and its parts' files), which assert it. It is the
+ * collection's lock too: the collection's workers take it, and nothing
+ * reaches it but by this name.
  */
 #include <linux/mutex.h>
 
-#include "aca.h"
+#include "core/core.h"
+#include "target.h"
 
 DEFINE_MUTEX(aca_lock);		/* the target, every connection, the collection */
 struct acp_target aca_target;

@@ -4,7 +4,7 @@
 #include <linux/time64.h>
 #include <asm/tsc.h>
 
-#include "aca.h"
+#include "tsc.h"
 
 u64 aca_tsc_hz(void)
 {

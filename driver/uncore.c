@@ -12,12 +12,20 @@
  * round reads every counter (perf_event_read_value(), a cross-call to
  * its CPU) and writes one record per device and die.
  */
+#include <linux/lockdep.h>
+#include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/slab.h>
 #include <linux/topology.h>
 #include <linux/workqueue.h>
 
-#include "aca.h"
+#include "core/core.h"
+#include "params.h"
+#include "pmus.h"
+#include "ring.h"
+#include "target.h"
+#include "tsc.h"
+#include "uncore.h"
 
 #define ACA_UNC_RING_PAGES_MIN	16
 /* unc_timer_interval: 0 is the default; each round costs a cross-call per counter. */
