@@ -2,8 +2,9 @@
 /*
  * Untrusted input: truncated, malformed and random streams and ELF files;
  * a hostile target (mock_target.c): a system configuration that points
- * outside itself, escape sequences in its words, bytes trickled to hold
- * the host; files it names outside --sysroot, or FIFOs.
+ * outside itself, a count of CPUs no session has, escape sequences in its
+ * words, bytes trickled to hold the host; files it names outside
+ * --sysroot, or FIFOs.
  * Its own program, build/tests/host_malformed_test.
  */
 #include <elf.h>
@@ -620,7 +621,10 @@ TEST_F(dir, info_refuses_a_blob_shorter_than_its_fixed_part)
 	EXPECT_TRUE(host_err_has(self, "GET_SYS_CONFIG: 100 bytes, shorter than the 248"));
 }
 
-/* A size no system configuration has is not asked for (4 GiB of memory). */
+/*
+ * A size no answer has is not asked for (4 GiB of memory): the protocol's
+ * largest is 16 MiB.
+ */
 TEST_F(dir, info_refuses_a_system_config_larger_than_any)
 {
 	uint8_t blob[CFG_SIZE];
@@ -630,9 +634,35 @@ TEST_F(dir, info_refuses_a_system_config_larger_than_any)
 	sys_config(blob);
 	EXPECT_EQ(1, host_against(self, &m, "info"));
 	EXPECT_TRUE(host_err_has(self, "COLLECT_SYS_CONFIG: a system configuration of "
-				 "4294967295 bytes"));
+				 "4294967295 bytes, more than the protocol's largest answer "
+				 "(16777216): not asked for"));
 	EXPECT_FALSE(asked(&m, SEP_CMD_GET_SYS_CONFIG));
 	EXPECT_EQ(0, m.failed) TH_LOG("target: %s", m.why);
+}
+
+/*
+ * A count of CPUs no session can have: a data channel each, so at most
+ * HOST_MAX_CHANNELS - 2, and at least one. Said with the field and the
+ * limit before any channel is opened (before, 0 opened two channels and
+ * waited for more, and too many said only "more channels than supported").
+ */
+TEST_F(dir, info_refuses_more_cpus_than_it_opens_channels_for)
+{
+	struct mock_target m = { .num_cpus = 100000 };
+
+	EXPECT_EQ(1, host_against(self, &m, "info"));
+	EXPECT_TRUE(host_err_has(self, "aca-host: the status message says 100000 CPUs "
+				 "(num_cpus): aca-host takes 1 to 1024, a data channel each\n"));
+	EXPECT_EQ(0, m.failed) TH_LOG("target: %s", m.why);
+}
+
+TEST_F_TIMEOUT(dir, info_refuses_a_target_of_no_cpus, 20)
+{
+	struct mock_target m = { .num_cpus = MOCK_ZERO_CPUS };
+
+	EXPECT_EQ(1, host_against(self, &m, "info"));
+	EXPECT_TRUE(host_err_has(self, "aca-host: the status message says 0 CPUs "
+				 "(num_cpus): aca-host takes 1 to 1024"));
 }
 
 /*

@@ -33,9 +33,11 @@ static void fail(struct mock_target *m, const char *why)
 	m->failed = 1;
 }
 
-static void hello(struct session *s, int32_t status, uint32_t msg_size)
+/* The status message into @st. */
+static void status_msg(const struct session *s, int32_t status, uint32_t msg_size,
+		       struct sep_target_status_msg *st)
 {
-	struct sep_target_status_msg st = {
+	*st = (struct sep_target_status_msg){
 		.msg_size = msg_size,
 		.status = status,
 		.proto_version = SEP_PROTO_VERSION,
@@ -44,15 +46,40 @@ static void hello(struct session *s, int32_t status, uint32_t msg_size)
 		.hardware_info_offset = 256, .hardware_info_size = 40,
 		.hardware_info = { .num_cpus = MOCK_CPUS, .tsc_freq = MOCK_TSC_HZ },
 	};
+
+	if (s->m->num_cpus)
+		st->hardware_info.num_cpus = s->m->num_cpus == MOCK_ZERO_CPUS ? 0 :
+					     s->m->num_cpus;
+	snprintf(st->os_info.sysname, sizeof(st->os_info.sysname), "%s",
+		 s->m->sysname ? s->m->sysname : "Mock");
+	strcpy(st->os_info.release, "1.0");
+	strcpy(st->os_info.version, "#1 scripted");
+}
+
+static void hello(struct session *s, int32_t status, uint32_t msg_size)
+{
+	struct sep_target_status_msg st;
 	struct sep_control_first_msg h;
 
-	snprintf(st.os_info.sysname, sizeof(st.os_info.sysname), "%s",
-		 s->m->sysname ? s->m->sysname : "Mock");
-	strcpy(st.os_info.release, "1.0");
-	strcpy(st.os_info.version, "#1 scripted");
+	status_msg(s, status, msg_size, &st);
 	if (host_recv(s->ctl, &h, sizeof(h)) || h.msg_size != sizeof(h))
 		fail(s->m, "bad hello");
 	host_send(s->ctl, &st, sizeof(st));
+}
+
+/* The status message a byte at a time, until it is whole or the host goes. */
+static void trickle_hello(struct session *s)
+{
+	struct sep_target_status_msg st;
+	struct sep_control_first_msg h;
+
+	status_msg(s, VT_SUCCESS, sizeof(st), &st);
+	host_recv(s->ctl, &h, sizeof(h));
+	for (size_t i = 0; i < sizeof(st); i++) {
+		if (host_send(s->ctl, (const char *)&st + i, 1))
+			return;
+		usleep(MOCK_TRICKLE_MS * 1000);
+	}
 }
 
 /*
@@ -78,6 +105,9 @@ static void bad_hello(struct session *s)
 	case MOCK_HELLO_ONLY:
 		hello(s, VT_SUCCESS, sizeof(struct sep_target_status_msg));
 		host_drain(s->ctl);
+		break;
+	case MOCK_HELLO_TRICKLE:
+		trickle_hello(s);
 		break;
 	default:
 		break;
@@ -564,6 +594,12 @@ static void *serve(void *arg)
 		return NULL;
 	}
 	hello(&s, VT_SUCCESS, sizeof(struct sep_target_status_msg));
+	/* A count no session follows: the host refuses it and goes. */
+	if (s.m->num_cpus) {
+		host_drain(s.ctl);
+		close(s.ctl);
+		return NULL;
+	}
 	if (open_channels(&s)) {
 		fail(s.m, "data channels not opened");
 		goto out;

@@ -39,7 +39,16 @@ enum mock_hello {
 	MOCK_HELLO_GARBAGE,		/* a line of text, then close: no SEP target */
 	MOCK_HELLO_WRONG_SIZE,		/* a status message with a wrong msg_size */
 	MOCK_HELLO_ONLY,		/* status message, then the host's end: hello */
+	/*
+	 * The status message a byte every MOCK_TRICKLE_MS, each well within
+	 * any receive timeout (a target that holds the host), until the host
+	 * goes
+	 */
+	MOCK_HELLO_TRICKLE,
 };
+
+#define MOCK_TRICKLE_MS		100
+#define MOCK_ZERO_CPUS		0xffffffffu	/* struct mock_target's num_cpus */
 
 #define MOCK_GARBAGE		"HTTP/1.0 400 Bad Request\r\n\r\n"
 #define MOCK_CPUS		2
@@ -75,6 +84,12 @@ struct mock_target {
 	 * (at most 63 bytes) when not NULL, else "Mock".
 	 */
 	const char *sysname;
+	/*
+	 * The status message's num_cpus when not 0 (else MOCK_CPUS;
+	 * MOCK_ZERO_CPUS: 0): a count the host is to refuse. No data channel
+	 * is accepted then: the host's end is waited for.
+	 */
+	uint32_t num_cpus;
 	/*
 	 * COLLECT_SYS_CONFIG answers sys_config_size, or when that is 0 the
 	 * sys_config_len bytes of sys_config (0 without it); GET_SYS_CONFIG

@@ -3,15 +3,26 @@
  * What aca-host says when a target cannot be talked to, one message each:
  * connection refused, connect timed out, closed before the status message
  * (a relay that dropped us), busy (status 219), a peer that is no SEP
- * target, and receive timeouts said as such. All on loopback.
+ * target, and receive timeouts said as such; each answer and request
+ * whole within its time, and no answer past the protocol's 16 MiB. All on
+ * loopback.
  * Its own program, build/tests/host_net_test.
  */
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <pthread.h>
 #include <sys/socket.h>
 
 #include "host_fixture.h"
+#include "../../driver/core/core.h"
+#include "../../tools/aca-host/clock.h"
 #include "../../tools/aca-host/host.h"
 #include "../../tools/aca-host/session.h"
+
+/* The host's limits are the protocol core's: what aca answers and takes. */
+_Static_assert(HOST_MAX_REPLY == ACP_MAX_REPLY, "an answer's most: ACP_MAX_REPLY");
+_Static_assert(HOST_MAX_REQUEST == ACP_MAX_PAYLOAD, "a request's most: ACP_MAX_PAYLOAD");
 
 static long now_ms(void)
 {
@@ -397,6 +408,278 @@ TEST_F(dir, answer_cut_short_stops_the_session)
 		TH_LOG("said: %s", text);
 	}
 	free(text);
+}
+
+/*
+ * The target's side of a hostile answer, in a thread: the header of an
+ * answer to @id saying @claimed bytes follow, then @sent zero bytes, each
+ * @gap_ms apart when not 0 (a trickle), then, if @then_id, a whole answer
+ * to it of @then_len bytes. Ends when done, at @stop, or when the host is
+ * gone.
+ */
+struct hostile {
+	int fd;
+	uint32_t id;
+	uint64_t claimed, sent;
+	unsigned int gap_ms;
+	uint32_t then_id;
+	uint64_t then_len;
+	volatile int stop;
+	pthread_t thread;
+};
+
+static void *hostile_answer(void *arg)
+{
+	struct hostile *t = arg;
+	struct sep_control_msg_header h = {
+		.header_size = sizeof(h),
+		.proto_version = SEP_PROTO_VERSION,
+		.command_id = t->id,
+		.from_target_data_size = t->claimed,
+	};
+	static const char zeros[65536];
+	uint64_t left = t->sent;
+
+	if (send(t->fd, &h, sizeof(h), MSG_NOSIGNAL) != sizeof(h))
+		return NULL;
+	while (left && !t->stop) {
+		size_t n = t->gap_ms ? 1 : left < sizeof(zeros) ? left : sizeof(zeros);
+		ssize_t k = send(t->fd, zeros, n, MSG_NOSIGNAL);
+
+		if (k <= 0)
+			return NULL;
+		left -= k;
+		if (t->gap_ms)
+			usleep(t->gap_ms * 1000);
+	}
+	if (t->then_id && !t->stop)
+		answer(t->fd, t->then_id, t->then_len);
+	return NULL;
+}
+
+static int hostile_start(struct hostile *t)
+{
+	return pthread_create(&t->thread, NULL, hostile_answer, t);
+}
+
+/* A silent session (silent_session()) whose peer is a struct hostile's. */
+struct hostile_run {
+	struct host_session *s;
+	int sv[2], saved;
+	char path[4200];
+};
+
+/* @h's session, @t's end its peer's, stderr into the test's directory. */
+static int hostile_open(FIXTURE_DATA(dir) *self, struct hostile_run *h, struct hostile *t)
+{
+	h->s = calloc(1, sizeof(*h->s));
+	if (!h->s || silent_session(h->s, h->sv))
+		return -1;
+	t->fd = h->sv[1];
+	snprintf(h->path, sizeof(h->path), "%s/stderr", self->d.path);
+	h->saved = stderr_to(h->path);
+	return 0;
+}
+
+/*
+ * What was said (stderr back, malloc()ed), @t's thread stopped (once
+ * started), both ends closed; h->s is left for the checks, to free.
+ */
+static char *hostile_close(struct hostile_run *h, struct hostile *t)
+{
+	char *text = stderr_back(h->saved, h->path);
+
+	t->stop = 1;
+	shutdown(t->fd, SHUT_RDWR);
+	pthread_join(t->thread, NULL);
+	close(h->sv[0]);
+	close(h->sv[1]);
+	return text;
+}
+
+/*
+ * A late answer that says more follows than any answer can carry (the
+ * protocol's 16 MiB) is no SEP target's: not read, the session out of
+ * step. Before, drop_one() read all it said (up to 2^64 bytes), here 16
+ * MiB and a byte, and the next command then got its answer.
+ */
+TEST_F_TIMEOUT(dir, late_answer_past_the_protocols_limit_is_not_read, 20)
+{
+	struct hostile t = { .id = ACA_CMD_KERNEL_SYMBOLS, .claimed = HOST_MAX_REPLY + 1ull,
+			     .sent = HOST_MAX_REPLY + 1ull, .then_id = SEP_CMD_VERSION,
+			     .then_len = 4 };
+	struct hostile_run h;
+	uint32_t version = 0;
+	char *text, want[256];
+	int first, second;
+
+	ASSERT_EQ(0, hostile_open(self, &h, &t));
+	first = host_command(h.s, ACA_CMD_KERNEL_SYMBOLS, NULL, 0, NULL, 0);
+	ASSERT_EQ(0, hostile_start(&t));
+	second = host_command(h.s, SEP_CMD_VERSION, NULL, 0, &version, sizeof(version));
+	text = hostile_close(&h, &t);
+	EXPECT_EQ(-1, first);
+	EXPECT_EQ(-1, second);
+	EXPECT_EQ(1, h.s->out_of_step);
+	EXPECT_EQ(1, h.s->owed);	/* VERSION's, never read */
+	free(h.s);
+	ASSERT_NE(NULL, text);
+	snprintf(want, sizeof(want), "aca-host: command 51: a late answer of %u says "
+		 "16777217 bytes follow, more than the protocol's 16777216 "
+		 "(from_target_data_size): not read", ACA_CMD_KERNEL_SYMBOLS);
+	EXPECT_NE(NULL, strstr(text, want)) {
+		TH_LOG("said: %s", text);
+	}
+	free(text);
+}
+
+/*
+ * An answer's payload trickled, a byte every 100 ms, each well within the
+ * 1 s receive timeout: the answer whole has that second, not each byte.
+ * Before, the 64 bytes came in 6.4 s and the command succeeded.
+ */
+TEST_F_TIMEOUT(dir, answer_trickled_past_its_deadline_is_cut_off, 20)
+{
+	struct hostile t = { .id = SEP_CMD_VERSION, .claimed = 64, .sent = 64,
+			     .gap_ms = 100 };
+	struct hostile_run h;
+	char *text, out[64];
+	double t0, took;
+	int ret;
+
+	ASSERT_EQ(0, hostile_open(self, &h, &t));
+	ASSERT_EQ(0, hostile_start(&t));
+	t0 = host_now_s();
+	ret = host_command(h.s, SEP_CMD_VERSION, NULL, 0, out, sizeof(out));
+	took = host_now_s() - t0;
+	text = hostile_close(&h, &t);
+	EXPECT_EQ(-1, ret);
+	EXPECT_EQ(1, h.s->out_of_step);
+	free(h.s);
+	EXPECT_LE(0.9, took);
+	EXPECT_GT(3.0, took);
+	ASSERT_NE(NULL, text);
+	EXPECT_STREQ("aca-host: timed out waiting for the payload of command 51 (1 s)\n",
+		     text);
+	free(text);
+}
+
+/*
+ * The same of a late answer the next command drops: its wait, dropping
+ * included, has the one second. Before, dropping it took 6.4 s.
+ */
+TEST_F_TIMEOUT(dir, late_answer_trickled_past_the_deadline_is_cut_off, 20)
+{
+	struct hostile t = { .id = ACA_CMD_KERNEL_SYMBOLS, .claimed = 64, .sent = 64,
+			     .gap_ms = 100, .then_id = SEP_CMD_VERSION, .then_len = 4 };
+	struct hostile_run h;
+	uint32_t version = 0;
+	int first, second;
+	double t0, took;
+	char *text;
+
+	ASSERT_EQ(0, hostile_open(self, &h, &t));
+	first = host_command(h.s, ACA_CMD_KERNEL_SYMBOLS, NULL, 0, NULL, 0);
+	ASSERT_EQ(0, hostile_start(&t));
+	t0 = host_now_s();
+	second = host_command(h.s, SEP_CMD_VERSION, NULL, 0, &version, sizeof(version));
+	took = host_now_s() - t0;
+	text = hostile_close(&h, &t);
+	EXPECT_EQ(-1, first);
+	EXPECT_EQ(-1, second);
+	EXPECT_EQ(1, h.s->out_of_step);
+	free(h.s);
+	EXPECT_GT(3.0, took);
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, "aca-host: timed out waiting for a late answer before "
+			       "command 51 (1 s)\n")) {
+		TH_LOG("said: %s", text);
+	}
+	free(text);
+}
+
+/* More than an answer can carry is never asked: nothing is sent. */
+TEST_F(dir, answer_larger_than_the_protocol_allows_is_not_asked)
+{
+	struct host_session *s = calloc(1, sizeof(*s));
+	char path[4200], *text, buf[64];
+	int sv[2], saved, ret;
+
+	ASSERT_NE(NULL, s);
+	ASSERT_EQ(0, silent_session(s, sv));
+	snprintf(path, sizeof(path), "%s/stderr", self->d.path);
+	saved = stderr_to(path);
+	ret = host_command(s, SEP_CMD_GET_SYS_CONFIG, NULL, 0, buf, HOST_MAX_REPLY + 1ull);
+	text = stderr_back(saved, path);
+	fcntl(sv[1], F_SETFL, O_NONBLOCK);
+	EXPECT_EQ(-1, read(sv[1], buf, sizeof(buf)));
+	close(sv[0]);
+	close(sv[1]);
+	EXPECT_EQ(-1, ret);
+	EXPECT_EQ(0, s->owed);
+	free(s);
+	ASSERT_NE(NULL, text);
+	EXPECT_STREQ("aca-host: command 30: not sent, 0 bytes in and 16777217 asked: the "
+		     "protocol's most are 1048576 and 16777216\n", text);
+	free(text);
+}
+
+/*
+ * A target that takes no request: the send ends at --timeout's second,
+ * as an answer's wait does. Before, host_connect() set no send timeout
+ * and the send waited forever (the test's 20 s).
+ */
+TEST_F_TIMEOUT(dir, request_nobody_reads_times_out, 20)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	size_t len = 64u << 20;
+	socklen_t alen = sizeof(a);
+	char target[32], *big = calloc(1, len);
+	int lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), fd, ret, err;
+	double t0, took;
+
+	ASSERT_NE(NULL, big);
+	ASSERT_LE(0, lfd);
+	/* Listening, never accepting: the kernel completes the connection. */
+	ASSERT_EQ(0, bind(lfd, (struct sockaddr *)&a, sizeof(a)));
+	ASSERT_EQ(0, listen(lfd, 4));
+	ASSERT_EQ(0, getsockname(lfd, (struct sockaddr *)&a, &alen));
+	snprintf(target, sizeof(target), "127.0.0.1:%d", ntohs(a.sin_port));
+	fd = host_connect_timeout(target, 1, 1);
+	ASSERT_LE(0, fd);
+	t0 = host_now_s();
+	ret = host_send(fd, big, len);
+	err = errno;
+	took = host_now_s() - t0;
+	close(fd);
+	close(lfd);
+	free(big);
+	EXPECT_EQ(-1, ret);
+	EXPECT_EQ(EAGAIN, err);
+	EXPECT_GT(5.0, took);
+}
+
+/*
+ * hello --timeout 1 of a target that trickles its status message, a byte
+ * every 100 ms: timed out after that second, said so. Before, --timeout
+ * was the connect's alone, and each byte came within the 30 s of a
+ * receive: the whole message after 29 s.
+ */
+TEST_F_TIMEOUT(dir, status_message_trickled_past_timeout_is_cut_off, 20)
+{
+	struct mock_target m = { .hello = MOCK_HELLO_TRICKLE };
+	char target[32];
+	double t0, took;
+
+	ASSERT_EQ(0, mock_start(&m));
+	t0 = host_now_s();
+	EXPECT_EQ(1, talk_to(self, "hello", m.port, "--timeout", "1", target, sizeof(target)));
+	took = host_now_s() - t0;
+	mock_join(&m);
+	EXPECT_TRUE(host_said(&self->d.run, "aca-host: %s: timed out waiting for the status "
+			      "message (1 s)\n", target));
+	EXPECT_GT(5.0, took);
 }
 
 TEST_HARNESS_MAIN

@@ -527,6 +527,33 @@ static int count_of(const char *text, const char *what)
 }
 
 /*
+ * Each refresh reads the files whole: one past $ACA_HOST_READ_MAX (8 KiB
+ * here, each CPU's 10,080 bytes) is left out, and the header says so in
+ * the line above the columns; stderr once, at the end. Before, a refresh
+ * read any file up to 4 GiB, every second.
+ */
+TEST_F_TIMEOUT(dir, top_says_which_files_it_leaves_out, 60)
+{
+	struct mock_target m = { .live = MOCK_LIVE_ALL, .samples_per_cpu = USER_SAMPLES,
+				 .kernel_samples = KERNEL_SAMPLES };
+
+	ASSERT_EQ(0, setenv("ACA_HOST_READ_MAX", "8K", 1));
+	EXPECT_EQ(0, top_plain(&self->d, &m, "1.5", NULL, NULL));
+	ASSERT_NE(NULL, self->d.run.out);
+	ASSERT_NE(NULL, self->d.run.err);
+	EXPECT_NE(NULL, strstr(self->d.run.out, "\nleft out: the samples of 2 files of more "
+			       "than 8192 bytes (ACA_HOST_READ_MAX)\n   samples        %  "
+			       "function\n")) {
+		TH_LOG("top printed:\n%s", self->d.run.out);
+	}
+	EXPECT_EQ(1, count_of(self->d.run.err, "more than aca-host reads of a file (8192 "
+			      "bytes): the table leaves its samples out; ACA_HOST_READ_MAX="
+			      "BYTES raises it\n")) {
+		TH_LOG("top said: %s", self->d.run.err);
+	}
+}
+
+/*
  * Each refresh asks KERNEL_SYMBOLS only of addresses no symbol named so
  * far holds and none was answered without: the 16 of mock_kernel_hot, the
  * 16 of mock_mod_fn and MOCK_KGAP once while sampling, and once more at

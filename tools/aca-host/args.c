@@ -230,10 +230,12 @@ void arg_target_usage(FILE *f, const char *cmd, const char *what)
 {
 	fprintf(f, "usage: %s [--timeout S] TARGET[:PORT]\n"
 		   "  %s\n"
-		   "  --timeout S  give up connecting after S seconds, 1 to %d (default %d)\n"
+		   "  --timeout S  give up connecting, or on an answer, after S seconds,\n"
+		   "               1 to %d (default %d connecting, %d an answer)\n"
 		   "  TARGET is a host name or address, [ADDRESS]:PORT for IPv6 (default\n"
 		   "  port %d).\n",
-		cmd, what, HOST_MAX_TIMEOUT_S, HOST_CONNECT_TIMEOUT_S, SEP_TCP_PORT);
+		cmd, what, HOST_MAX_TIMEOUT_S, HOST_CONNECT_TIMEOUT_S, HOST_RECV_TIMEOUT_S,
+		SEP_TCP_PORT);
 }
 
 int arg_target_command(const char *cmd, void (*usage)(FILE *f),
@@ -245,7 +247,7 @@ int arg_target_command(const char *cmd, void (*usage)(FILE *f),
 		ARG_HELP_OPT,
 		{ 0 }
 	};
-	int timeout_s = HOST_CONNECT_TIMEOUT_S, status;
+	int timeout_s = 0, status;	/* 0: no --timeout (host_answer_s()) */
 	const struct arg_cmd c = {
 		.cmd = cmd, .operand = "TARGET", .opts = opts, .usage = usage,
 		.timeout_s = &timeout_s,

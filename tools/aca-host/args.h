@@ -39,7 +39,7 @@ int arg_call_graph(const char *cmd, const char *s, unsigned int *depth);
  */
 enum arg_id {
 	ARG_HELP = 256,		/* the usage on stdout, exit status 0 */
-	ARG_TIMEOUT,		/* --timeout S: connecting (arg_cmd.timeout_s) */
+	ARG_TIMEOUT,		/* --timeout S: connecting, answers (arg_cmd.timeout_s) */
 	ARG_OUT,		/* --out DIR or FILE (arg_cmd.out) */
 	ARG_DURATION,		/* --duration S (arg_cmd.duration) */
 	/* The collection's (arg_cmd.collect): collect and top. */
@@ -124,8 +124,8 @@ int arg_check_events(const char *cmd, struct collect_opts *o);
  * `aca-host NAME [--timeout S] TARGET[:PORT]`, @cmd its first two words
  * ("aca-host ping"). arg_target_usage() is its usage, @what the text
  * under the synopsis. arg_target_command() reads the line (@usage prints
- * the usage) and returns @run's status on TARGET and the timeout, or 0
- * after --help, 2 after a usage error.
+ * the usage) and returns @run's status on TARGET and --timeout's seconds
+ * (0: not given), or 0 after --help, 2 after a usage error.
  */
 void arg_target_usage(FILE *f, const char *cmd, const char *what);
 int arg_target_command(const char *cmd, void (*usage)(FILE *f),

@@ -42,11 +42,12 @@ static void usage(FILE *f)
 		"  -g, --call-graph fp[,N]\n"
 		"                   record each sample's callers too, kernel and user, by\n"
 		"                   frame pointers: at most N (default %d, at most %u)\n"
-		"  --timeout S      give up connecting after S seconds, 1 to %d (default %d)\n"
+		"  --timeout S      give up connecting, or on an answer, after S seconds,\n"
+		"                   1 to %d (default %d connecting, %d an answer)\n"
 		"  --eof-timeout S  how long every channel may take to end after STOP (30)\n",
 		HOST_MAX_SWITCH_MS, HOST_DEFAULT_SWITCH_MS, HOST_MAX_SWITCH_SAMPLES,
 		HOST_DEFAULT_CALL_DEPTH, (unsigned int)HOST_MAX_CALL_DEPTH,
-		HOST_MAX_TIMEOUT_S, HOST_CONNECT_TIMEOUT_S);
+		HOST_MAX_TIMEOUT_S, HOST_CONNECT_TIMEOUT_S, HOST_RECV_TIMEOUT_S);
 }
 
 /*
@@ -140,7 +141,7 @@ int cmd_collect(int argc, char **argv)
 	};
 	struct collect_opts o = { .rate = 1000, .switch_ms = HOST_DEFAULT_SWITCH_MS,
 				  .eof_timeout_s = 30,
-				  .timeout_s = HOST_CONNECT_TIMEOUT_S };
+				  .timeout_s = 0 };	/* 0: no --timeout */
 	const struct arg_cmd c = {
 		.cmd = cmd, .operand = "TARGET", .opts = opts, .usage = usage,
 		.option = option, .own = &o, .timeout_s = &o.timeout_s, .out = &o.out,

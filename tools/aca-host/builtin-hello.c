@@ -36,7 +36,8 @@ static void print_status(const struct sep_target_status_msg *s)
 static int hello(const char *target, int timeout_s)
 {
 	struct sep_target_status_msg s;
-	int fd = host_connect(target, timeout_s);
+	int fd = host_connect_timeout(target, host_connect_s(timeout_s),
+				      host_answer_s(timeout_s));
 
 	if (fd < 0)
 		return 1;

@@ -30,11 +30,11 @@ static int ask(struct host_session *s, uint32_t id, void *out, uint64_t len,
 }
 
 /*
- * GET_SYS_CONFIG's blob (spec 9.3): at most this many bytes (1,024 CPUs of
- * 256 CPUID leaves each are 5.4 MB), its node at a fixed place, and at
- * least the fixed part before the first GEN_PER_CPU.
+ * GET_SYS_CONFIG's blob (spec 9.3): an answer, so at most the protocol's
+ * largest, HOST_MAX_REPLY (1,024 CPUs of 256 CPUID leaves each are
+ * 5.4 MB); its node at a fixed place, and at least the fixed part before
+ * the first GEN_PER_CPU.
  */
-#define MAX_SYS_CONFIG		(16u << 20)
 #define SYS_CONFIG_NODE		136
 #define SYS_CONFIG_FIXED	248
 
@@ -144,10 +144,10 @@ static int print_info(struct host_session *s)
 	err = err || ask(s, SEP_CMD_GET_PLATFORM_INFO, plat, sizeof(*plat), "GET_PLATFORM_INFO");
 	err = err || ask(s, SEP_CMD_GET_NORMALIZED_TSC, &tsc, 8, "GET_NORMALIZED_TSC");
 	err = err || ask(s, SEP_CMD_COLLECT_SYS_CONFIG, &size, 4, "COLLECT_SYS_CONFIG");
-	if (!err && size > MAX_SYS_CONFIG) {
+	if (!err && size > HOST_MAX_REPLY) {
 		fprintf(stderr, "aca-host: COLLECT_SYS_CONFIG: a system configuration of %u "
-			"bytes, more than the %u any can need: not asked for\n", size,
-			MAX_SYS_CONFIG);
+			"bytes, more than the protocol's largest answer (%u): not asked "
+			"for\n", size, HOST_MAX_REPLY);
 		err = 1;
 	}
 	if (!err && size) {

@@ -32,9 +32,10 @@ static void usage(FILE *f)
 		"  -x, --field-separator SEP\n"
 		"                       SEP-separated fields, without header, padding or\n"
 		"                       thousands separators\n"
-		"  --timeout S          give up connecting after S seconds, 1 to %d (default %d)\n",
+		"  --timeout S          give up connecting, or on an answer, after S seconds,\n"
+		"                       1 to %d (default %d connecting, %d an answer)\n",
 		STAT_MIN_INTERVAL_MS, STAT_MAX_INTERVAL_MS, STAT_MAX_DURATION_S,
-		HOST_MAX_TIMEOUT_S, HOST_CONNECT_TIMEOUT_S);
+		HOST_MAX_TIMEOUT_S, HOST_CONNECT_TIMEOUT_S, HOST_RECV_TIMEOUT_S);
 }
 
 static int add_events(struct stat_opts *o, const char *list)
@@ -101,7 +102,7 @@ int cmd_stat(int argc, char **argv)
 		ARG_HELP_OPT,
 		{ 0 }
 	};
-	struct stat_opts o = { .timeout_s = HOST_CONNECT_TIMEOUT_S };
+	struct stat_opts o = { .timeout_s = 0 };	/* 0: no --timeout */
 	const struct arg_cmd c = {
 		.cmd = cmd, .operand = "TARGET", .opts = opts, .usage = usage,
 		.option = option, .own = &o, .timeout_s = &o.timeout_s,

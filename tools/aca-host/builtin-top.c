@@ -14,7 +14,6 @@
  * closing queries, TERMINATE.
  */
 #include <errno.h>
-#include <dirent.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -30,6 +29,7 @@
 #include "builtin.h"
 #include "collect.h"
 #include "ecb.h"
+#include "files.h"
 #include "host.h"
 #include "ksym_collect.h"
 #include "report.h"
@@ -76,6 +76,7 @@ struct top {
 	struct record_layout layout;	/* the records', for a refresh */
 	double t;
 	int ended;			/* the table of the whole collection */
+	int said_read_max;		/* a file past files_read_max() said */
 };
 
 static struct top *live;	/* for atexit() */
@@ -144,10 +145,12 @@ static void usage(FILE *f)
 		"                   show only the samples of that process, thread or\n"
 		"                   these comms (comma-separated), percentages of\n"
 		"                   those; the target samples everything all the same\n"
-		"  --timeout S      give up connecting after S seconds, 1 to %d (default %d)\n"
+		"  --timeout S      give up connecting, or on an answer, after S seconds,\n"
+		"                   1 to %d (default %d connecting, %d an answer)\n"
 		"  --eof-timeout S  how long every channel may take to end after STOP (30)\n"
 		"  When the output is no terminal, each refresh prints a plain snapshot.\n",
-		HOST_DEFAULT_EVENT, HOST_MAX_TIMEOUT_S, HOST_CONNECT_TIMEOUT_S);
+		HOST_DEFAULT_EVENT, HOST_MAX_TIMEOUT_S, HOST_CONNECT_TIMEOUT_S,
+		HOST_RECV_TIMEOUT_S);
 }
 
 /* The screen back as it was, stderr too, and what was said meanwhile. */
@@ -301,7 +304,12 @@ static void draw(struct top *tp)
 		     tp->snap_state ? "at STOP" : "asked, MODULE_SNAPSHOT");
 	else
 		line(tp, cols, "%s", "");
-	line(tp, cols, "%s", "");
+	if (r->past_read_max)
+		line(tp, cols, "left out: the samples of %u file%s of more than %llu bytes "
+		     "(" FILES_READ_MAX_ENV ")", r->past_read_max,
+		     r->past_read_max == 1 ? "" : "s", (unsigned long long)files_read_max());
+	else
+		line(tp, cols, "%s", "");
 	line(tp, cols, "   samples        %%  %s", what);
 	for (unsigned int i = 0; i < shown; i++)
 		line(tp, cols, "%10llu  %6.2f%%  %s", (unsigned long long)v[i].count,
@@ -449,6 +457,12 @@ static void refresh(struct top *tp, struct host_session *s, const struct collect
 		report_free(&tp->rep);
 	tp->rep = rep;
 	tp->have_rep = 1;
+	/* Said once, at the end (stderr waits while the screen is ours). */
+	if (rep.past_read_max && !tp->said_read_max++)
+		fprintf(stderr, "%s: %s: a file of the collection is more than aca-host "
+			"reads of a file (%llu bytes): the table leaves its samples out; "
+			FILES_READ_MAX_ENV "=BYTES raises it\n", cmd, tp->dir,
+			(unsigned long long)files_read_max());
 	/*
 	 * User code no mapping covers, of a process that had none at the last
 	 * ask: one new since, or one the walk missed. Code no walk can name
@@ -519,25 +533,6 @@ static void final(struct top *tp)
 	draw(tp);
 }
 
-/* The temporary directory and what collect wrote in it. */
-static void remove_tree(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char path[4200];
-
-	while (d && (e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (unlink(path) && errno == EISDIR)
-			remove_tree(path);
-	}
-	if (d)
-		closedir(d);
-	rmdir(dir);
-}
-
 enum {
 	OPT_EVENT = ARG_OWN,
 	OPT_TOP,
@@ -605,7 +600,7 @@ int cmd_top(int argc, char **argv)
 	};
 	struct collect_opts o = { .rate = 1000, .switch_ms = HOST_DEFAULT_SWITCH_MS,
 				  .eof_timeout_s = 30, .duration = INFINITY,
-				  .timeout_s = HOST_CONNECT_TIMEOUT_S };
+				  .timeout_s = 0 };	/* 0: no --timeout */
 	struct top tp = { .last = -1, .saved_err = -1 };
 	struct top_args own = { &o, &tp };
 	const struct arg_cmd c = {

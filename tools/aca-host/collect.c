@@ -23,7 +23,6 @@
 #include "payload.h"
 #include "progress.h"
 
-#define MAX_ECB_FILE		(1u << 20)	/* the target refuses more */
 #define BUSY_RETRIES		20		/* 219 while a session ends */
 #define STOP_TIMEOUT_S		120		/* STOP waits for the drain */
 
@@ -216,7 +215,6 @@ out:
 static int run(struct host_session *s, const struct collect_opts *o,
 	       struct collect_result *r)
 {
-	struct timeval stop_tv = { .tv_sec = STOP_TIMEOUT_S };
 	struct progress p;
 	double t0, t;
 	int err;
@@ -254,11 +252,10 @@ static int run(struct host_session *s, const struct collect_opts *o,
 	}
 	r->sampled = host_now_s() - t0;
 	/* The target flushes every channel before it answers (spec 13). */
-	setsockopt(s->ctl, SOL_SOCKET, SO_RCVTIMEO, &stop_tv, sizeof(stop_tv));
+	host_session_answer_within(s, STOP_TIMEOUT_S);
 	err = collect_cmd(s, SEP_CMD_STOP, NULL, 0, NULL, 0, "STOP");
 	r->elapsed = host_now_s() - t0;
-	stop_tv.tv_sec = HOST_RECV_TIMEOUT_S;
-	setsockopt(s->ctl, SOL_SOCKET, SO_RCVTIMEO, &stop_tv, sizeof(stop_tv));
+	host_session_answer_within(s, 0);
 	if (r->interrupted)
 		fprintf(stderr, "aca-host: interrupted: stopped after %.1f s\n", r->elapsed);
 	/* A channel may only end after STOP: before, the target gave up. */
@@ -355,11 +352,15 @@ int collect_terminate(struct host_session *s)
 /* The ECB of --ecb FILE, as group 0 alone. */
 static int load_ecb_file(const struct collect_opts *o, struct ecb_set *e)
 {
+	char why[128];
 	size_t len;
-	uint8_t *ecb = read_whole_file(o->ecb_file, MAX_ECB_FILE, &len);
+	/* A request's payload: the target ends a session sent more. */
+	uint8_t *ecb = read_whole_file(o->ecb_file, HOST_MAX_REQUEST, &len);
 
 	if (!ecb) {
-		fprintf(stderr, "aca-host: %s: %s\n", o->ecb_file, strerror(errno));
+		fprintf(stderr, "aca-host: %s: %s\n", o->ecb_file,
+			read_failed(why, sizeof(why), errno, len, HOST_MAX_REQUEST,
+				    "a request may carry"));
 		return -1;
 	}
 	if (len < sizeof(struct sep_ecb)) {

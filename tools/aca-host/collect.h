@@ -28,7 +28,7 @@ struct collect_opts {
 	double duration;		/* seconds between START and STOP */
 	uint32_t rate;			/* samples/s per CPU asked for */
 	int eof_timeout_s;		/* after STOP, for every channel's EOF */
-	int timeout_s;			/* connecting, per connection */
+	int timeout_s;			/* --timeout, 0: none (host_answer_s()) */
 	unsigned int call_depth;	/* callers per sample, 0: no call stacks */
 	int counting;			/* INIT_DRIVER asks for counting mode (stat) */
 	/*

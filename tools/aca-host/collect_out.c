@@ -24,8 +24,6 @@
 #include "records.h"
 #include "textesc.h"
 
-#define MAX_MODULE_FILE		(1ull << 30)
-
 static int out_problem(const char *dir, const char *what)
 {
 	fprintf(stderr, "aca-host collect: --out %s: %s\n", dir, what);
@@ -292,15 +290,15 @@ static void print_data_times(FILE *f, const struct collect_result *r)
 static long long count_modules(const char *dir, char *err, size_t errlen)
 {
 	struct module_vec mods = { 0 };
-	char path[4096];
+	char path[4096], why[256];
 	long long n;
 	uint8_t *buf;
 	size_t len;
 
 	snprintf(path, sizeof(path), "%s/module.bin", dir);
-	buf = read_whole_file(path, MAX_MODULE_FILE, &len);
+	buf = read_record_file(path, &len, why, sizeof(why));
 	if (!buf) {
-		snprintf(err, errlen, "module.bin: %s", strerror(errno));
+		snprintf(err, errlen, "module.bin: %s", why);
 		return -1;
 	}
 	n = records_parse_modules(buf, len, &mods, err, errlen) ? -1 : (long long)mods.n;

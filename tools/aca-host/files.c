@@ -43,11 +43,13 @@ uint8_t *read_whole_file(const char *path, size_t max, size_t *len)
 	size_t have = 0;
 	struct stat st;
 
+	*len = 0;
 	if (fd < 0)
 		return NULL;
 	if (fstat(fd, &st))
 		goto fail;
 	if ((uint64_t)st.st_size > max) {
+		*len = (uint64_t)st.st_size < SIZE_MAX ? (size_t)st.st_size : SIZE_MAX;
 		errno = EFBIG;
 		goto fail;
 	}
@@ -76,6 +78,93 @@ fail:
 	close(fd);
 	errno = have;
 	return NULL;
+}
+
+const char *read_failed(char *why, size_t whylen, int err, size_t len, uint64_t max,
+			const char *reader)
+{
+	if (err == EFBIG)
+		snprintf(why, whylen, "%zu bytes, more than %s (%llu)", len, reader,
+			 (unsigned long long)max);
+	else
+		snprintf(why, whylen, "%s", strerror(err));
+	return why;
+}
+
+/* "4096", "64K", "1G": bytes; 0 if it is not a size from 1 byte to 2^62. */
+static uint64_t parse_size(const char *s)
+{
+	unsigned long long v;
+	unsigned int shift = 0;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return 0;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*end == 'K' || *end == 'M' || *end == 'G')
+		shift = *end == 'K' ? 10 : *end == 'M' ? 20 : 30;
+	if (errno || end[!!shift] || v > (1ull << 62) >> shift)
+		return 0;
+	return v << shift;
+}
+
+uint64_t files_read_max(void)
+{
+	static int said;
+	const char *env = getenv(FILES_READ_MAX_ENV);
+	uint64_t v;
+
+	if (!env)
+		return FILES_READ_MAX;
+	v = parse_size(env);
+	if (v)
+		return v;
+	if (!said++)
+		fprintf(stderr, "aca-host: %s='%.32s' is not a size from 1 byte to 2^62 "
+			"(bytes, or with K, M or G); reading up to %llu bytes a file\n",
+			FILES_READ_MAX_ENV, env, (unsigned long long)FILES_READ_MAX);
+	return FILES_READ_MAX;
+}
+
+/* read_failed() past files_read_max() @max, the variable named. */
+static void read_max_failed(char *why, size_t whylen, int err, size_t len, uint64_t max)
+{
+	size_t n;
+
+	read_failed(why, whylen, err, len, max, "aca-host reads of a file");
+	n = strlen(why);
+	if (err == EFBIG)
+		snprintf(why + n, whylen - n, "; " FILES_READ_MAX_ENV "=BYTES raises it");
+}
+
+uint8_t *read_record_file(const char *path, size_t *len, char *why, size_t whylen)
+{
+	uint64_t max = files_read_max();
+	uint8_t *buf = read_whole_file(path, max, len);
+	int err = errno;
+
+	if (buf)
+		return buf;
+	read_max_failed(why, whylen, err, *len, max);
+	errno = err;
+	return NULL;
+}
+
+int files_check_size(int fd, char *why, size_t whylen)
+{
+	uint64_t max = files_read_max();
+	struct stat st;
+
+	if (fstat(fd, &st)) {
+		snprintf(why, whylen, "%s", strerror(errno));
+		return -1;
+	}
+	if ((uint64_t)st.st_size <= max)
+		return 0;
+	read_max_failed(why, whylen, EFBIG, (size_t)st.st_size, max);
+	errno = EFBIG;
+	return -1;
 }
 
 int make_dirs(const char *path)

@@ -17,10 +17,46 @@ int open_regular(const char *path);
 /*
  * Read @path into a malloc()ed buffer (NUL-terminated beyond *@len, so
  * text can be parsed in place). Only a regular file is read
- * (open_regular()), and files over @max bytes are refused: every input is
- * untrusted. Returns NULL with errno set (EFBIG when too big).
+ * (open_regular()), and files over @max bytes are refused before anything
+ * is allocated: every input is untrusted. Returns NULL with errno set
+ * (EFBIG when too big, *@len then its size).
  */
 uint8_t *read_whole_file(const char *path, size_t max, size_t *len);
+
+/*
+ * Why read_whole_file() failed, from the errno (@err) and *@len it left,
+ * into @why: past its @max, "N bytes, more than @reader (MAX)" (@reader
+ * says who reads what: "report reads"); else strerror(@err). Returns @why.
+ */
+const char *read_failed(char *why, size_t whylen, int err, size_t len, uint64_t max,
+			const char *reader);
+
+/*
+ * The most bytes aca-host reads into memory of one file a collection
+ * names or holds: each cpuN.bin and module.bin (report, script,
+ * perf-data, pprof and top read them whole; collect and top read them
+ * for the kernel addresses to name, collect module.bin to count its
+ * records), a kallsyms copy. FILES_READ_MAX by
+ * default, or $ACA_HOST_READ_MAX: bytes, a decimal number with an
+ * optional K, M or G (KiB, MiB, GiB), from 1 to 2^62. Any other value is
+ * said on stderr (once) and the default used.
+ */
+#define FILES_READ_MAX		(1ull << 30)
+#define FILES_READ_MAX_ENV	"ACA_HOST_READ_MAX"
+uint64_t files_read_max(void);
+
+/*
+ * read_whole_file() of a file files_read_max() bounds, why it failed in
+ * @why (read_failed(); past the bound "N bytes, more than aca-host reads
+ * of a file (MAX); ACA_HOST_READ_MAX=BYTES raises it").
+ */
+uint8_t *read_record_file(const char *path, size_t *len, char *why, size_t whylen);
+/*
+ * Whether the file open at @fd, read a piece at a time but kept in memory
+ * as it goes, is within files_read_max(): 0, or -1 with errno and @why as
+ * read_record_file() says them.
+ */
+int files_check_size(int fd, char *why, size_t whylen);
 
 /* mkdir -p @path (mode 0755). Returns 0, or -1 with errno set. */
 int make_dirs(const char *path);

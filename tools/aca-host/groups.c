@@ -159,9 +159,13 @@ int groups_read(const char *dir, struct group_times *gt, char *err, size_t errle
 	snprintf(path, sizeof(path), "%s/" GROUPS_FILE, dir);
 	txt = (char *)read_whole_file(path, MAX_GROUPS_FILE, &len);
 	if (!txt) {
+		char why[128];
+
 		if (errno == ENOENT)
 			return 1;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: %s", path, read_failed(why, sizeof(why), errno, len,
+								  MAX_GROUPS_FILE,
+								  "any groups.txt has"));
 		return -1;
 	}
 	for (line = strtok_r(txt, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {

@@ -11,9 +11,25 @@
 #define ACA_VERSION		"unknown"
 #endif
 
-#define HOST_CONNECT_TIMEOUT_S	10	/* --timeout: connecting, by default */
+/*
+ * --timeout S bounds every wait on the target: each connection, and each
+ * answer whole (the status message, a data channel's first message, a
+ * command's answer, header and payload, with any older one read before
+ * it). Without it: HOST_CONNECT_TIMEOUT_S connecting, HOST_RECV_TIMEOUT_S
+ * an answer. A target that trickles a byte now and then, each well within
+ * the time, ends there too; so does one that takes no request.
+ */
+#define HOST_CONNECT_TIMEOUT_S	10	/* connecting, without --timeout */
 #define HOST_MAX_TIMEOUT_S	3600	/* --timeout: at most */
-#define HOST_RECV_TIMEOUT_S	30	/* each answer of the target */
+#define HOST_RECV_TIMEOUT_S	30	/* each answer, whole, without --timeout */
+/*
+ * The protocol's own limits (driver/core/session.h's ACP_MAX_PAYLOAD and
+ * ACP_MAX_REPLY, spec 4.1): a request's payload, an answer's. An answer
+ * that says it carries more is no answer of a SEP target: never read, nor
+ * allocated for.
+ */
+#define HOST_MAX_REQUEST	(1u << 20)
+#define HOST_MAX_REPLY		(16u << 20)
 /*
  * Draining what a target still sends before it closes a connection
  * (host_drain(); after TERMINATE every channel of a session), overall: a
@@ -42,16 +58,49 @@ enum host_fail {
  */
 int host_check_target(const char *prefix, const char *target);
 /*
- * Connect within @timeout_s seconds (per address), with every receive
- * then limited to HOST_RECV_TIMEOUT_S. Returns the socket, or -1 with
- * the reason on stderr (host_explain()).
+ * --timeout's seconds (@timeout_s; 0: not given) for connecting, and for
+ * each answer.
  */
-int host_connect(const char *target, int timeout_s);
-int host_send(int fd, const void *buf, size_t len);
+static inline int host_connect_s(int timeout_s)
+{
+	return timeout_s ? timeout_s : HOST_CONNECT_TIMEOUT_S;
+}
+
+static inline int host_answer_s(int timeout_s)
+{
+	return timeout_s ? timeout_s : HOST_RECV_TIMEOUT_S;
+}
+
 /*
- * Returns 0 on a full buffer, -1 on an error (errno), a receive timeout
- * (errno EAGAIN) or a short stream (errno 0).
+ * Connect within @connect_s seconds (per address); the socket's receive
+ * and send timeouts (SO_RCVTIMEO, SO_SNDTIMEO) then @answer_s, which
+ * host_recv() and host_send() take as their deadlines. Returns the
+ * socket, or -1 with the reason on stderr (host_explain()).
  */
+int host_connect_timeout(const char *target, int connect_s, int answer_s);
+/* The same with answers within HOST_RECV_TIMEOUT_S. */
+int host_connect(const char *target, int timeout_s);
+/*
+ * @fd's receive (@opt SO_RCVTIMEO) or send (SO_SNDTIMEO) timeout in
+ * seconds, 0: none; and the deadline it gives a wait that starts now
+ * (host_now_s(), clock.h), 0: none.
+ */
+double host_sock_timeout(int fd, int opt);
+double host_deadline(int fd, int opt);
+/*
+ * Send or receive @len bytes whole by @deadline (host_now_s(); 0: none,
+ * each call then as long as the socket's timeout lets it). Returns 0, or
+ * -1 with errno: EAGAIN the deadline (or the socket's timeout) passed,
+ * 0 a short stream (receiving), else the error. *@got, if not NULL, says
+ * how many bytes came.
+ */
+int host_send_until(int fd, const void *buf, size_t len, double deadline);
+int host_recv_until(int fd, void *buf, size_t len, double deadline, size_t *got);
+/*
+ * The same, all of it within the socket's own timeout from now
+ * (host_deadline()): overall, not per call.
+ */
+int host_send(int fd, const void *buf, size_t len);
 int host_recv(int fd, void *buf, size_t len);
 /*
  * Send the host hello on @fd and read the status message it answers

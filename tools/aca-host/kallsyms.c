@@ -140,6 +140,11 @@ int ksyms_load(const char *path, struct ksyms *k, char *err, size_t errlen)
 		snprintf(err, errlen, "%s", strerror(errno));
 		return -1;
 	}
+	/* Each line a symbol kept: no bigger than any file aca-host holds. */
+	if (files_check_size(fileno(f), err, errlen)) {
+		fclose(f);
+		return -1;
+	}
 	while ((got = getline(&line, &len, f)) >= 0) {
 		struct ksym s, *v;
 		int r;

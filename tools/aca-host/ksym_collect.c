@@ -10,8 +10,6 @@
 #include "ksym_collect.h"
 #include "util.h"
 
-#define MAX_STREAM_FILE		(4ull << 30)
-
 static int add_addr(struct ksym_addrs *a, uint64_t addr)
 {
 	/* v and hits share a->cap: from it, grow() gives both the same room. */
@@ -123,7 +121,8 @@ int ksym_gather(const char *dir, uint32_t ncpus, const struct record_layout *l,
 		int bad;
 
 		snprintf(path, sizeof(path), "%s/cpu%u.bin", dir, cpu);
-		buf = read_whole_file(path, MAX_STREAM_FILE, &len);
+		/* At most files_read_max() bytes at once, one file after another. */
+		buf = read_record_file(path, &len, why, sizeof(why));
 		if (!buf)
 			continue;	/* the collection says what is missing */
 		/* A stream that stops making sense: the samples before it. */

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "host.h"
 
 #define MAX_SYNCNT	127	/* the kernel's most SYN retries (MAX_TCP_SYNCNT) */
@@ -102,24 +103,16 @@ int host_check_target(const char *prefix, const char *target)
 	return -1;
 }
 
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 /* The end of a non-blocking connect(): 0, or its errno (ETIMEDOUT after @ms). */
 static int wait_connected(int fd, int ms)
 {
 	struct pollfd p = { .fd = fd, .events = POLLOUT };
-	double end = now_ms() + ms;
+	double end = host_now_s() * 1e3 + ms;
 	socklen_t len = sizeof(int);
 	int err = 0, n;
 
 	do {
-		int left = (int)(end - now_ms());
+		int left = (int)(end - host_now_s() * 1e3);
 
 		if (left <= 0)
 			return ETIMEDOUT;
@@ -156,6 +149,18 @@ static int connect_within(const struct addrinfo *ai, int ms)
 	return fd;
 }
 
+/*
+ * Every wait on @fd within @seconds: each answer whole (SO_RCVTIMEO, the
+ * deadline host_recv() takes), each request whole (SO_SNDTIMEO).
+ */
+static void set_timeouts(int fd, int seconds)
+{
+	struct timeval tv = { .tv_sec = seconds };
+
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+}
+
 static void explain_connect(const char *target, int err, int timeout_s)
 {
 	if (err == ECONNREFUSED)
@@ -172,9 +177,8 @@ static void explain_connect(const char *target, int err, int timeout_s)
  * from the socket (SO_PEERCRED), so this is how a local user gets their
  * own privilege on this machine.
  */
-static int connect_unix(const char *path)
+static int connect_unix(const char *path, int answer_s)
 {
-	struct timeval tv = { .tv_sec = HOST_RECV_TIMEOUT_S };
 	struct sockaddr_un sun = { .sun_family = AF_UNIX };
 	int fd, err;
 
@@ -194,20 +198,19 @@ static int connect_unix(const char *path)
 			err == EACCES ? " (the socket is for the group of /dev/aca; see aca-relay(8))" : "");
 		return -1;
 	}
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	set_timeouts(fd, answer_s);
 	return fd;
 }
 
-int host_connect(const char *target, int timeout_s)
+int host_connect_timeout(const char *target, int connect_s, int answer_s)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res, *ai;
-	struct timeval tv = { .tv_sec = HOST_RECV_TIMEOUT_S };
 	int fd = -1, one = 1, err;
 	struct endpoint e;
 	char why[128];
 
 	if (unix_target(target))
-		return connect_unix(target);
+		return connect_unix(target, answer_s);
 	if (split_target(target, &e, why, sizeof(why))) {
 		fprintf(stderr, "aca-host: TARGET '%s': %s\n", target, why);
 		return -1;
@@ -218,53 +221,123 @@ int host_connect(const char *target, int timeout_s)
 		return -1;
 	}
 	for (ai = res; ai && fd < 0; ai = ai->ai_next) {
-		fd = connect_within(ai, timeout_s * 1000);
+		fd = connect_within(ai, connect_s * 1000);
 		err = errno;
 	}
 	freeaddrinfo(res);
 	if (fd < 0) {
-		explain_connect(target, err, timeout_s);
+		explain_connect(target, err, connect_s);
 		return -1;
 	}
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	set_timeouts(fd, answer_s);
 	return fd;
+}
+
+int host_connect(const char *target, int timeout_s)
+{
+	return host_connect_timeout(target, timeout_s, HOST_RECV_TIMEOUT_S);
+}
+
+double host_sock_timeout(int fd, int opt)
+{
+	struct timeval tv = { 0 };
+	socklen_t len = sizeof(tv);
+
+	if (getsockopt(fd, SOL_SOCKET, opt, &tv, &len))
+		return 0;
+	return tv.tv_sec + tv.tv_usec / 1e6;
+}
+
+double host_deadline(int fd, int opt)
+{
+	double t = host_sock_timeout(fd, opt);
+
+	return t > 0 ? host_now_s() + t : 0;
+}
+
+/*
+ * Wait for @events on @fd until @deadline (0: none, no wait): 0 when it
+ * may be tried, -1 with errno (EAGAIN: the deadline passed first).
+ */
+static int wait_for(int fd, short events, double deadline)
+{
+	struct pollfd p = { .fd = fd, .events = events };
+	int n;
+
+	if (!deadline)
+		return 0;
+	do {
+		double left = deadline - host_now_s();
+
+		if (left <= 0) {
+			errno = EAGAIN;
+			return -1;
+		}
+		n = poll(&p, 1, (int)(left * 1000) + 1);
+	} while (n == 0 || (n < 0 && errno == EINTR));
+	return n < 0 ? -1 : 0;
+}
+
+int host_send_until(int fd, const void *buf, size_t len, double deadline)
+{
+	/* With a deadline no call blocks: a peer that reads slowly is cut off. */
+	int flags = MSG_NOSIGNAL | (deadline ? MSG_DONTWAIT : 0);
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n;
+
+		if (wait_for(fd, POLLOUT, deadline))
+			return -1;
+		n = send(fd, p, len, flags);
+		if (n < 0 && (errno == EINTR || (deadline && errno == EAGAIN)))
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int host_recv_until(int fd, void *buf, size_t len, double deadline, size_t *got)
+{
+	int flags = deadline ? MSG_DONTWAIT : 0, ret = 0;
+	char *p = buf;
+	size_t have = 0;
+
+	while (have < len) {
+		ssize_t n;
+
+		if (wait_for(fd, POLLIN, deadline)) {
+			ret = -1;
+			break;
+		}
+		n = recv(fd, p + have, len - have, flags);
+		if (n < 0 && (errno == EINTR || (deadline && errno == EAGAIN)))
+			continue;
+		if (!n)
+			errno = 0;
+		if (n <= 0) {
+			ret = -1;
+			break;
+		}
+		have += n;
+	}
+	if (got)
+		*got = have;
+	return ret;
 }
 
 int host_send(int fd, const void *buf, size_t len)
 {
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= n;
-	}
-	return 0;
+	return host_send_until(fd, buf, len, host_deadline(fd, SO_SNDTIMEO));
 }
 
 int host_recv(int fd, void *buf, size_t len)
 {
-	char *p = buf;
-
-	while (len) {
-		ssize_t n = recv(fd, p, len, 0);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (!n)
-			errno = 0;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= n;
-	}
-	return 0;
+	return host_recv_until(fd, buf, len, host_deadline(fd, SO_RCVTIMEO), NULL);
 }
 
 /*
@@ -274,12 +347,18 @@ int host_recv(int fd, void *buf, size_t len)
  */
 static int recv_status(int fd, struct sep_target_status_msg *st, size_t *got)
 {
+	/* All of it within the receive timeout: a trickle ends there too. */
+	double deadline = host_deadline(fd, SO_RCVTIMEO);
+	int flags = deadline ? MSG_DONTWAIT : 0;
 	char *p = (char *)st;
 
 	for (*got = 0; *got < sizeof(*st);) {
-		ssize_t n = recv(fd, p + *got, sizeof(*st) - *got, 0);
+		ssize_t n;
 
-		if (n < 0 && errno == EINTR)
+		if (wait_for(fd, POLLIN, deadline))
+			return -1;
+		n = recv(fd, p + *got, sizeof(*st) - *got, flags);
+		if (n < 0 && (errno == EINTR || (deadline && errno == EAGAIN)))
 			continue;
 		if (!n)
 			errno = 0;
@@ -295,12 +374,10 @@ static int recv_status(int fd, struct sep_target_status_msg *st, size_t *got)
 /* SO_RCVTIMEO of @fd in whole seconds (0: none). */
 static long recv_timeout_s(int fd)
 {
-	struct timeval tv = { 0 };
-	socklen_t len = sizeof(tv);
+	double t = host_sock_timeout(fd, SO_RCVTIMEO);
 
-	if (getsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, &len))
-		return 0;
-	return tv.tv_sec + (tv.tv_usec > 0);
+	/* No libm: remote_test links the library without it. */
+	return (long)t + (t > (long)t);
 }
 
 /* No whole status message: @err as recv_status() left errno, @got bytes. */

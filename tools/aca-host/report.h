@@ -88,6 +88,11 @@ struct report {
 	uint64_t dropped;
 	uint64_t nmodules;
 	int errors;			/* input problems seen */
+	/*
+	 * Record files (cpuN.bin, module.bin) not read: more bytes than
+	 * files_read_max() (files.h), said as a problem each.
+	 */
+	uint32_t past_read_max;
 	struct tally processes, modules, functions;
 	struct sort_keys keys;		/* of @sorted: --sort, or perf's default */
 	struct tally sorted;		/* key values joined by SORT_SEP */

@@ -20,7 +20,6 @@
 #include "textesc.h"
 
 #define MAX_TXT_FILE		(1u << 20)
-#define MAX_STREAM_FILE		(4ull << 30)
 #define MAX_SAMPLE_SIZE		65536
 #define MAX_CPUS		(HOST_MAX_CHANNELS - 2)
 
@@ -54,7 +53,7 @@ static int number(const char *s, uint64_t lo, uint64_t hi, uint64_t *v)
 /* The facts of collection.txt this report uses; unknown keys are skipped. */
 static void read_txt(const char *dir, const struct report_opts *o, struct report *r)
 {
-	char path[4096];
+	char path[4096], why[128];
 	size_t len;
 	char *txt, *line, *save = NULL;
 	uint64_t v;
@@ -62,8 +61,9 @@ static void read_txt(const char *dir, const struct report_opts *o, struct report
 	snprintf(path, sizeof(path), "%s/collection.txt", dir);
 	txt = (char *)read_whole_file(path, MAX_TXT_FILE, &len);
 	if (!txt) {
-		problem(o, r, "%s: %s (assuming %u-byte samples)", path, strerror(errno),
-			r->sample_size);
+		problem(o, r, "%s: %s (assuming %u-byte samples)", path,
+			read_failed(why, sizeof(why), errno, len, MAX_TXT_FILE,
+				    "any collection.txt has"), r->sample_size);
 		return;
 	}
 	/* A NUL inside ends the text: strtok_r() never runs past it. */
@@ -176,7 +176,7 @@ static void load_samples(const char *dir, const struct report_opts *o,
 		.callstack_offset = r->callstack_offset,
 		.callstack_size = r->callstack_size,
 	};
-	char path[4096], err[256];
+	char path[4096], err[256], why[256];
 
 	if (records_layout_check(&l, err, sizeof(err))) {
 		/* Records of another size would be misread: read none. */
@@ -199,9 +199,11 @@ static void load_samples(const char *dir, const struct report_opts *o,
 		uint8_t *buf;
 
 		cpu_file(dir, cpu, path, sizeof(path));
-		buf = read_whole_file(path, MAX_STREAM_FILE, &len);
+		buf = read_record_file(path, &len, why, sizeof(why));
 		if (!buf) {
-			problem(o, r, "%s: %s", path, strerror(errno));
+			r->past_read_max += errno == EFBIG;
+			problem(o, r, "%s: %s%s", path, why,
+				errno == EFBIG ? ": its samples are left out" : "");
 			continue;
 		}
 		if (records_parse_samples(buf, len, &l, samples, err, sizeof(err)))
@@ -215,15 +217,16 @@ static void load_samples(const char *dir, const struct report_opts *o,
 static void load_modules(const char *dir, const struct report_opts *o,
 			 struct report *r, struct module_vec *mods)
 {
-	char path[4096], err[256];
+	char path[4096], err[256], why[256];
 	uint8_t *buf;
 	size_t len;
 
 	snprintf(path, sizeof(path), "%s/module.bin", dir);
-	buf = read_whole_file(path, MAX_STREAM_FILE, &len);
+	buf = read_record_file(path, &len, why, sizeof(why));
 	if (!buf) {
+		r->past_read_max += errno == EFBIG;
 		problem(o, r, "%s: %s (no module records: nothing can be attributed)",
-			path, strerror(errno));
+			path, why);
 		return;
 	}
 	if (records_parse_modules(buf, len, mods, err, sizeof(err)))

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -17,7 +18,8 @@ static int open_data_channel(struct host_session *s, const char *target,
 {
 	char what[64];
 
-	s->data[i] = host_connect(target, timeout_s);
+	s->data[i] = host_connect_timeout(target, host_connect_s(timeout_s),
+					  host_answer_s(timeout_s));
 	if (s->data[i] < 0)
 		return -1;
 	if (host_recv(s->data[i], &s->first[i], sizeof(s->first[i]))) {
@@ -39,17 +41,20 @@ int host_session_open_timeout(struct host_session *s, const char *target,
 			      int with_data, int timeout_s)
 {
 	memset(s, 0, sizeof(*s));
-	s->ctl = host_connect(target, timeout_s);
+	s->answer_s = host_answer_s(timeout_s);
+	s->ctl = host_connect_timeout(target, host_connect_s(timeout_s), s->answer_s);
 	if (s->ctl < 0)
 		return -1;
 	if (host_hello(s->ctl, target, &s->status))
 		goto fail;
 	if (s->status.status != VT_SUCCESS || !with_data)
 		return 0;
+	/* A data channel each, and the arrays of them, sized by it. */
 	s->ncpus = s->status.hardware_info.num_cpus;
-	if (s->ncpus > HOST_MAX_CHANNELS - 2) {
-		fprintf(stderr, "aca-host: %u CPUs: more channels than supported\n",
-			s->ncpus);
+	if (!s->ncpus || s->ncpus > HOST_MAX_CHANNELS - 2) {
+		fprintf(stderr, "aca-host: the status message says %u CPUs (num_cpus): "
+			"aca-host takes 1 to %d, a data channel each\n", s->ncpus,
+			HOST_MAX_CHANNELS - 2);
 		goto fail;
 	}
 	/*
@@ -75,7 +80,7 @@ fail:
 int host_session_open(struct host_session *s, const char *target,
 		      int with_data)
 {
-	return host_session_open_timeout(s, target, with_data, HOST_CONNECT_TIMEOUT_S);
+	return host_session_open_timeout(s, target, with_data, 0);
 }
 
 /* host_recv_failed() of what answers command @id. */
@@ -88,29 +93,30 @@ static void answer_failed(int fd, int err, uint32_t id, const char *what)
 }
 
 /*
- * An answer's header into @h. 0; -1 with errno as host_recv() leaves it,
- * the connection out of step when part of the header came.
+ * When the wait for an answer that begins now ends: the control channel's
+ * receive timeout from now (host_answer_s(), STOP's longer one), for the
+ * answer whole and any older one read before it. 0: none.
  */
-static int recv_header(struct host_session *s, struct sep_control_msg_header *h)
+static double answer_deadline(const struct host_session *s)
 {
-	char *p = (char *)h;
-	size_t got = 0;
+	return host_deadline(s->ctl, SO_RCVTIMEO);
+}
 
-	while (got < sizeof(*h)) {
-		ssize_t n = recv(s->ctl, p + got, sizeof(*h) - got, 0);
+/*
+ * An answer's header into @h by @deadline. 0; -1 with errno as
+ * host_recv() leaves it, the connection out of step when part of the
+ * header came.
+ */
+static int recv_header(struct host_session *s, struct sep_control_msg_header *h,
+		       double deadline)
+{
+	size_t got;
 
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (!n)
-			errno = 0;
-		if (n <= 0) {
-			if (got)
-				s->out_of_step = 1;
-			return -1;
-		}
-		got += n;
-	}
-	return 0;
+	if (!host_recv_until(s->ctl, h, sizeof(*h), deadline, &got))
+		return 0;
+	if (got)
+		s->out_of_step = 1;
+	return -1;
 }
 
 /* The oldest answer owed has come (its header read): no longer owed. */
@@ -121,16 +127,18 @@ static void owed_pop(struct host_session *s)
 
 /*
  * Read and drop the oldest answer owed, which no command waits for any
- * more (said as before command @id). 0, or -1 (said): a timeout before
- * its first byte leaves it owed.
+ * more (said as before command @id), by @deadline. 0, or -1 (said): a
+ * timeout before its first byte leaves it owed. Its payload is read only
+ * up to the protocol's largest answer, HOST_MAX_REPLY: a header that says
+ * more is no SEP target's, and the session is out of step.
  */
-static int drop_one(struct host_session *s, uint32_t id)
+static int drop_one(struct host_session *s, uint32_t id, double deadline)
 {
 	struct sep_control_msg_header h;
 	char sink[65536];
 	uint64_t left;
 
-	if (recv_header(s, &h)) {
+	if (recv_header(s, &h, deadline)) {
 		answer_failed(s->ctl, errno, id, "a late answer before command");
 		return -1;
 	}
@@ -141,10 +149,18 @@ static int drop_one(struct host_session *s, uint32_t id)
 		return -1;
 	}
 	owed_pop(s);
+	if (h.from_target_data_size > HOST_MAX_REPLY) {
+		s->out_of_step = 1;
+		fprintf(stderr, "aca-host: command %u: a late answer of %u says %llu bytes "
+			"follow, more than the protocol's %u (from_target_data_size): "
+			"not read, nothing more is sent\n", id, h.command_id,
+			(unsigned long long)h.from_target_data_size, HOST_MAX_REPLY);
+		return -1;
+	}
 	for (left = h.from_target_data_size; left;) {
 		size_t n = left < sizeof(sink) ? left : sizeof(sink);
 
-		if (host_recv(s->ctl, sink, n)) {
+		if (host_recv_until(s->ctl, sink, n, deadline, NULL)) {
 			s->out_of_step = 1;
 			answer_failed(s->ctl, errno, id, "a late answer before command");
 			return -1;
@@ -154,7 +170,11 @@ static int drop_one(struct host_session *s, uint32_t id)
 	return 0;
 }
 
-/* Command @id's header and @in; 0, or -1 (said). */
+/*
+ * Command @id's header and @in, whole within the control channel's send
+ * timeout; 0, or -1 (said). A request cut short leaves the session out of
+ * step: the target would take what comes next as its rest.
+ */
 static int send_command(struct host_session *s, uint32_t id, const void *in,
 			uint64_t in_len, uint64_t out_len)
 {
@@ -165,10 +185,12 @@ static int send_command(struct host_session *s, uint32_t id, const void *in,
 		.to_target_data_size = in_len,
 		.from_target_data_size = out_len,
 	};
+	double deadline;
 
 	if (s->out_of_step) {
 		fprintf(stderr, "aca-host: command %u: not sent, an earlier answer was cut "
-			"short\n", id);
+			"short (or was not the one expected, or a request was): the "
+			"session is out of step\n", id);
 		return -1;
 	}
 	if (s->owed == HOST_OWED_MAX) {
@@ -176,10 +198,24 @@ static int send_command(struct host_session *s, uint32_t id, const void *in,
 			id, s->owed);
 		return -1;
 	}
-	if (host_send(s->ctl, &h, sizeof(h)) ||
-	    (in_len && host_send(s->ctl, in, in_len))) {
-		fprintf(stderr, "aca-host: command %u: connection lost: %s\n", id,
-			strerror(errno));
+	/* A target ends a session asked more (spec 4.1): never asked. */
+	if (in_len > HOST_MAX_REQUEST || out_len > HOST_MAX_REPLY) {
+		fprintf(stderr, "aca-host: command %u: not sent, %llu bytes in and %llu "
+			"asked: the protocol's most are %u and %u\n", id,
+			(unsigned long long)in_len, (unsigned long long)out_len,
+			HOST_MAX_REQUEST, HOST_MAX_REPLY);
+		return -1;
+	}
+	deadline = host_deadline(s->ctl, SO_SNDTIMEO);
+	if (host_send_until(s->ctl, &h, sizeof(h), deadline) ||
+	    (in_len && host_send_until(s->ctl, in, in_len, deadline))) {
+		s->out_of_step = 1;
+		if (errno == EAGAIN)
+			fprintf(stderr, "aca-host: command %u: the target took no request "
+				"within %.0f s\n", id, host_sock_timeout(s->ctl, SO_SNDTIMEO));
+		else
+			fprintf(stderr, "aca-host: command %u: connection lost: %s\n", id,
+				strerror(errno));
 		return -1;
 	}
 	/* Owed until its header is read. */
@@ -187,12 +223,13 @@ static int send_command(struct host_session *s, uint32_t id, const void *in,
 	return 0;
 }
 
-/* The answer to command @id, the only one owed: as host_command(). */
-static int recv_answer(struct host_session *s, uint32_t id, void *out, uint64_t out_len)
+/* The answer to command @id, the only one owed, by @deadline: as host_command(). */
+static int recv_answer(struct host_session *s, uint32_t id, void *out, uint64_t out_len,
+		       double deadline)
 {
 	struct sep_control_msg_header h;
 
-	if (recv_header(s, &h)) {
+	if (recv_header(s, &h, deadline)) {
 		answer_failed(s->ctl, errno, id, "the answer to command");
 		return -1;
 	}
@@ -219,7 +256,7 @@ static int recv_answer(struct host_session *s, uint32_t id, void *out, uint64_t 
 			(unsigned long long)out_len);
 		return -1;
 	}
-	if (out_len && host_recv(s->ctl, out, out_len)) {
+	if (out_len && host_recv_until(s->ctl, out, out_len, deadline, NULL)) {
 		s->out_of_step = 1;
 		answer_failed(s->ctl, errno, id, "the payload of command");
 		return -1;
@@ -229,15 +266,18 @@ static int recv_answer(struct host_session *s, uint32_t id, void *out, uint64_t 
 
 /*
  * The answer to command @id, the newest owed: the older ones read and
- * dropped first. As host_command(); on a timeout before an answer's first
- * byte, that answer and the ones after it stay owed.
+ * dropped first, all of them by one deadline (answer_deadline()). As
+ * host_command(); on a timeout before an answer's first byte, that answer
+ * and the ones after it stay owed; after it, the session is out of step.
  */
 static int answer_of(struct host_session *s, uint32_t id, void *out, uint64_t out_len)
 {
+	double deadline = answer_deadline(s);
+
 	while (s->owed > 1)
-		if (drop_one(s, id))
+		if (drop_one(s, id, deadline))
 			return -1;
-	return recv_answer(s, id, out, out_len);
+	return recv_answer(s, id, out, out_len, deadline);
 }
 
 /* host_command() without its record in s->last_command and s->last_status. */
@@ -277,7 +317,7 @@ int host_answer_ready(struct host_session *s)
 
 int host_answer_drop(struct host_session *s)
 {
-	return s->owed > 1 ? drop_one(s, s->owed_id[s->owed - 1]) : -1;
+	return s->owed > 1 ? drop_one(s, s->owed_id[s->owed - 1], answer_deadline(s)) : -1;
 }
 
 int host_answer_take(struct host_session *s, uint32_t id, void *out, uint64_t out_len)
@@ -289,6 +329,13 @@ int host_answer_take(struct host_session *s, uint32_t id, void *out, uint64_t ou
 	s->last_command = id;
 	s->last_status = answer_of(s, id, out, out_len);
 	return s->last_status;
+}
+
+int host_session_answer_within(struct host_session *s, int seconds)
+{
+	struct timeval tv = { .tv_sec = seconds > s->answer_s ? seconds : s->answer_s };
+
+	return setsockopt(s->ctl, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 }
 
 /*

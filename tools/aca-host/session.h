@@ -24,13 +24,20 @@ struct host_session {
 	uint32_t last_command;
 	int last_status;
 	/*
+	 * Each answer's time, whole (host_answer_s(): --timeout, or
+	 * HOST_RECV_TIMEOUT_S), as the control channel's receive timeout.
+	 */
+	int answer_s;
+	/*
 	 * The commands sent whose answers' headers are not read yet, the
 	 * oldest first: one waited for, or ones given up on (no byte of the
-	 * answer within HOST_RECV_TIMEOUT_S) or sent without waiting. The
-	 * target answers in order, so a command reads and drops the older
-	 * ones (checking each is the one expected) before its own.
-	 * @out_of_step: an answer was cut short or not the one expected, no
-	 * later one can be told apart: nothing more is sent.
+	 * answer in its time) or sent without waiting. The target answers in
+	 * order, so a command reads and drops the older ones (checking each
+	 * is the one expected, and its payload within HOST_MAX_REPLY) before
+	 * its own, all within its own time.
+	 * @out_of_step: an answer was cut short, not the one expected or
+	 * past HOST_MAX_REPLY, or a request cut short: no later answer can be
+	 * told apart, nothing more is sent.
 	 */
 #define HOST_OWED_MAX	16
 	uint32_t owed_id[HOST_OWED_MAX];
@@ -39,21 +46,34 @@ struct host_session {
 };
 
 /*
- * Connect (each connection within @timeout_s seconds) and hand-shake; with
- * @with_data also open the N+2 data channels and read each one's first
- * message. Returns 0, or -1 with a message on stderr. A non-zero handshake
- * status is returned in s->status with 0 (and s->ctl still open).
+ * Connect and hand-shake, each wait within --timeout's @timeout_s (0: not
+ * given; host_connect_s(), host_answer_s()); with @with_data also open the
+ * N+2 data channels (N, the status message's num_cpus: 1 to
+ * HOST_MAX_CHANNELS - 2) and read each one's first message. Returns 0, or
+ * -1 with a message on stderr. A non-zero handshake status is returned in
+ * s->status with 0 (and s->ctl still open).
  */
 int host_session_open_timeout(struct host_session *s, const char *target,
 			      int with_data, int timeout_s);
-/* The same with the default timeout, HOST_CONNECT_TIMEOUT_S. */
+/* The same without --timeout. */
 int host_session_open(struct host_session *s, const char *target,
 		      int with_data);
 
 /*
- * One command: send the header and @in, read the response header and, on
- * success, exactly @out_len bytes into @out. Returns the status, or -1 on
- * a transport or framing error (message on stderr).
+ * Each answer from now on within @seconds, or s->answer_s if that is more
+ * (STOP's, which waits for every channel to drain): 0, or -1 (errno).
+ * s->answer_s again with 0.
+ */
+int host_session_answer_within(struct host_session *s, int seconds);
+
+/*
+ * One command: send the header and @in (at most HOST_MAX_REQUEST bytes),
+ * whole within the control channel's send timeout; read the response
+ * header and, on success, exactly @out_len bytes (at most HOST_MAX_REPLY)
+ * into @out, the answer whole within the control channel's receive
+ * timeout (s->answer_s, or STOP's; older answers owed read and dropped
+ * first, within the same time). Returns the status, or -1 on
+ * a transport or framing error, or a timeout (message on stderr).
  */
 int host_command(struct host_session *s, uint32_t id, const void *in,
 		 uint64_t in_len, void *out, uint64_t out_len);

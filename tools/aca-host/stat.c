@@ -125,7 +125,6 @@ static double next_read(const struct stat_opts *o, uint64_t reads)
 /* START, a read every interval until the end, STOP. */
 static int count(const struct stat_opts *o, struct stat_state *st)
 {
-	struct timeval stop_tv = { .tv_sec = STOP_TIMEOUT_S };
 	struct sigaction sa = { .sa_handler = on_sigint, .sa_flags = SA_RESETHAND };
 	struct chan_set *cs = &st->r.chans;
 	int err = 0, ended = 0;
@@ -160,11 +159,10 @@ static int count(const struct stat_opts *o, struct stat_state *st)
 	for (uint32_t i = 0; i < cs->n; i++)
 		cs->ch[i].early = atomic_load(&cs->ch[i].state) != CHAN_READING;
 	/* The target flushes every channel before it answers (spec 13). */
-	setsockopt(st->s.ctl, SOL_SOCKET, SO_RCVTIMEO, &stop_tv, sizeof(stop_tv));
+	host_session_answer_within(&st->s, STOP_TIMEOUT_S);
 	if (collect_cmd(&st->s, SEP_CMD_STOP, NULL, 0, NULL, 0, "STOP"))
 		err = -1;
-	stop_tv.tv_sec = HOST_RECV_TIMEOUT_S;
-	setsockopt(st->s.ctl, SOL_SOCKET, SO_RCVTIMEO, &stop_tv, sizeof(stop_tv));
+	host_session_answer_within(&st->s, 0);
 	for (uint32_t i = 0; i < cs->n; i++) {
 		if (!cs->ch[i].early)
 			continue;

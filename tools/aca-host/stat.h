@@ -23,7 +23,7 @@ struct stat_opts {
 	double duration;		/* seconds from START; 0: until SIGINT */
 	int per_cpu;			/* -A */
 	const char *sep;		/* -x SEP; NULL: human columns */
-	int timeout_s;			/* connecting, per connection */
+	int timeout_s;			/* --timeout, 0: none (host_answer_s()) */
 };
 
 /* The whole session; the exit status of aca-host stat (0, or 1 said). */
